@@ -1,0 +1,111 @@
+// Command coldcount measures the first count over a text in a fresh
+// process ("cold"): every measurement runs in a new child process, which
+// builds the encoding (timed apart) and then counts the text once. It
+// prints the median over -runs processes for ragkit, tiktoken-go's
+// EncodeOrdinary and github.com/tiktoken-go/tokenizer.
+//
+//	cd benchmarks && go run ./cmd/coldcount -runs 7
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/tiktoken-go/tokenizer"
+)
+
+var impls = []string{"ragkit", "tiktoken-go", "tiktoken-go-tokenizer"}
+
+func main() {
+	runs := flag.Int("runs", 5, "fresh processes per measurement")
+	child := flag.Bool("child", false, "internal: measure once and print")
+	corpora := flag.String("corpora", "room_with_a_view.txt,sherlock_1661.txt,commonmark_spec.md", "comma-separated corpus names")
+	flag.Parse()
+	if *child {
+		measure(flag.Arg(0), flag.Arg(1), flag.Arg(2))
+		return
+	}
+	fmt.Printf("%-22s %-12s %-22s %10s %12s %9s\n", "corpus", "encoding", "implementation", "build", "first pass", "MB/s")
+	for _, name := range strings.Split(*corpora, ",") {
+		size := len(corpus.MustLoad(name))
+		for _, enc := range []string{tokencount.Cl100kBase, tokencount.O200kBase} {
+			var ragkitPass time.Duration
+			for _, impl := range impls {
+				build, pass := median(*runs, impl, enc, name)
+				ratio := ""
+				if impl == "ragkit" {
+					ragkitPass = pass
+				} else {
+					ratio = fmt.Sprintf("  ragkit %.1fx faster", float64(pass)/float64(ragkitPass))
+				}
+				fmt.Printf("%-22s %-12s %-22s %10s %12s %9.1f%s\n", name, enc, impl,
+					build.Round(10*time.Microsecond), pass.Round(10*time.Microsecond),
+					float64(size)/pass.Seconds()/1e6, ratio)
+			}
+		}
+	}
+}
+
+// median runs the child n times and returns the median build and first-pass times.
+func median(n int, impl, enc, name string) (build, pass time.Duration) {
+	var builds, passes []time.Duration
+	for range n {
+		out, err := exec.Command(os.Args[0], "-child", impl, enc, name).Output()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "coldcount:", impl, enc, name, err)
+			os.Exit(1)
+		}
+		var b, p time.Duration
+		if _, err := fmt.Sscan(string(out), &b, &p); err != nil {
+			fmt.Fprintln(os.Stderr, "coldcount: bad child output:", string(out))
+			os.Exit(1)
+		}
+		builds, passes = append(builds, b), append(passes, p)
+	}
+	slices.Sort(builds)
+	slices.Sort(passes)
+	return builds[n/2], passes[n/2]
+}
+
+// measure builds one implementation's encoding and counts one text once,
+// printing both durations in nanoseconds.
+func measure(impl, enc, name string) {
+	text := corpus.MustLoad(name)
+	var count func(string) int
+	start := time.Now()
+	switch impl {
+	case "ragkit":
+		t, err := tokencount.Encoding(enc)
+		check(err)
+		count = t.Count
+	case "tiktoken-go":
+		tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+		t, err := tiktoken.GetEncoding(enc)
+		check(err)
+		count = func(s string) int { return len(t.EncodeOrdinary(s)) }
+	case "tiktoken-go-tokenizer":
+		c, err := tokenizer.Get(tokenizer.Encoding(enc))
+		check(err)
+		count = func(s string) int { n, _ := c.Count(s); return n }
+	}
+	build := time.Since(start)
+	start = time.Now()
+	count(text)
+	fmt.Println(int64(build), int64(time.Since(start)))
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,46 @@
+// Package ragkit is the context side of retrieval-augmented generation:
+// cutting documents into balanced, well-formed chunks, giving each chunk the
+// context it lacks, expanding search hits into readable windows, and fitting
+// all of it into a model's context window on purpose rather than by accident.
+// Callers bring their own LLM and database; ragkit brings the parts that
+// every RAG system otherwise gets wrong by hand.
+//
+// This package holds only this overview and a runnable example of the
+// whole flow. The work is done by its sub-packages, each usable alone:
+//
+//   - [github.com/ragkit/ragkit/tokencount]: exact, offline token counting
+//     for the tiktoken encodings (cl100k_base, o200k_base, p50k_base,
+//     r50k_base), many times faster than tiktoken-go, plus a heuristic
+//     and the token offsets the chunker sizes chunks with.
+//   - [github.com/ragkit/ragkit/segment]: rule-based boundaries as byte
+//     spans: paragraphs, sentences, words and graphemes.
+//   - [github.com/ragkit/ragkit/chunker]: balanced token-aware chunking of
+//     plain text and Markdown: every chunk within the token range, sizes
+//     near equal, cuts at the strongest boundary available.
+//   - [github.com/ragkit/ragkit/vectorstore]: the Embedder and VectorStore
+//     interfaces, an in-memory store and an offline lexical embedder.
+//   - [github.com/ragkit/ragkit/budget]: priority-ordered assembly of a
+//     prompt under per-section token budgets, with an exact final count
+//     and a report of what was kept, cut and dropped.
+//
+// # The flow of data
+//
+//	document text ──segment──▶ spans: paragraphs, sentences, words, graphemes (byte offsets)
+//	              ──chunker──▶ []chunker.Chunk: balanced, within [min,max] tokens, exact counts
+//	              ──Embedder──▶ vectors ──▶ VectorStore.Upsert
+//	question      ──Embedder──▶ VectorStore.Query ──▶ hits
+//	              ──budget──▶ the prompt: sections by priority, each within its budget,
+//	                          the whole within the model's limit, with a report
+//
+// # Principles
+//
+// Counts a caller relies on (a chunk's tokens, a prompt's total) are the
+// tokenizer's exact count of the final string, never a sum of parts: token
+// counts are not additive across concatenation. Spans and chunks point into
+// the caller's text by byte offset. The same input and configuration give
+// the same output. Bad input returns an error wrapping an exported sentinel
+// (use errors.Is), never a panic. Anything that may call out takes a
+// context.Context. There is no network access: tokenizer data is embedded.
+// Configured values (tokenizers, chunkers, stores, assemblers) are safe for
+// concurrent use.
+package ragkit

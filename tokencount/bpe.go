@@ -1,0 +1,218 @@
+package tokencount
+
+import (
+	"hash/maphash"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// BPE is a tiktoken byte pair encoding: the type that [Encoding] and
+// [ForModel] return. It counts exactly what tiktoken-go's EncodeOrdinary
+// produces, without building token slices. A BPE is safe for concurrent
+// use; get one from [Encoding] rather than building your own, so that the
+// process shares its tables and cache.
+//
+// Text is encoded as ordinary text: special-token markup such as
+// "<|endoftext|>" inside a document is counted as the characters it is
+// made of (7 tokens in cl100k_base), never as the single special token,
+// which is what a chat API does with user content. Invalid UTF-8 is
+// counted as tiktoken-go counts it: each invalid byte is read as U+FFFD.
+type BPE struct {
+	name  string
+	split func(text string, i int) int
+	ranks map[string]uint32
+	seed  maphash.Seed
+	// cache maps a piece (a pre-token) that is not a single token to its
+	// token ends. It is bounded and 2-way set associative: a newer piece
+	// evicts the older of the two in its set. Readers and writers only
+	// swap pointers to immutable entries, so concurrent use needs no lock.
+	cache []atomic.Pointer[cacheEntry]
+}
+
+// cacheSlots bounds the cache: 32768 pointers, 256 KiB per encoding plus
+// the entries, room for several times the multi-token vocabulary of a
+// novel (about 4,000 distinct pieces in The Adventures of Sherlock Holmes).
+const cacheSlots = 1 << 15
+
+type cacheEntry struct {
+	key  string
+	ends string // the end offset of each token within key, one byte each
+}
+
+func newBPE(s spec) (*BPE, error) {
+	ranks, err := loadRanks(s.file)
+	if err != nil {
+		return nil, err
+	}
+	return &BPE{
+		name:  s.name,
+		split: s.split,
+		ranks: ranks,
+		seed:  maphash.MakeSeed(),
+		cache: make([]atomic.Pointer[cacheEntry], cacheSlots),
+	}, nil
+}
+
+// Name returns the encoding's name, such as "cl100k_base".
+func (b *BPE) Name() string { return b.name }
+
+// Count returns the number of tokens in text, equal to
+// len(EncodeOrdinary(text)) of tiktoken-go for the same encoding.
+func (b *BPE) Count(text string) int {
+	n := 0
+	for i := 0; i < len(text); {
+		j := b.split(text, i)
+		n += b.pieceCount(text[i:j])
+		i = j
+	}
+	return n
+}
+
+// AppendTokenEnds appends the byte offset at which each token of text ends
+// and returns the extended slice; see [Offsetter]. Byte-level tokens can
+// end inside a multi-byte character. Where invalid UTF-8 makes a token end
+// inside the replacement character of an invalid byte, the offset is the
+// end of that byte, so offsets can repeat there.
+func (b *BPE) AppendTokenEnds(dst []int, text string) []int {
+	for i := 0; i < len(text); {
+		j := b.split(text, i)
+		dst = b.pieceEnds(dst, text[i:j], i)
+		i = j
+	}
+	return dst
+}
+
+func (b *BPE) pieceCount(piece string) int {
+	if len(piece) == 1 && piece[0] < utf8.RuneSelf {
+		return 1
+	}
+	// Most pieces of natural text are whole tokens: one map lookup.
+	if _, ok := b.ranks[piece]; ok {
+		return 1
+	}
+	if e := b.lookup(piece); e != nil {
+		return len(e.ends)
+	}
+	if e := b.fill(piece); e != nil {
+		return len(e.ends)
+	}
+	return len(b.appendUncached(nil, piece, 0))
+}
+
+func (b *BPE) pieceEnds(dst []int, piece string, base int) []int {
+	if len(piece) == 1 && piece[0] < utf8.RuneSelf {
+		return append(dst, base+1)
+	}
+	if _, ok := b.ranks[piece]; ok {
+		return append(dst, base+len(piece))
+	}
+	e := b.lookup(piece)
+	if e == nil {
+		if e = b.fill(piece); e == nil {
+			return b.appendUncached(dst, piece, base)
+		}
+	}
+	for k := 0; k < len(e.ends); k++ {
+		dst = append(dst, base+int(e.ends[k]))
+	}
+	return dst
+}
+
+// lookup returns the cached entry for piece, or nil. The cache is 2-way
+// set associative: a piece lives in one of the two slots of its set.
+func (b *BPE) lookup(piece string) *cacheEntry {
+	if len(piece) > maxSmall {
+		return nil
+	}
+	set := b.set(piece)
+	for k := range set {
+		if e := set[k].Load(); e != nil && e.key == piece {
+			return e
+		}
+	}
+	return nil
+}
+
+func (b *BPE) set(piece string) []atomic.Pointer[cacheEntry] {
+	i := maphash.String(b.seed, piece) & (cacheSlots - 1) &^ 1
+	return b.cache[i : i+2 : i+2]
+}
+
+// store puts e in its set: in an empty slot if there is one, otherwise
+// in place of the entry in slot 0, after moving that one to slot 1, so
+// that the older of the two is the one evicted.
+func (b *BPE) store(e *cacheEntry) {
+	set := b.set(e.key)
+	if set[0].CompareAndSwap(nil, e) || set[1].CompareAndSwap(nil, e) {
+		return
+	}
+	set[1].Store(set[0].Load())
+	set[0].Store(e)
+}
+
+// fill merges a valid piece of 2 to maxSmall bytes that is not itself a
+// token, and caches the result. It returns nil for any other piece: those
+// are rare, and encoding them uncached keeps the cache's entries small.
+func (b *BPE) fill(piece string) *cacheEntry {
+	if len(piece) > maxSmall || !utf8.ValidString(piece) {
+		return nil
+	}
+	var ends [maxSmall]uint8
+	n := b.mergeSmall(piece, &ends)
+	// One allocation holds the key and its ends.
+	buf := make([]byte, len(piece)+n)
+	copy(buf, piece)
+	copy(buf[len(piece):], ends[:n])
+	s := string(buf)
+	e := &cacheEntry{key: s[:len(piece)], ends: s[len(piece):]}
+	b.store(e)
+	return e
+}
+
+// appendUncached encodes a piece longer than maxSmall or holding invalid
+// UTF-8 and appends its token ends to dst.
+func (b *BPE) appendUncached(dst []int, piece string, base int) []int {
+	if !utf8.ValidString(piece) {
+		return b.appendInvalid(dst, piece, base)
+	}
+	return b.appendValid(dst, piece, base)
+}
+
+// appendValid encodes a valid piece of any length.
+func (b *BPE) appendValid(dst []int, piece string, base int) []int {
+	switch {
+	case len(piece) == 1 || b.rank(piece) != noRank:
+		return append(dst, base+len(piece))
+	case len(piece) <= maxSmall:
+		var ends [maxSmall]uint8
+		n := b.mergeSmall(piece, &ends)
+		for _, e := range ends[:n] {
+			dst = append(dst, base+int(e))
+		}
+		return dst
+	default:
+		return b.mergeLarge(dst, piece, base)
+	}
+}
+
+// appendInvalid encodes a piece holding invalid UTF-8 the way tiktoken-go
+// does, as string([]rune(piece)): every invalid byte becomes U+FFFD. Token
+// ends are mapped back to offsets in the original piece.
+func (b *BPE) appendInvalid(dst []int, piece string, base int) []int {
+	fixed := string([]rune(piece))
+	first := len(dst)
+	dst = b.appendValid(dst, fixed, 0)
+	// Walk both strings rune by rune, mapping each offset in fixed to the
+	// end of the original rune it falls in.
+	i, f := 0, 0
+	for k := first; k < len(dst); k++ {
+		for f < dst[k] {
+			_, w := utf8.DecodeRuneInString(piece[i:])
+			r, _ := utf8.DecodeRuneInString(fixed[f:])
+			i += w
+			f += utf8.RuneLen(r)
+		}
+		dst[k] = base + i
+	}
+	return dst
+}
