@@ -23,8 +23,8 @@ type BPE struct {
 	ranks map[string]uint32
 	seed  maphash.Seed
 	// cache maps a piece (a pre-token) that is not a single token to its
-	// token ends. It is bounded and 2-way set associative: a newer piece
-	// evicts the older of the two in its set. Readers and writers only
+	// token ends. It is bounded and set associative: a newer piece evicts the
+	// oldest in its set. Readers and writers only
 	// swap pointers to immutable entries, so concurrent use needs no lock.
 	cache []atomic.Pointer[cacheEntry]
 }
@@ -33,6 +33,11 @@ type BPE struct {
 // the entries, room for several times the multi-token vocabulary of a
 // novel (about 4,000 distinct pieces in The Adventures of Sherlock Holmes).
 const cacheSlots = 1 << 15
+
+// cacheWays is the number of slots a piece may occupy: with 4 ways, a
+// novel's pieces rarely contend for a set, and a lookup still reads a
+// single cache line of pointers.
+const cacheWays = 4
 
 type cacheEntry struct {
 	key  string
@@ -118,10 +123,10 @@ func (b *BPE) pieceEnds(dst []int, piece string, base int) []int {
 	return dst
 }
 
-// lookup returns the cached entry for piece, or nil. The cache is 2-way
-// set associative: a piece lives in one of the two slots of its set.
+// lookup returns the cached entry for piece, or nil. The cache is set
+// associative: a piece lives in one of the cacheWays slots of its set.
 func (b *BPE) lookup(piece string) *cacheEntry {
-	if len(piece) > maxSmall {
+	if len(piece) > maxCached {
 		return nil
 	}
 	set := b.set(piece)
@@ -134,42 +139,53 @@ func (b *BPE) lookup(piece string) *cacheEntry {
 }
 
 func (b *BPE) set(piece string) []atomic.Pointer[cacheEntry] {
-	i := maphash.String(b.seed, piece) & (cacheSlots - 1) &^ 1
-	return b.cache[i : i+2 : i+2]
+	i := maphash.String(b.seed, piece) & (cacheSlots - 1) &^ (cacheWays - 1)
+	return b.cache[i : i+cacheWays : i+cacheWays]
 }
 
 // store puts e in its set: in an empty slot if there is one, otherwise
-// in place of the entry in slot 0, after moving that one to slot 1, so
-// that the older of the two is the one evicted.
+// in slot 0 after shifting the others down, so that the oldest entry is
+// the one evicted.
 func (b *BPE) store(e *cacheEntry) {
 	set := b.set(e.key)
-	if set[0].CompareAndSwap(nil, e) || set[1].CompareAndSwap(nil, e) {
-		return
+	for k := range set {
+		if set[k].CompareAndSwap(nil, e) {
+			return
+		}
 	}
-	set[1].Store(set[0].Load())
+	for k := len(set) - 1; k > 0; k-- {
+		set[k].Store(set[k-1].Load())
+	}
 	set[0].Store(e)
 }
 
-// fill merges a valid piece of 2 to maxSmall bytes that is not itself a
+// fill merges a valid piece of 2 to maxCached bytes that is not itself a
 // token, and caches the result. It returns nil for any other piece: those
 // are rare, and encoding them uncached keeps the cache's entries small.
 func (b *BPE) fill(piece string) *cacheEntry {
-	if len(piece) > maxSmall || !utf8.ValidString(piece) {
+	if len(piece) > maxCached || !utf8.ValidString(piece) {
 		return nil
 	}
-	var ends [maxSmall]uint8
-	n := b.mergeSmall(piece, &ends)
+	var small [maxSmall]uint8
+	var ends []uint8
+	if len(piece) <= maxSmall {
+		ends = small[:b.mergeSmall(piece, &small)]
+	} else {
+		for _, e := range b.mergeLarge(nil, piece, 0) {
+			ends = append(ends, uint8(e))
+		}
+	}
 	// One allocation holds the key and its ends.
-	buf := make([]byte, len(piece)+n)
+	buf := make([]byte, len(piece)+len(ends))
 	copy(buf, piece)
-	copy(buf[len(piece):], ends[:n])
+	copy(buf[len(piece):], ends)
 	s := string(buf)
 	e := &cacheEntry{key: s[:len(piece)], ends: s[len(piece):]}
 	b.store(e)
 	return e
 }
 
-// appendUncached encodes a piece longer than maxSmall or holding invalid
+// appendUncached encodes a piece longer than maxCached or holding invalid
 // UTF-8 and appends its token ends to dst.
 func (b *BPE) appendUncached(dst []int, piece string, base int) []int {
 	if !utf8.ValidString(piece) {

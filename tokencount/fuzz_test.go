@@ -49,6 +49,7 @@ var seeds = []string{
 	strings.Repeat(" ", 300) + "x",
 	strings.Repeat("=", 500),
 	strings.Repeat("ab", 200),
+	strings.Repeat("xy", 50) + " " + strings.Repeat("-=", 60),
 	strings.Repeat("\n", 100) + "end",
 	strings.Repeat("💩", 40),
 }

@@ -5,10 +5,14 @@ import "math"
 // noRank marks a pair of parts that cannot merge.
 const noRank = math.MaxUint32
 
-// maxSmall is the longest piece merged by the quadratic scan; it is also
-// the longest piece kept in the cache. Longer pieces (runs of spaces or
-// symbols, long words of other scripts) use the heap.
+// maxSmall is the longest piece merged by the quadratic scan. Longer
+// pieces (runs of spaces or symbols, long words of other scripts) use the
+// heap.
 const maxSmall = 64
+
+// maxCached is the longest piece kept in the cache: its token ends fit in
+// a byte each.
+const maxCached = 255
 
 type part struct{ start, rank uint32 }
 
