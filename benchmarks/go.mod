@@ -15,5 +15,14 @@ require (
 	github.com/dlclark/regexp2 v1.10.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/neurosnap/sentences v1.1.2
+	github.com/philippgille/chromem-go v0.7.0 // indirect
+	github.com/rivo/uniseg v0.4.7
+	github.com/tmc/langchaingo v0.1.14 // indirect
+	gitlab.com/golang-commonmark/html v0.0.0-20191124015941-a22733972181 // indirect
+	gitlab.com/golang-commonmark/linkify v0.0.0-20191026162114-a0c2df6c8f82 // indirect
+	gitlab.com/golang-commonmark/markdown v0.0.0-20211110145824-bf3e522c626a // indirect
+	gitlab.com/golang-commonmark/mdurl v0.0.0-20191124015652-932350d1cb84 // indirect
+	gitlab.com/golang-commonmark/puny v0.0.0-20191124015043-9f83538fa04f // indirect
+	golang.org/x/text v0.28.0 // indirect
 )

@@ -1,0 +1,373 @@
+package segment
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// token is the white-space delimited token before a period at i, without
+// opening quotes and brackets and without invisible characters at its end.
+func (sc *scanner) token(i int) (ws int, tok string) {
+	text := sc.text
+	ws = i
+	for ws > sc.start {
+		if i-ws > maxToken {
+			return ws, "" // longer than any token the rules care about
+		}
+		c := text[ws-1]
+		if c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				break
+			}
+			ws--
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(text[sc.start:ws])
+		if isSpaceRune(r) || r == '—' || r == '–' {
+			break // "Hosmer—Mr. Angel"
+		}
+		ws -= n
+	}
+	s, e := ws, i
+	for s < e {
+		r, n := utf8.DecodeRuneInString(text[s:e])
+		if r != '(' && r != '[' && r != '"' && r != '\'' && r != '“' && r != '‘' && r != '«' && r != '„' && r != '¿' && r != '¡' && !isInvisible(r) {
+			break
+		}
+		s += n
+	}
+	for e > s {
+		r, n := utf8.DecodeLastRuneInString(text[s:e])
+		if !isInvisible(r) {
+			break
+		}
+		e -= n
+	}
+	return ws, text[s:e]
+}
+
+// isNumber reports whether tok is a number, with its currency, sign and
+// unit symbols: "100.00", "$1,000", "553", "4°", "12%".
+func isNumber(tok string) bool {
+	digits := false
+	for _, r := range tok {
+		switch {
+		case r >= '0' && r <= '9' || unicode.IsDigit(r):
+			digits = true
+		case r == '.' || r == ',' || r == ':' || r == '/' || r == '-' || r == '+' || r == '\'' || r == '#' ||
+			r == '%' || r == '°' || r == '‰' || r == '№' || unicode.Is(unicode.Sc, r):
+		default:
+			return false
+		}
+	}
+	return digits
+}
+
+// isListNumber reports whether tok can number a list item: one to three
+// digits, or a roman numeral up to xxxix.
+func isListNumber(tok string) bool {
+	if len(tok) == 0 || len(tok) > 6 {
+		return false
+	}
+	if tok[0] >= '0' && tok[0] <= '9' {
+		if len(tok) > 3 {
+			return false
+		}
+		for i := 0; i < len(tok); i++ {
+			if tok[i] < '0' || tok[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return romanValue(tok) > 0
+}
+
+// romans holds the roman numerals from 1 to 89, in upper case.
+var romans = func() (r [90]string) {
+	for n := 1; n < len(r); n++ {
+		v := n
+		for _, p := range []struct {
+			v int
+			s string
+		}{{50, "L"}, {40, "XL"}, {10, "X"}, {9, "IX"}, {5, "V"}, {4, "IV"}, {1, "I"}} {
+			for ; v >= p.v; v -= p.v {
+				r[n] += p.s
+			}
+		}
+	}
+	return r
+}()
+
+// romanValue returns the value of a well-formed roman numeral from 1 to 89,
+// written all in upper or all in lower case, or 0.
+func romanValue(s string) int {
+	if s == "" || len(s) > 7 {
+		return 0
+	}
+	var buf [7]byte
+	low := s[0] >= 'a'
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if low {
+			c -= 'a' - 'A'
+		}
+		if c != 'I' && c != 'V' && c != 'X' && c != 'L' {
+			return 0
+		}
+		buf[i] = c
+	}
+	up := buf[:len(s)]
+	for n := 1; n < len(romans); n++ {
+		if romans[n] == string(up) {
+			return n
+		}
+	}
+	return 0
+}
+
+// roman writes n (1 to 89) as a roman numeral into buf.
+func roman(buf []byte, n int, low bool) []byte {
+	if n <= 0 || n >= len(romans) {
+		return buf[:0]
+	}
+	out := append(buf[:0], romans[n]...)
+	if low {
+		for i := range out {
+			out[i] += 'a' - 'A'
+		}
+	}
+	return out
+}
+
+// isMultiPeriod reports whether tok looks like "U.S", "e.g", "Ph.D" or
+// "a.m": letter groups of one to three letters joined by periods.
+func isMultiPeriod(tok string) bool {
+	groups, n := 0, 0
+	for _, r := range tok {
+		switch {
+		case r == '.':
+			if n == 0 {
+				return false
+			}
+			groups++
+			n = 0
+		case unicode.IsLetter(r):
+			n++
+			if n > 3 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return groups > 0 && n > 0
+}
+
+// singleLetter reports whether tok is exactly one letter.
+func singleLetter(tok string) bool {
+	r, n := utf8.DecodeRuneInString(tok)
+	return n == len(tok) && n > 0 && unicode.IsLetter(r)
+}
+
+// maxToken bounds how far back the rules look for the start of a token,
+// which keeps the scanner linear on text without spaces.
+const maxToken = 64
+
+// wordsBefore reports whether the current sentence holds at least n words
+// before index ws. It looks back only as far as it must.
+func (sc *scanner) wordsBefore(ws, n int) bool {
+	in := false
+	for i := ws - 1; i >= sc.start; i-- {
+		sp := asciiSpace[sc.text[i]]
+		if !sp && !in {
+			if n--; n == 0 {
+				return true
+			}
+		}
+		in = !sp
+	}
+	return false
+}
+
+// prevToken returns the token before index ws (the start of a token).
+func (sc *scanner) prevToken(ws int) string {
+	text := sc.text
+	e := ws
+	for e > sc.start && asciiSpace[text[e-1]] {
+		e--
+	}
+	s := e
+	for s > sc.start && !asciiSpace[text[s-1]] && e-s < maxToken {
+		s--
+	}
+	return text[s:e]
+}
+
+// capitalised reports whether tok starts with an upper-case letter.
+func capitalised(tok string) bool {
+	tok = strings.TrimLeft(tok, "(\"'“‘")
+	r, _ := utf8.DecodeRuneInString(tok)
+	return unicode.IsUpper(r) || unicode.IsTitle(r)
+}
+
+// periodEnds decides whether the period at text[i], followed by white space
+// and then by w, ends a sentence.
+func (sc *scanner) periodEnds(i int, w word) bool {
+	switch w.class {
+	case wLower, wCont:
+		return false // "co. at noon", "U.S., and"
+	}
+	if i == sc.markerDot {
+		return false // "1. The first item"
+	}
+	ws, tok := sc.token(i)
+	if tok == "" {
+		return w.class != wDigit
+	}
+	if isNumber(tok) {
+		if sc.lang.months != nil && w.class == wUpper {
+			var buf [24]byte
+			if m := lower(buf[:], sc.text[w.pos:w.end]); m != nil && sc.lang.months[string(m)] {
+				return false // an ordinal date: "am 12. Juni"
+			}
+		}
+		return true // "$100.00. It is", "in 1990. 25 years later"
+	}
+	if singleLetter(tok) {
+		return sc.initialEnds(ws, tok, w)
+	}
+	if sc.lang.ordinals && romanValue(tok) > 0 {
+		return false // "XII. Pluku"
+	}
+	kind := sc.abbrev(tok)
+	if kind == abbrNone && isMultiPeriod(tok) {
+		kind = abbrPlain
+	}
+	switch kind {
+	case abbrTitle:
+		return sc.functionWord(w) // "Dr. Watson", but "Main St. The house"
+	case abbrNumber:
+		return w.class != wDigit // "No. 5", but "I said no. Then"
+	case abbrInner:
+		return false
+	case abbrFinal:
+		return w.class != wDigit && sc.wordsBefore(ws, 3) // "at 6 P.M. Mr. Smith", but "At 5 a.m. Mr. Smith went"
+	case abbrPlain:
+		return (sc.starter(w) || sc.punktStarter(w)) && sc.wordsBefore(ws, 3) // "the U.S. How", but "the U.S. Government"
+	}
+	return true
+}
+
+// abbrev returns the kind of abbreviation tok is, looking also at the part
+// after an elided article ("l'Avv").
+func (sc *scanner) abbrev(tok string) abbrKind {
+	var buf [24]byte
+	if key := lower(buf[:], tok); key != nil {
+		if k := sc.abbrevs[string(key)]; k != abbrNone {
+			return k
+		}
+	}
+	if i := strings.LastIndexByte(tok, '\''); i >= 0 && i+1 < len(tok) {
+		return sc.abbrev(tok[i+1:])
+	}
+	if i := strings.LastIndex(tok, "’"); i >= 0 && i+len("’") < len(tok) {
+		return sc.abbrev(tok[i+len("’"):])
+	}
+	return abbrNone
+}
+
+// functionWords never follow a title such as "Dr." or "St." inside a
+// sentence.
+var functionWords = wordSet("the a an this that these those he she it they we i you there his her its our their my your")
+
+// functionWord reports whether w is an English determiner or pronoun, or a
+// sentence starter of a language other than English.
+func (sc *scanner) functionWord(w word) bool {
+	if sc.punkt == nil {
+		return sc.starter(w)
+	}
+	if w.class != wUpper || w.initial {
+		return false
+	}
+	var buf [8]byte
+	b := lower(buf[:], sc.text[w.pos:w.end])
+	return b != nil && functionWords[string(b)]
+}
+
+// initialEnds decides for a single letter before a period: mostly an initial
+// ("Jonas E. Smith", "p. 55"), but "I" is also a pronoun ("you and I. Did").
+func (sc *scanner) initialEnds(ws int, tok string, w word) bool {
+	if w.class == wDigit || w.initial {
+		return false // "p. 55", "J. R. R. Tolkien"
+	}
+	if ws == sc.start {
+		return false // a list item "a. The first item" or an initial
+	}
+	if w.class != wUpper {
+		return false // "د. ديفيد": in scripts without case, an abbreviation
+	}
+	prev := sc.prevToken(ws)
+	if tok == "I" && !capitalised(prev) {
+		return sc.common(w) // "you and I. Did you", but "by I. Newton"
+	}
+	return sc.starter(w) // "Plan B. The", but "Albert I. Jones"
+}
+
+// glued decides whether a period with no space after it ends a sentence:
+// "Hello world.Today is Tuesday." A lower-case word or a number must come
+// before it, a word that often opens a sentence after it, and the token
+// must not be a URL, e-mail address, file or identifier.
+func (sc *scanner) glued(i int) bool {
+	text := sc.text
+	if i+1 >= sc.pEnd || i == sc.start {
+		return false
+	}
+	if c := text[i+1]; c < 'A' || c > 'Z' {
+		return false
+	}
+	if c := text[i-1]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+		return false
+	}
+	_, tok := sc.token(i)
+	if len(tok) < 2 {
+		return false
+	}
+	letters := 0
+	for j := 0; j < len(tok); j++ {
+		c := tok[j]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letters++
+		case c >= '0' && c <= '9' || c == ',':
+		case c >= 'A' && c <= 'Z' && j == 0:
+		default:
+			return false // "Jane.Doe", "example.50", "file_v1", "a/b.C"
+		}
+	}
+	if letters > 0 && letters < 2 {
+		return false
+	}
+	// The word after it runs to white space or to a final punctuation mark.
+	w := sc.nextWord(i + 1)
+	if w.class != wUpper || w.end-w.pos < 2 {
+		return false
+	}
+	e := w.end
+	if e < sc.pEnd {
+		switch c := text[e]; {
+		case asciiSpace[c], c == ',', c == ';', c == ':', c == '!', c == '?':
+		case c == '.':
+			if e+1 < sc.pEnd && !asciiSpace[text[e+1]] {
+				return false // "Tuesday.Mr. Smith" is fine, "os.File.Close" is not
+			}
+		default:
+			return false // "strings.Builder{", "fmt.Println("
+		}
+	}
+	if sc.starter(w) {
+		return true
+	}
+	return sc.abbrev(text[w.pos:w.end]) == abbrTitle
+}

@@ -1,0 +1,161 @@
+package segment
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// NewlineMode says how a single line break inside a paragraph is treated. A
+// blank line always ends a sentence, whatever the mode.
+type NewlineMode uint8
+
+const (
+	// NewlineAuto, the zero value, reads a line break as a space, as in
+	// hard-wrapped books and text extracted from PDFs, except where the lines
+	// show structure: list items, bullets, Markdown headings, quotes, tables
+	// and code fences, short heading-like lines, and the lines of a
+	// paragraph that holds no sentence terminator (a list of items, an
+	// address) are units of their own. The package documentation has the
+	// details.
+	NewlineAuto NewlineMode = iota
+	// NewlineSpace always reads a single line break as a space.
+	NewlineSpace
+	// NewlineBreak ends a sentence at every line break.
+	NewlineBreak
+)
+
+// Options configures a [Segmenter]. The zero value gives the default English
+// segmenter that [Sentences] uses.
+type Options struct {
+	// Language is the BCP 47 tag of the text's language ("en", "de",
+	// "zh-Hant"); empty means English. English has the richest rules: an
+	// abbreviation list, the Punkt model of github.com/neurosnap/sentences
+	// and a list of sentence starters. Armenian (hy) and Arabic (ar) also
+	// end sentences at ':', Arabic at '،', Greek (el) treats ';' as a
+	// question mark. Bulgarian, Danish, Dutch, French, German, Italian,
+	// Kazakh, Polish, Russian, Slovak and Spanish have short abbreviation
+	// lists of their own. Any other well-formed tag gets the generic rules:
+	// every script's terminators, numbers, lists, ellipses, initials,
+	// multi-period abbreviations and a few international ones ("Dr.",
+	// "No.", "etc.").
+	Language string
+	// Abbreviations are extra abbreviations, case-insensitive, with or
+	// without the final period ("approx", "Dept.", "Ph.D."). A period after
+	// one ends a sentence only if the next word often opens a sentence
+	// ("The", "It", "However") and three words precede it.
+	Abbreviations []string
+	// Newlines says how a single line break inside a paragraph is treated.
+	Newlines NewlineMode
+}
+
+// Errors returned by [New], wrapped with details.
+var (
+	ErrLanguage = errors.New("segment: malformed language tag")
+	ErrNewlines = errors.New("segment: unknown NewlineMode")
+)
+
+// Segmenter finds sentence boundaries with a fixed configuration. It is
+// safe for concurrent use. The zero value, and a nil *Segmenter, are the
+// default English segmenter.
+type Segmenter struct {
+	lang     *language
+	abbrevs  map[string]abbrKind // the language's list plus Options.Abbreviations
+	newlines NewlineMode
+}
+
+// New returns a Segmenter configured by opts. It fails only if
+// opts.Language is not a well-formed tag ([ErrLanguage]) or opts.Newlines is
+// not one of the defined modes ([ErrNewlines]).
+func New(opts Options) (*Segmenter, error) {
+	l, ok := lookupLanguage(opts.Language)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrLanguage, opts.Language)
+	}
+	if opts.Newlines > NewlineBreak {
+		return nil, fmt.Errorf("%w: %d", ErrNewlines, opts.Newlines)
+	}
+	s := &Segmenter{lang: l, newlines: opts.Newlines, abbrevs: languageAbbrevs(l)}
+	if len(opts.Abbreviations) > 0 {
+		m := make(map[string]abbrKind, len(s.abbrevs)+len(opts.Abbreviations))
+		for k, v := range s.abbrevs {
+			m[k] = v
+		}
+		for _, a := range opts.Abbreviations {
+			a = strings.ToLower(strings.TrimSpace(a))
+			a = strings.TrimSuffix(a, ".")
+			if a == "" {
+				continue
+			}
+			if _, known := m[a]; !known {
+				m[a] = abbrPlain
+			}
+		}
+		s.abbrevs = m
+	}
+	return s, nil
+}
+
+// languageAbbrevs returns the abbreviations of l, with the Punkt ones for
+// English. The map is shared and never written to.
+func languageAbbrevs(l *language) map[string]abbrKind {
+	if !l.punkt {
+		return l.abbrevs
+	}
+	englishAbbrevsOnce.Do(func() {
+		m := make(map[string]abbrKind, len(l.abbrevs)+200)
+		for _, a := range englishPunkt().abbrevs {
+			m[a] = abbrPlain
+		}
+		for k, v := range l.abbrevs { // the hand-written kinds win
+			m[k] = v
+		}
+		englishAbbrevMap = m
+	})
+	return englishAbbrevMap
+}
+
+var defaultSegmenter Segmenter
+
+// Sentences returns the sentences of text by the default English rules
+// (see the package documentation), as spans trimmed of surrounding white
+// space. It is the zero [Segmenter]'s Sentences.
+func Sentences(text string) []Span { return defaultSegmenter.AppendSentences(nil, text) }
+
+// AppendSentences appends the spans [Sentences] would return to dst and
+// returns the extended slice.
+func AppendSentences(dst []Span, text string) []Span {
+	return defaultSegmenter.AppendSentences(dst, text)
+}
+
+// Sentences returns the sentences of text as spans trimmed of surrounding
+// white space.
+func (s *Segmenter) Sentences(text string) []Span { return s.AppendSentences(nil, text) }
+
+// AppendSentences appends the sentence spans of text to dst and returns the
+// extended slice. It allocates only to grow dst.
+func (s *Segmenter) AppendSentences(dst []Span, text string) []Span {
+	sc := scanner{text: text, dst: dst}
+	if s == nil || s.lang == nil {
+		sc.lang = english()
+		sc.abbrevs = languageAbbrevs(sc.lang)
+	} else {
+		sc.lang, sc.abbrevs, sc.newlines = s.lang, s.abbrevs, s.newlines
+	}
+	if sc.lang.punkt {
+		sc.punkt = englishPunkt()
+	}
+	var ends *language
+	if sc.newlines == NewlineAuto {
+		ends = sc.lang
+	}
+	for i := 0; i < len(text); {
+		p, ok := nextParagraph(text, i, ends)
+		if !ok {
+			break
+		}
+		sc.paragraph(p)
+		i = p.next
+	}
+	return sc.dst
+}

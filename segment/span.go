@@ -1,0 +1,260 @@
+package segment
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// Span is a half-open range of byte offsets [Start, End) into the text it
+// was taken from: the unit is text[Start:End].
+type Span struct{ Start, End int }
+
+// Len returns the length of the span in bytes.
+func (s Span) Len() int { return s.End - s.Start }
+
+// Text returns the unit the span points at in text, the string the span was
+// taken from.
+func (s Span) Text(text string) string { return text[s.Start:s.End] }
+
+// asciiSpace marks the ASCII white space characters (those unicode.IsSpace
+// accepts).
+var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// spaceAt reports whether text[i:] starts with a white space character and
+// returns its length in bytes. Invalid UTF-8 is never space.
+func spaceAt(text string, i int) (bool, int) {
+	c := text[i]
+	if c < utf8.RuneSelf {
+		return asciiSpace[c], 1
+	}
+	r, n := utf8.DecodeRuneInString(text[i:])
+	return isSpaceRune(r), n
+}
+
+func isSpaceRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiSpace[byte(r)]
+	}
+	return r != utf8.RuneError && unicode.IsSpace(r)
+}
+
+// skipSpace returns the index of the first non-space byte at or after i,
+// or end.
+func skipSpace(text string, i, end int) int {
+	for i < end {
+		if c := text[i]; c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				return i
+			}
+			i++
+			continue
+		}
+		sp, n := spaceAt(text, i)
+		if !sp {
+			return i
+		}
+		i += n
+	}
+	return end
+}
+
+// trimSpan returns [s,e) without leading and trailing white space.
+func trimSpan(text string, s, e int) (int, int) {
+	s = skipSpace(text, s, e)
+	for e > s {
+		if c := text[e-1]; c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				break
+			}
+			e--
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(text[s:e])
+		if !isSpaceRune(r) {
+			break
+		}
+		e -= n
+	}
+	return s, e
+}
+
+// appendTrimmed appends [s,e) without surrounding white space, unless
+// nothing is left of it.
+func appendTrimmed(dst []Span, text string, s, e int) []Span {
+	s, e = trimSpan(text, s, e)
+	if s < e {
+		dst = append(dst, Span{s, e})
+	}
+	return dst
+}
+
+// Line breaks follow the Unicode newline guidelines (UAX #14 classes BK, CR,
+// LF and NL): "\r\n", "\n", "\r", "\v", "\f", U+0085 NEL, U+2028 LINE
+// SEPARATOR and U+2029 PARAGRAPH SEPARATOR. The last one also ends a
+// paragraph.
+
+// breakLead marks the bytes that may start a line break.
+var breakLead = [256]bool{'\n': true, '\v': true, '\f': true, '\r': true, 0xC2: true, 0xE2: true}
+
+// breakAt reports whether a line break starts at text[i] and returns the
+// index just past it and whether it is a paragraph separator.
+func breakAt(text string, i int) (ok bool, next int, para bool) {
+	switch text[i] {
+	case '\n', '\v', '\f':
+		return true, i + 1, false
+	case '\r':
+		if i+1 < len(text) && text[i+1] == '\n' {
+			return true, i + 2, false
+		}
+		return true, i + 1, false
+	case 0xC2:
+		if i+1 < len(text) && text[i+1] == 0x85 {
+			return true, i + 2, false
+		}
+	case 0xE2:
+		if i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9) {
+			return true, i + 3, text[i+2] == 0xA9
+		}
+	}
+	return false, i, false
+}
+
+// load64 reads text[i:i+8] as a little-endian word.
+func load64(text string, i int) uint64 {
+	_ = text[i+7]
+	return uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+		uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+}
+
+// nextBreak finds the first line break at or after i. It returns the index
+// where the line ends, the index where the next line starts and whether the
+// break is a paragraph separator. Without a break, it returns len(text) twice.
+func nextBreak(text string, i int) (end, next int, para bool) {
+	for ; i < len(text); i++ {
+		// Skip eight bytes at a time while none can start a break: all
+		// line breaks start with a byte below 0x0E or above 0x7F.
+		for i+8 <= len(text) {
+			w := load64(text, i)
+			if (w-0x0E0E0E0E0E0E0E0E)&^w&0x8080808080808080 != 0 || w&0x8080808080808080 != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(text) {
+			break
+		}
+		if !breakLead[text[i]] {
+			continue
+		}
+		if ok, n, p := breakAt(text, i); ok {
+			return i, n, p
+		}
+	}
+	return len(text), len(text), false
+}
+
+// Lines returns the non-blank lines of text, each trimmed of surrounding
+// white space. "\r\n" is one line break, like "\n"; a lone "\r", "\v", "\f",
+// U+0085, U+2028 and U+2029 also end a line.
+func Lines(text string) []Span { return AppendLines(nil, text) }
+
+// AppendLines appends the spans [Lines] would return to dst and returns the
+// extended slice.
+func AppendLines(dst []Span, text string) []Span {
+	for i := 0; i < len(text); {
+		end, next, _ := nextBreak(text, i)
+		dst = appendTrimmed(dst, text, i, end)
+		i = next
+	}
+	return dst
+}
+
+// paragraph is a run of non-blank lines.
+type paragraph struct {
+	start, end int  // trimmed bounds
+	next       int  // where scanning for the following paragraph resumes
+	lines      int  // number of lines
+	maxLine    int  // length in bytes of the longest trimmed line
+	terminated bool // some line holds a sentence terminator
+}
+
+// nextParagraph finds the first paragraph at or after i. Lines that hold
+// only white space are blank. If l is not nil, the paragraph's terminated
+// field says whether one of its lines holds one of l's terminators.
+func nextParagraph(text string, i int, l *language) (p paragraph, ok bool) {
+	p.start = -1
+	for i < len(text) {
+		end, next, para := nextBreak(text, i)
+		s, e := trimSpan(text, i, end)
+		i = next
+		if s == e {
+			if p.start >= 0 {
+				break
+			}
+			continue
+		}
+		if p.start < 0 {
+			p.start = s
+		}
+		p.end = e
+		p.lines++
+		if e-s > p.maxLine {
+			p.maxLine = e - s
+		}
+		if l != nil && !p.terminated && l.hasStop(text, s, e) {
+			p.terminated = true
+		}
+		if para {
+			break
+		}
+	}
+	p.next = i
+	return p, p.start >= 0
+}
+
+// width estimates the width the lines of p were wrapped at: the length of
+// its longest line, or for a long paragraph the length that nine lines in
+// ten do not exceed, so that a few overlong lines (titles, URLs) in a
+// document without blank lines do not distort it.
+func (p paragraph) width(text string) int {
+	const few = 16
+	if p.lines <= few {
+		return p.maxLine
+	}
+	var hist [256]int32
+	for i := p.start; i < p.end; {
+		end, next, _ := nextBreak(text, i)
+		s, e := trimSpan(text, i, end)
+		hist[min(e-s, len(hist)-1)]++
+		i = next
+	}
+	want := int32(p.lines - p.lines/10)
+	var n int32
+	for l, c := range hist {
+		n += c
+		if n >= want {
+			return l
+		}
+	}
+	return p.maxLine
+}
+
+// Paragraphs returns the paragraphs of text: runs of lines separated by
+// blank lines (lines that are empty or hold only white space) or by U+2029
+// PARAGRAPH SEPARATOR. Each span is trimmed of surrounding white space.
+// "\r\n" is treated exactly like "\n".
+func Paragraphs(text string) []Span { return AppendParagraphs(nil, text) }
+
+// AppendParagraphs appends the spans [Paragraphs] would return to dst and
+// returns the extended slice.
+func AppendParagraphs(dst []Span, text string) []Span {
+	for i := 0; i < len(text); {
+		p, ok := nextParagraph(text, i, nil)
+		if !ok {
+			break
+		}
+		dst = append(dst, Span{p.start, p.end})
+		i = p.next
+	}
+	return dst
+}
