@@ -1,0 +1,145 @@
+package vectorstore_test
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// TestConcurrentReadersAndWriters runs every method at once; run it with
+// -race. Document "live" is re-indexed over and over with ReplaceDocument,
+// each version with a different number of units whose texts name the
+// version: a reader must never see two versions, or a version cut short.
+func TestConcurrentReadersAndWriters(t *testing.T) {
+	for _, compact := range []bool{false, true} {
+		t.Run(fmt.Sprintf("compact=%v", compact), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(5, 5))
+			m := newMemory(t, vectorstore.MemoryConfig{Compact: compact, Workers: 2}, makeRecords(r, 20, 40, 32)...)
+			version := func(v int) []vectorstore.Record {
+				rr := rand.New(rand.NewPCG(uint64(v), 0))
+				recs := make([]vectorstore.Record, 5+v%7)
+				for i := range recs {
+					recs[i] = vectorstore.Record{
+						ID: fmt.Sprintf("live-%d-%d", v, i), DocID: "live", Index: i,
+						Text: fmt.Sprintf("v%d/%d", v, len(recs)), Vector: randVec(rr, 32),
+					}
+				}
+				return recs
+			}
+			if err := m.ReplaceDocument(bg, "live", version(0)...); err != nil {
+				t.Fatal(err)
+			}
+			var stop atomic.Bool
+			var wg sync.WaitGroup
+			errc := make(chan error, 16)
+			fail := func(err error) {
+				select {
+				case errc <- err:
+				default:
+				}
+				stop.Store(true)
+			}
+			wg.Add(1)
+			go func() { // the re-indexer
+				defer wg.Done()
+				for v := 1; v < 300 && !stop.Load(); v++ {
+					if err := m.ReplaceDocument(bg, "live", version(v)...); err != nil {
+						fail(err)
+					}
+				}
+				stop.Store(true)
+			}()
+			wg.Add(1)
+			go func() { // other writers
+				defer wg.Done()
+				rr := rand.New(rand.NewPCG(6, 6))
+				for i := 0; !stop.Load(); i++ {
+					recs := makeRecords(rr, 1, 3, 32)
+					for j := range recs {
+						recs[j].DocID = fmt.Sprintf("w%d", i%5)
+						recs[j].ID = fmt.Sprintf("w%d-%d", i%5, j)
+					}
+					if err := m.Upsert(bg, recs...); err != nil {
+						fail(err)
+					}
+					if i%3 == 0 {
+						if err := m.DeleteDocument(bg, fmt.Sprintf("w%d", (i+2)%5)); err != nil {
+							fail(err)
+						}
+					}
+				}
+			}()
+			for g := range 3 { // readers
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					rr := rand.New(rand.NewPCG(uint64(g), 7))
+					for !stop.Load() {
+						units, err := m.Range(bg, "live", 0, 100)
+						if err != nil {
+							fail(err)
+							return
+						}
+						if err := sameVersion(units); err != nil {
+							fail(err)
+							return
+						}
+						hits, err := m.Query(bg, randVec(rr, 32), 50, vectorstore.Filter{DocIDs: []string{"live"}})
+						if err != nil {
+							fail(err)
+							return
+						}
+						recs := make([]vectorstore.Record, len(hits))
+						for i, h := range hits {
+							recs[i] = h.Record
+						}
+						if err := sameVersion(recs); err != nil {
+							fail(fmt.Errorf("query: %w", err))
+							return
+						}
+						if _, err := m.Query(bg, randVec(rr, 32), 5, vectorstore.Filter{}); err != nil {
+							fail(err)
+						}
+						_ = m.Len()
+						if g == 0 {
+							if err := m.Save(bg, io.Discard); err != nil {
+								fail(err)
+							}
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errc)
+			for err := range errc {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// sameVersion checks that records are all of one version of document
+// "live" and, for a Range, that the version is complete.
+func sameVersion(recs []vectorstore.Record) error {
+	if len(recs) == 0 {
+		return fmt.Errorf("no records of the live document")
+	}
+	first := recs[0].Text
+	for _, r := range recs {
+		if r.Text != first {
+			return fmt.Errorf("mixed versions: %q and %q", first, r.Text)
+		}
+	}
+	var v, n int
+	fmt.Sscanf(strings.ReplaceAll(first, "/", " "), "v%d %d", &v, &n)
+	if len(recs) != n {
+		return fmt.Errorf("version %d has %d units, saw %d", v, n, len(recs))
+	}
+	return nil
+}

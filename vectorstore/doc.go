@@ -1,0 +1,89 @@
+// Package vectorstore stores the embedded units of documents and finds the
+// ones nearest to a query: the [Embedder] and [VectorStore] interfaces that
+// the rest of ragkit is written against, [Memory], an in-memory store that
+// is the embedded default, and [Lexical], an embedder that needs no model.
+//
+// # The in-memory store
+//
+// [NewMemory] returns a [Memory]. Its [Memory.Query] is exact cosine
+// search: vectors are normalised once when they are upserted, kept in one
+// contiguous slab, and a query is one streaming pass of dot products split
+// across the CPUs, each keeping a bounded heap of its best k. Its cost is
+// that of one pass over the slab, within a few percent of a bare parallel
+// dot-product loop over the same data: about 11 ms for 100,000 vectors of
+// 384 float32s and 57 ms for 100,000 of 1,536 on two cores. With
+// [MemoryConfig.Compact] the slab holds int8 codes (plus 2-bit refinement
+// codes for the re-rank), 0.31 of the memory per vector, and on amd64
+// queries are 4 to 10 times faster (1.5 ms and 5.3 ms for the same two
+// stores) at a measured recall@10 of 0.995 or better against exact search.
+// README.md in this directory has the full figures.
+//
+// [Memory.Range] answers "units from..to of document D" from a per-document
+// index in O(log n + results); sentence windows are built from it.
+// [Memory.ReplaceDocument] re-indexes a changed document in one step, so no
+// reader sees old and new units mixed. [Memory.Save] and [Load] write and
+// read a versioned, checksummed binary format; [Memory.SaveFile] replaces
+// its file atomically.
+//
+// Every record must have an ID, a DocID and an Index of zero or more;
+// errors wrap the package's sentinel errors (test with [errors.Is]), and a
+// failed write changes nothing.
+//
+// # Persistence
+//
+// The format (version 1) is a 36-byte header, "RAGKITVS", the version, flags
+// (compact or not), the dimension and the record count, followed by the
+// header's CRC-32C; then the records in order of DocID, Index and ID (so
+// equal stores give equal files), each as its strings, Index, sorted
+// metadata and vector; then the CRC-32C of all record bytes. [Load] checks
+// both checksums and every field and builds the store aside, so damaged
+// data gives an error wrapping [ErrCorrupt] and no store; a future format
+// gives [ErrVersion]. A float32 file can be loaded into a compact store.
+//
+// # Writing an adapter for an external database
+//
+// To keep vectors in Qdrant, pgvector, Milvus or any other database,
+// implement [VectorStore] over its client. The four methods map onto
+// operations every such database has; the only demand beyond a vector
+// index is that Range is cheap, which needs the document ID and the index
+// stored as filterable fields.
+//
+//   - Store each [Record] as one point or row: the vector, plus ID, DocID,
+//     Index, Text and Metadata as payload or columns. Keep the ID as the
+//     primary key so that Upsert replaces.
+//   - Upsert: the database's upsert (Qdrant upsert points; SQL INSERT ... ON
+//     CONFLICT (id) DO UPDATE). Normalise vectors first if the index uses
+//     the dot product rather than cosine.
+//   - Query: a k-nearest-neighbour search by cosine, with the [Filter]
+//     pushed down (DocIDs as "doc_id in (...)", each Metadata pair as an
+//     equality on a payload field or a JSONB containment). Scores must be
+//     cosine similarity, higher is closer; convert distances (pgvector's <=>
+//     returns 1 - cosine). Return fewer than k hits when fewer match.
+//   - Range(docID, from, to): a filtered scan, not a vector search. In
+//     Qdrant, scroll with a filter must=[match doc_id = docID, range index
+//     gte=from lte=to], ordered by index (order_by on an integer payload
+//     index), with payload indexes on doc_id (keyword) and index (integer).
+//     In PostgreSQL with pgvector, SELECT ... WHERE doc_id = $1 AND index
+//     BETWEEN $2 AND $3 ORDER BY index, id, served by a btree index on
+//     (doc_id, index). Either way the cost is O(log n + results), as in
+//     [Memory]. Return an error wrapping [ErrNotFound] when the document has
+//     no records at all, and an empty slice when it has none in the range.
+//   - DeleteDocument: delete by filter (Qdrant delete points with the
+//     doc_id match; DELETE FROM ... WHERE doc_id = $1). Deleting a
+//     document that is not there is not an error.
+//   - Replacing a document atomically needs a transaction (pgvector: DELETE
+//     and INSERT in one transaction) or versioned records (Qdrant: write
+//     the new version under new IDs with a version field, then switch
+//     queries to it and delete the old one).
+//   - Honour ctx by passing it to the client, and wrap the database's
+//     errors with %w so callers can inspect them.
+//
+// [Filter.Match] applies a filter in Go, for databases that cannot express
+// one in a query.
+//
+// # The lexical embedder
+//
+// [Lexical] hashes words and word pairs into a fixed number of dimensions.
+// It matches words, not meanings: see its documentation for when to bring
+// a neural [Embedder] instead.
+package vectorstore

@@ -1,0 +1,98 @@
+package vectorstore_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+func Example() {
+	ctx := context.Background()
+	emb, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	store, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+
+	units := []string{
+		"Lucy Honeychurch travels to Florence with her cousin Charlotte.",
+		"At the Pension Bertolini they are given rooms without a view.",
+		"Mr Emerson offers to exchange rooms so that the ladies can see the Arno.",
+	}
+	vecs, _ := emb.Embed(ctx, units)
+	for i, text := range units {
+		store.Upsert(ctx, vectorstore.Record{
+			ID: fmt.Sprintf("room-%d", i), DocID: "room", Index: i, Text: text, Vector: vecs[i],
+		})
+	}
+
+	q, _ := emb.Embed(ctx, []string{"who offers to exchange rooms?"})
+	hits, _ := store.Query(ctx, q[0], 1, vectorstore.Filter{})
+	fmt.Println(hits[0].ID, hits[0].Text)
+
+	// The neighbours of the hit, for a sentence window.
+	window, _ := store.Range(ctx, hits[0].DocID, hits[0].Index-1, hits[0].Index+1)
+	for _, r := range window {
+		fmt.Println(r.Index, r.ID)
+	}
+	// Output:
+	// room-2 Mr Emerson offers to exchange rooms so that the ladies can see the Arno.
+	// 1 room-1
+	// 2 room-2
+}
+
+func ExampleMemory_ReplaceDocument() {
+	ctx := context.Background()
+	store, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	store.Upsert(ctx,
+		vectorstore.Record{ID: "a-0", DocID: "a", Index: 0, Text: "old first", Vector: []float32{1, 0}},
+		vectorstore.Record{ID: "a-1", DocID: "a", Index: 1, Text: "old second", Vector: []float32{0, 1}},
+	)
+	// Re-index document "a": readers see the old units or the new one,
+	// never some of each.
+	store.ReplaceDocument(ctx, "a",
+		vectorstore.Record{ID: "a-0-v2", DocID: "a", Index: 0, Text: "new only", Vector: []float32{1, 1}},
+	)
+	units, _ := store.Range(ctx, "a", 0, 10)
+	for _, u := range units {
+		fmt.Println(u.ID, u.Text)
+	}
+	fmt.Println(store.Len())
+	// Output:
+	// a-0-v2 new only
+	// 1
+}
+
+func ExampleMemory_Query_filter() {
+	ctx := context.Background()
+	store, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	store.Upsert(ctx,
+		vectorstore.Record{ID: "en", DocID: "guide", Vector: []float32{1, 0.1}, Metadata: map[string]string{"lang": "en"}},
+		vectorstore.Record{ID: "de", DocID: "guide", Index: 1, Vector: []float32{1, 0}, Metadata: map[string]string{"lang": "de"}},
+	)
+	hits, _ := store.Query(ctx, []float32{1, 0}, 5, vectorstore.Filter{Metadata: map[string]string{"lang": "en"}})
+	for _, h := range hits {
+		fmt.Printf("%s %.3f\n", h.ID, h.Score)
+	}
+	// Output:
+	// en 0.995
+}
+
+func ExampleLoad() {
+	ctx := context.Background()
+	store, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	store.Upsert(ctx, vectorstore.Record{ID: "x", DocID: "d", Text: "kept", Vector: []float32{3, 4}})
+
+	var file bytes.Buffer // or use SaveFile and LoadFile
+	store.Save(ctx, &file)
+	loaded, _ := vectorstore.Load(ctx, &file, vectorstore.MemoryConfig{})
+	r, _ := loaded.Get(ctx, "x")
+	fmt.Println(r.Text, r.Vector)
+
+	// Damaged data is refused whole.
+	_, err := vectorstore.Load(ctx, strings.NewReader("RAGKITVS and then garbage"), vectorstore.MemoryConfig{})
+	fmt.Println(err)
+	// Output:
+	// kept [0.6 0.8]
+	// vectorstore: data is truncated or corrupt: data ends early at byte 25
+}

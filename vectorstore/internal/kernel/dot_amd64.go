@@ -1,0 +1,33 @@
+//go:build amd64 && !purego
+
+package kernel
+
+// useAVX2 reports whether the CPU and the operating system support AVX2.
+var useAVX2 = hasAVX2()
+
+func hasAVX2() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave, avx = 1 << 27, 1 << 28
+	if ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false
+	}
+	// The OS must save the XMM and YMM registers on a context switch.
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+		return false
+	}
+	max, _, _, _ := cpuid(0, 0)
+	if max < 7 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}
+
+func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+func xgetbv() (eax, edx uint32)
+
+// dotInt8AVX2 returns the dot product of the n int8 values at a and b; n
+// must be a positive multiple of 64.
+//
+//go:noescape
+func dotInt8AVX2(a, b *int8, n int) int32

@@ -1,0 +1,104 @@
+package vectorstore
+
+import (
+	"context"
+	"errors"
+	"slices"
+)
+
+// Record is one stored unit of a document: a chunk, a sentence or any other
+// piece that was embedded on its own. Records returned by [Memory] share
+// their Metadata map with the store: read it, do not modify it.
+type Record struct {
+	ID       string            // unique in the store; Upsert replaces a record with the same ID
+	DocID    string            // the document the unit belongs to
+	Index    int               // position of the unit in its document, from 0
+	Text     string            // the unit's text, returned with hits
+	Vector   []float32         // the embedding; stores keep it at unit length
+	Metadata map[string]string // free-form labels that a [Filter] can match
+}
+
+// Hit is a record found by a query, with its cosine similarity to the query
+// vector (between -1 and 1, higher is closer).
+type Hit struct {
+	Record
+	Score float32
+}
+
+// Filter restricts a query. A record matches when its DocID is one of
+// DocIDs (if any are given) and its Metadata holds every key of Metadata with
+// exactly that value. The zero Filter matches every record.
+type Filter struct {
+	DocIDs   []string
+	Metadata map[string]string
+}
+
+// Match reports whether r passes the filter. Adapters that cannot push a
+// filter down to their database can apply it to the results with Match.
+func (f Filter) Match(r Record) bool {
+	if len(f.DocIDs) > 0 && !slices.Contains(f.DocIDs, r.DocID) {
+		return false
+	}
+	for k, want := range f.Metadata {
+		if got, ok := r.Metadata[k]; !ok || got != want {
+			return false
+		}
+	}
+	return true
+}
+
+// IsZero reports whether f matches every record.
+func (f Filter) IsZero() bool { return len(f.DocIDs) == 0 && len(f.Metadata) == 0 }
+
+// Embedder turns texts into vectors, one per text, all of the same length.
+// Implementations must be safe for concurrent use and stop when ctx is
+// cancelled. [Lexical] is the dependency-free default; a neural model's
+// client is the usual alternative.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// VectorStore stores records and finds the ones nearest to a vector. [Memory]
+// is the in-memory implementation; the package documentation explains how to
+// write one for an external database.
+//
+// Upsert adds records or replaces those with the same ID. Query returns at
+// most k hits in order of decreasing score (fewer if fewer records match).
+// Range returns the records of one document whose Index lies in [from, to],
+// in order of Index; it returns an error wrapping [ErrNotFound] when the
+// document has no records. DeleteDocument removes every record of a
+// document; deleting a document that has none is not an error.
+type VectorStore interface {
+	Upsert(ctx context.Context, records ...Record) error
+	Query(ctx context.Context, vector []float32, k int, filter Filter) ([]Hit, error)
+	Range(ctx context.Context, docID string, from, to int) ([]Record, error)
+	DeleteDocument(ctx context.Context, docID string) error
+}
+
+// MaxDimension is the longest vector a store accepts: the int8 scan of a
+// compact store accumulates in int32, which cannot overflow below this
+// length, and no embedding model comes near it.
+const MaxDimension = 1 << 16
+
+// Errors returned by the package, wrapped with details; test for them with
+// [errors.Is].
+var (
+	ErrDimensionMismatch = errors.New("vectorstore: vector dimension does not match the store")
+	ErrEmptyVector       = errors.New("vectorstore: empty vector")
+	ErrDimensionTooLarge = errors.New("vectorstore: vector is longer than MaxDimension")
+	ErrZeroVector        = errors.New("vectorstore: zero vector has no direction")
+	ErrNonFinite         = errors.New("vectorstore: vector holds NaN or infinity")
+	ErrNotFound          = errors.New("vectorstore: not found")
+	ErrClosed            = errors.New("vectorstore: store is closed")
+	ErrEmptyID           = errors.New("vectorstore: record ID is empty")
+	ErrEmptyDocID        = errors.New("vectorstore: record DocID is empty")
+	ErrNegativeIndex     = errors.New("vectorstore: record Index is negative")
+	ErrWrongDocument     = errors.New("vectorstore: record belongs to another document")
+	ErrInvalidUTF8       = errors.New("vectorstore: text is not valid UTF-8")
+	ErrInvalidK          = errors.New("vectorstore: k must be positive")
+	ErrInvalidRange      = errors.New("vectorstore: range start is after its end")
+	ErrInvalidConfig     = errors.New("vectorstore: invalid configuration")
+	ErrEmptyText         = errors.New("vectorstore: text has nothing to embed")
+	ErrCorrupt           = errors.New("vectorstore: data is truncated or corrupt")
+	ErrVersion           = errors.New("vectorstore: unsupported format version")
+)
