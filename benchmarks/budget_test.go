@@ -1,0 +1,229 @@
+package benchmarks
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
+	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+// budgetCounter counts the calls and bytes that reach a tokenizer. It
+// keeps the Offsetter of the tokenizer it wraps, so the assembler takes
+// the same path as with the bare encoding.
+type budgetCounter struct {
+	t                   *tokencount.BPE
+	counts, ends, bytes atomic.Int64
+}
+
+func (c *budgetCounter) Count(s string) int {
+	c.counts.Add(1)
+	c.bytes.Add(int64(len(s)))
+	return c.t.Count(s)
+}
+
+func (c *budgetCounter) AppendTokenEnds(dst []int, s string) []int {
+	c.ends.Add(1)
+	c.bytes.Add(int64(len(s)))
+	return c.t.AppendTokenEnds(dst, s)
+}
+
+func (c *budgetCounter) reset() {
+	c.counts.Store(0)
+	c.ends.Store(0)
+	c.bytes.Store(0)
+}
+
+func budgetTokenizer(b *testing.B) *tokencount.BPE {
+	t, err := tokencount.Encoding(tokencount.Cl100kBase)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return t.(*tokencount.BPE)
+}
+
+// budgetCandidates returns n retrieval candidates: the corpus's paragraphs
+// of 60 to 300 tokens, repeated if the corpus has fewer.
+func budgetCandidates(b *testing.B, tok tokencount.Tokenizer, name string, n int) []string {
+	text := corpus.MustLoad(name)
+	var paras []string
+	for _, p := range segment.Paragraphs(text) {
+		if c := tok.Count(text[p.Start:p.End]); c >= 60 && c <= 300 {
+			paras = append(paras, text[p.Start:p.End])
+		}
+	}
+	if len(paras) == 0 {
+		b.Fatalf("%s: no paragraphs of 60 to 300 tokens", name)
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = paras[i%len(paras)]
+	}
+	return out
+}
+
+// budgetReference builds the reference design: instructions 255, goal
+// 1,500, memory 55, retrieval 550 and tool outputs 855 tokens, by falling
+// priority, with the given retrieval candidates, best first.
+func budgetReference(candidates []string) []budget.Section {
+	instructions := strings.Repeat("Answer from the context and quote the passage you rely on. ", 14)
+	goal := []budget.Item{
+		{Text: "Who is Lucy Honeychurch?", Role: "user"},
+		{Text: "The heroine of A Room With A View, a young Englishwoman travelling in Italy with her cousin.", Role: "assistant"},
+		{Text: "Why are they unhappy with their rooms at the Pension Bertolini?", Role: "user"},
+	}
+	memory := []budget.Item{
+		{Text: "The user is reading the novel for a book club."},
+		{Text: "The user prefers short answers."},
+		{Text: "The user has finished Part One."},
+	}
+	retrieval := make([]budget.Item, len(candidates))
+	for i, c := range candidates {
+		retrieval[i] = budget.Item{Text: c, ID: fmt.Sprint("chunk-", i), Rank: 1 - float64(i)/float64(len(candidates))}
+	}
+	tools := []budget.Item{
+		{Text: `search_chapters("rooms with a view")`, Role: "assistant", Group: "call-1"},
+		{Text: strings.Join(candidates[:3], "\n"), Role: "tool", Group: "call-1"},
+		{Text: `lookup_character("Mr. Emerson")`, Role: "assistant", Group: "call-2"},
+		{Text: strings.Join(candidates[3:6], "\n"), Role: "tool", Group: "call-2"},
+	}
+	return []budget.Section{
+		{Name: "instructions", Priority: 5, MaxTokens: 255, Role: "system", Items: []budget.Item{{Text: instructions}}},
+		{Name: "goal", Priority: 4, MaxTokens: 1500, Required: true, Strategy: budget.KeepNewest, Items: goal},
+		{Name: "memory", Priority: 3, MaxTokens: 55, Strategy: budget.DropOldest, Items: memory},
+		{Name: "retrieval", Priority: 2, MaxTokens: 550, Strategy: budget.DropLowestRank, Cut: budget.CutEnd, Items: retrieval},
+		{Name: "tool outputs", Priority: 1, MaxTokens: 855, Strategy: budget.DropOldest, Cut: budget.CutEnd, Items: tools},
+	}
+}
+
+func budgetInputBytes(sections []budget.Section) int {
+	n := 0
+	for _, s := range sections {
+		for _, it := range s.Items {
+			n += len(it.Text)
+		}
+	}
+	return n
+}
+
+// BenchmarkBudgetAssemble assembles the reference five sections. Besides
+// time it reports the tokenizer work per assembly: Count calls,
+// AppendTokenEnds calls, the bytes they read, and those bytes as a share
+// of the input ("passes": 1 would be one full pass over every candidate).
+// limit=8000 is the reference (retrieval cut to its budget, nothing cut
+// by the limit); limit=1500 also sheds sections to fit the limit.
+func BenchmarkBudgetAssemble(b *testing.B) {
+	bpe := budgetTokenizer(b)
+	for _, name := range []string{"room_with_a_view.txt", "sherlock_1661.txt"} {
+		for _, n := range []int{200, 2000} {
+			candidates := budgetCandidates(b, bpe, name, n)
+			sections := budgetReference(candidates)
+			for _, limit := range []int{8000, 1500} {
+				b.Run(fmt.Sprintf("corpus=%s/candidates=%d/limit=%d", name, n, limit), func(b *testing.B) {
+					c := &budgetCounter{t: bpe}
+					a := budget.Assembler{Tokenizer: c, Limit: limit, Reserve: limit / 8}
+					if _, err := a.Assemble(sections...); err != nil { // warm the encoding's cache
+						b.Fatal(err)
+					}
+					c.reset()
+					in := budgetInputBytes(sections)
+					b.SetBytes(int64(in))
+					b.ReportAllocs()
+					runs := 0
+					for b.Loop() {
+						if _, err := a.Assemble(sections...); err != nil {
+							b.Fatal(err)
+						}
+						runs++
+					}
+					b.ReportMetric(float64(c.counts.Load())/float64(runs), "counts/op")
+					b.ReportMetric(float64(c.ends.Load())/float64(runs), "ends/op")
+					b.ReportMetric(float64(c.bytes.Load())/float64(runs), "tokenized-B/op")
+					b.ReportMetric(float64(c.bytes.Load())/float64(runs)/float64(in), "passes")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkBudgetRetrieval compares ways of filling one 550-token
+// retrieval section from ranked candidates, whole candidates only:
+//
+//   - budget: this package (exact: the block's count is verified);
+//   - sum-of-parts: count every candidate and add them while the sum of
+//     counts fits, as most RAG code does (one pass, but the count of the
+//     joined text is not checked, and it is not additive);
+//   - recount: add candidates one by one, counting the joined text after
+//     each addition (exact, but quadratic in the candidates kept).
+func BenchmarkBudgetRetrieval(b *testing.B) {
+	bpe := budgetTokenizer(b)
+	const maxTokens, sep = 550, "\n\n"
+	for _, n := range []int{200, 2000} {
+		candidates := budgetCandidates(b, bpe, "room_with_a_view.txt", n)
+		in := 0
+		for _, c := range candidates {
+			in += len(c)
+		}
+		items := make([]budget.Item, len(candidates))
+		for i, c := range candidates {
+			items[i] = budget.Item{Text: c, Rank: -float64(i)}
+		}
+		run := func(name string, fill func(c *budgetCounter) string) {
+			b.Run(fmt.Sprintf("candidates=%d/%s", n, name), func(b *testing.B) {
+				c := &budgetCounter{t: bpe}
+				fill(c)
+				c.reset()
+				b.SetBytes(int64(in))
+				b.ReportAllocs()
+				runs := 0
+				var text string
+				for b.Loop() {
+					text = fill(c)
+					runs++
+				}
+				b.ReportMetric(float64(c.counts.Load())/float64(runs), "counts/op")
+				b.ReportMetric(float64(c.bytes.Load())/float64(runs)/float64(in), "passes")
+				b.ReportMetric(float64(bpe.Count(text)), "tokens")
+			})
+		}
+		run("budget", func(c *budgetCounter) string {
+			res, err := budget.Assembler{Tokenizer: c, Limit: 8000}.Assemble(
+				budget.Section{Name: "retrieval", MaxTokens: maxTokens, Strategy: budget.DropLowestRank, Items: items})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return res.Text
+		})
+		run("sum-of-parts", func(c *budgetCounter) string {
+			var kept []string
+			sum := 0
+			for _, s := range candidates {
+				if k := c.Count(s); sum+k+len(kept) <= maxTokens { // one token per separator
+					kept = append(kept, s)
+					sum += k
+				} else {
+					break
+				}
+			}
+			return strings.Join(kept, sep)
+		})
+		run("recount", func(c *budgetCounter) string {
+			text := ""
+			for _, s := range candidates {
+				next := s
+				if text != "" {
+					next = text + sep + s
+				}
+				if c.Count(next) > maxTokens {
+					break
+				}
+				text = next
+			}
+			return text
+		})
+	}
+}

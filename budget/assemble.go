@@ -1,0 +1,312 @@
+package budget
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Assemble fits the sections into Limit - Reserve tokens and returns the
+// assembled prompt with a report. Sections appear in the text in the
+// order given, each as its rendered block (see [Section]), joined by
+// Separator; sections left without content are omitted.
+//
+// It works in two steps. First each section with a MaxTokens is fitted to
+// it by its strategy. Then, if the whole still exceeds Limit - Reserve,
+// sections give up content in ascending Priority (among equal priorities,
+// the section listed later first): the lowest one is shed as far as it
+// may be (to nothing, or to its anchor if it is Required) before the next
+// one gives up anything, and the section that makes the whole fit keeps
+// as much as fits. With [Assembler.Flow], unused budget flows to cut
+// sections between the two steps.
+//
+// Every decision is checked with the Tokenizer's exact count of the
+// string it is about: a section's block against its budget, the whole
+// text against the limit. Estimates from counting each item once only
+// guide the search, so that exact passes over the text stay few, and
+// items that their section's budget cannot reach are never counted.
+//
+// Bad configuration returns a zero Result and an error wrapping one of
+// the package's sentinel errors. If required content cannot fit, the
+// error wraps [ErrRequiredTooLarge] and the Result is still complete: it
+// holds the smallest assembly the rules allow, whose Tokens exceed the
+// space available or a required section's budget, with the report.
+func (a Assembler) Assemble(sections ...Section) (Result, error) {
+	if err := a.validate(); err != nil {
+		return Result{}, err
+	}
+	if err := validateSections(sections); err != nil {
+		return Result{}, err
+	}
+	as := newAssembly(a, sections)
+	errs := as.fitBudgets()
+	if a.Flow {
+		as.flow()
+	}
+	for _, p := range as.plans {
+		p.fitted = p.st
+	}
+	if err := as.shed(); err != nil {
+		errs = append(errs, err)
+	}
+	return as.result(), errors.Join(errs...)
+}
+
+// An assembly is one call of Assemble in progress.
+type assembly struct {
+	a      Assembler
+	c      *counter
+	plans  []*plan
+	avail  int
+	sep    string
+	total  int // exact count of the text in the plans' current states
+	blocks []string
+}
+
+func newAssembly(a Assembler, sections []Section) *assembly {
+	as := &assembly{a: a, avail: a.Limit - a.Reserve, sep: a.Separator}
+	if as.sep == "" {
+		as.sep = DefaultSeparator
+	}
+	marker := a.Marker
+	if marker == "" {
+		marker = DefaultMarker
+	}
+	as.c = &counter{tok: a.Tokenizer, memo: map[string]int{}}
+	as.plans = make([]*plan, len(sections))
+	for i := range sections {
+		as.plans[i] = newPlan(&sections[i], i, as.c, marker)
+	}
+	as.blocks = make([]string, len(sections))
+	return as
+}
+
+// fitBudgets fits each section with a MaxTokens to it.
+func (as *assembly) fitBudgets() []error {
+	var errs []error
+	for _, p := range as.plans {
+		if p.budget == 0 {
+			continue
+		}
+		st, err := p.fitBudget(p.budget)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		p.st = st
+	}
+	return errs
+}
+
+// fitBudget returns the largest state of p whose block fits budget. If
+// not even the floor fits, it returns the floor and an error.
+func (p *plan) fitBudget(budget int) (state, error) {
+	fits := func(st state) (int, bool) {
+		n := p.size(st)
+		return n, n <= budget
+	}
+	top := state{len(p.units) + 1, -1} // nothing known above the floor
+	if p.small(budget) {
+		// A section that likely fits whole is checked whole, with one
+		// count and no count per item.
+		if _, ok := fits(p.full()); ok {
+			return p.full(), nil
+		}
+		top = p.full()
+	}
+	fl := p.floorState()
+	if n, ok := fits(fl); !ok {
+		return fl, fmt.Errorf("%w: section %q: its required anchor has %d tokens, more than its budget of %d",
+			ErrRequiredTooLarge, p.sec.Name, n, budget)
+	}
+	return p.search(top, budget, 0, fits), nil
+}
+
+// flow gives the budget that sections left unused to sections that were
+// cut to their budget, highest priority first.
+func (as *assembly) flow() {
+	pool := 0
+	for _, p := range as.plans {
+		if p.sec.MaxTokens > 0 {
+			pool += max(0, p.sec.MaxTokens-p.size(p.st))
+		}
+	}
+	order := slices.Clone(as.plans)
+	slices.SortStableFunc(order, func(a, b *plan) int { return cmp.Compare(b.sec.Priority, a.sec.Priority) })
+	for _, p := range order {
+		if pool <= 0 {
+			return
+		}
+		if p.sec.MaxTokens == 0 || p.st == p.full() || p.size(p.st) > p.sec.MaxTokens {
+			continue // no budget, nothing cut, or a required anchor over its budget
+		}
+		used := p.size(p.st)
+		st, err := p.fitBudget(used + pool)
+		if err != nil || !less(p.st, st) {
+			continue
+		}
+		pool -= p.size(st) - used
+		p.st = st
+		p.extra = max(0, p.size(st)-p.sec.MaxTokens)
+		p.budget = p.sec.MaxTokens + p.extra
+	}
+}
+
+// less reports whether state a keeps less than state b.
+func less(a, b state) bool { return a.k < b.k || a.k == b.k && a.cut < b.cut }
+
+// shed makes the whole fit Limit - Reserve, taking content from sections
+// in ascending priority.
+func (as *assembly) shed() error {
+	total := as.measure()
+	if total <= as.avail {
+		return nil
+	}
+	order := slices.Clone(as.plans)
+	slices.SortFunc(order, func(a, b *plan) int {
+		return cmp.Or(cmp.Compare(a.sec.Priority, b.sec.Priority), cmp.Compare(b.index, a.index))
+	})
+	for _, p := range order {
+		fl := p.floorState()
+		if p.st == fl {
+			continue
+		}
+		top, topTotal := p.st, total
+		p.st = fl
+		if total = as.measure(); total > as.avail {
+			continue
+		}
+		// p is the section whose shedding makes the whole fit: keep as
+		// much of it as fits.
+		totals := map[state]int{fl: total}
+		size := func(st state) (int, bool) {
+			p.st = st
+			n := as.measure()
+			totals[st] = n
+			return n, n <= as.avail && (p.budget == 0 || p.size(st) <= p.budget)
+		}
+		// The exact counts of top give the first guess of what the
+		// other sections and the joins add to p's block.
+		p.st = p.search(top, as.avail, topTotal-p.size(top), size)
+		as.total = totals[p.st]
+		return nil
+	}
+	return fmt.Errorf("%w: %d tokens with every section shed as far as allowed, %d available (Limit %d - Reserve %d)",
+		ErrRequiredTooLarge, total, as.avail, as.a.Limit, as.a.Reserve)
+}
+
+// render renders the text from the plans' current states and returns it
+// with each section's span in it.
+func (as *assembly) render() (string, [][2]int) {
+	n := 0
+	for i, p := range as.plans {
+		as.blocks[i] = p.block()
+		n += len(as.blocks[i]) + len(as.sep)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	spans := make([][2]int, len(as.plans))
+	for i, blk := range as.blocks {
+		if blk == "" {
+			spans[i] = [2]int{b.Len(), b.Len()}
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(as.sep)
+		}
+		spans[i] = [2]int{b.Len(), b.Len() + len(blk)}
+		b.WriteString(blk)
+	}
+	return b.String(), spans
+}
+
+// measure counts the text of the plans' current states exactly.
+func (as *assembly) measure() int {
+	text, _ := as.render()
+	as.total = as.c.count(text)
+	return as.total
+}
+
+// result builds the Result from the plans' current states.
+func (as *assembly) result() Result {
+	text, spans := as.render()
+	res := Result{Text: text, Tokens: as.total, Limit: as.a.Limit, Reserve: as.a.Reserve}
+	res.Sections = make([]SectionReport, len(as.plans))
+	for i, p := range as.plans {
+		res.Sections[i] = p.report(spans[i])
+		res.Messages = p.appendMessages(res.Messages)
+	}
+	res.Warnings = as.warnings()
+	return res
+}
+
+func (p *plan) report(span [2]int) SectionReport {
+	r := SectionReport{
+		Name: p.sec.Name, Priority: p.sec.Priority, Required: p.sec.Required,
+		Budget: p.sec.MaxTokens, Extra: p.extra,
+		Tokens: p.size(p.st), Start: span[0], End: span[1],
+		Limited: p.st != p.fitted,
+		Items:   make([]ItemReport, len(p.sec.Items)),
+	}
+	for i, it := range p.sec.Items {
+		text, _ := p.itemText(p.st, i)
+		r.Items[i] = ItemReport{Index: i, ID: it.ID, Status: p.itemStatus(i), Text: text}
+	}
+	switch {
+	case p.st == p.full():
+		r.Status = Preserved
+	case p.st == state{0, -1}:
+		r.Status = Dropped
+	default:
+		r.Status = Truncated
+	}
+	return r
+}
+
+func (p *plan) appendMessages(msgs []Message) []Message {
+	blk := p.block()
+	if blk == "" {
+		return msgs
+	}
+	if p.sec.Role != "" {
+		return append(msgs, Message{Role: p.sec.Role, Content: blk, Section: p.sec.Name})
+	}
+	for i, it := range p.sec.Items {
+		text, ok := p.itemText(p.st, i)
+		if !ok {
+			continue
+		}
+		role := it.Role
+		if role == "" {
+			role = DefaultRole
+		}
+		msgs = append(msgs, Message{Role: role, Content: text, Section: p.sec.Name, ID: it.ID})
+	}
+	return msgs
+}
+
+// warnings lists, section by section, what a caller may not expect.
+func (as *assembly) warnings() []string {
+	var w, limited []string
+	for _, p := range as.plans {
+		name := p.sec.Name
+		if p.sec.MaxTokens > 0 && len(p.units) > 0 && p.fitted == (state{0, -1}) {
+			if ovh := p.c.fixed(p.prefix) + p.c.fixed(p.suffix); ovh > p.budget {
+				w = append(w, fmt.Sprintf("section %q: its heading and template take %d tokens, more than its budget of %d", name, ovh, p.budget))
+			}
+		}
+		if p.st.cut >= 0 && p.st.cut < p.cutsFor(p.st.k).words {
+			it := p.units[p.st.k].cutItem
+			w = append(w, fmt.Sprintf("section %q: item %d (ID %q) cut inside a sentence: not even one sentence fit", name, it, p.sec.Items[it].ID))
+		}
+		if p.st != p.fitted {
+			limited = append(limited, fmt.Sprintf("%q", name))
+		}
+	}
+	if limited != nil {
+		w = append(w, fmt.Sprintf("sections that gave up content to fit the limit of %d tokens (Limit %d - Reserve %d): %s",
+			as.avail, as.a.Limit, as.a.Reserve, strings.Join(limited, ", ")))
+	}
+	return w
+}

@@ -1,0 +1,282 @@
+package budget
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+var (
+	// ErrNilTokenizer is returned when [Assembler.Tokenizer] is nil.
+	ErrNilTokenizer = errors.New("budget: Tokenizer is nil")
+	// ErrLimit is returned when [Assembler.Limit] is not positive.
+	ErrLimit = errors.New("budget: Limit must be positive")
+	// ErrReserve is returned when [Assembler.Reserve] is negative or
+	// leaves no room below Limit.
+	ErrReserve = errors.New("budget: Reserve must be at least 0 and less than Limit")
+	// ErrMaxTokens is returned for a section with a negative MaxTokens.
+	ErrMaxTokens = errors.New("budget: MaxTokens must not be negative")
+	// ErrName is returned for a section whose name is empty or repeats
+	// the name of an earlier section.
+	ErrName = errors.New("budget: section names must be non-empty and unique")
+	// ErrStrategy is returned for an unknown [Strategy] or [Cut].
+	ErrStrategy = errors.New("budget: unknown Strategy or Cut")
+	// ErrTemplate is returned for a Template that does not contain
+	// [Placeholder] exactly once.
+	ErrTemplate = errors.New("budget: Template must contain " + Placeholder + " exactly once")
+	// ErrEmptyItem is returned for an item whose Text is empty.
+	ErrEmptyItem = errors.New("budget: item text is empty")
+	// ErrInvalidUTF8 is returned when an item's text, a heading, a
+	// template, a separator or the marker is not valid UTF-8.
+	ErrInvalidUTF8 = errors.New("budget: text is not valid UTF-8")
+	// ErrRank is returned for an item whose Rank is NaN.
+	ErrRank = errors.New("budget: Rank is NaN")
+	// ErrRequiredTooLarge is returned when required content cannot fit:
+	// a required section's anchor exceeds the section's MaxTokens, or the
+	// required content of all sections exceeds Limit minus Reserve. The
+	// [Result] returned with it is still filled in; see [Assembler.Assemble].
+	ErrRequiredTooLarge = errors.New("budget: required content does not fit")
+)
+
+// Placeholder marks where a section's items go in its Template.
+const Placeholder = "{content}"
+
+// Defaults used when the corresponding field is empty.
+const (
+	DefaultSeparator = "\n\n" // between sections, and between the items of a section
+	DefaultMarker    = "[…]"  // marks where text was cut
+	DefaultRole      = "user" // the role of an item message when neither item nor section has one
+)
+
+// A Strategy decides which content of a section gives way first when the
+// section must shrink, and whether the item at the boundary may be cut.
+//
+// Content is shed in whole units: an item, or all the items that share a
+// Group key. Units are ranked by how long they are kept; the section keeps
+// a prefix of that ranking (it never skips a unit to fit a smaller one
+// after it), and, where the strategy allows, the first unit that does not
+// fit whole may be kept in part, cut at a sentence boundary or, if not
+// even one sentence fits, at a word boundary; a unit that cannot be cut
+// even at a word is dropped. A cut is marked with [Assembler.Marker].
+// Kept items are always rendered in their order in Section.Items,
+// whatever the strategy.
+type Strategy int
+
+const (
+	// TruncateEnd gives up content from the end of the section: the last
+	// item first, and the item at the boundary is cut at its end. It is the
+	// zero value: a section of one long text is shortened from its end.
+	TruncateEnd Strategy = iota
+	// TruncateStart gives up content from the start: the first item first,
+	// and the item at the boundary is cut at its start.
+	TruncateStart
+	// DropLowestRank drops items in ascending Rank (for equal ranks, the
+	// later item in Items first). With Cut set, the best-ranked item that
+	// does not fit whole may be kept in part.
+	DropLowestRank
+	// DropOldest drops items oldest first, by Time (for equal times,
+	// including unset ones, the earlier item in Items is older). With Cut
+	// set, the oldest surviving item may be kept in part.
+	DropOldest
+	// KeepNewest drops older items, oldest first, to keep the newest item
+	// (the current question) whole. The newest item is the section's
+	// anchor: it is never cut, and it survives as long as the section
+	// does. With Cut set, the oldest surviving older item may be kept in
+	// part.
+	KeepNewest
+)
+
+var strategyNames = [...]string{"TruncateEnd", "TruncateStart", "DropLowestRank", "DropOldest", "KeepNewest"}
+
+func (s Strategy) String() string {
+	if s < 0 || int(s) >= len(strategyNames) {
+		return fmt.Sprintf("Strategy(%d)", int(s))
+	}
+	return strategyNames[s]
+}
+
+// Cut says whether the drop strategies may keep the boundary item in
+// part, and which end of its text they cut. TruncateEnd and TruncateStart
+// always cut (at the end and at the start) and ignore it.
+type Cut int
+
+const (
+	// NoCut keeps whole items only (the zero value).
+	NoCut Cut = iota
+	// CutEnd keeps the start of the boundary item and cuts its end.
+	CutEnd
+	// CutStart keeps the end of the boundary item and cuts its start.
+	CutStart
+)
+
+var cutNames = [...]string{"NoCut", "CutEnd", "CutStart"}
+
+func (c Cut) String() string {
+	if c < 0 || int(c) >= len(cutNames) {
+		return fmt.Sprintf("Cut(%d)", int(c))
+	}
+	return cutNames[c]
+}
+
+// An Item is one piece of a section's content: a retrieved chunk, a
+// message of the conversation, a remembered fact, a tool call or result.
+type Item struct {
+	Text string // required, valid UTF-8
+	// ID identifies the item in the report. It need not be unique; the
+	// report also gives the item's index in Section.Items.
+	ID string
+	// Rank orders items for DropLowestRank: higher is kept longer (a
+	// similarity score, for instance). NaN is an error.
+	Rank float64
+	// Time orders items for DropOldest and KeepNewest: later is newer.
+	// Items with equal (or unset) times are ordered by their position in
+	// Section.Items, later being newer, so a conversation in order needs
+	// no times.
+	Time time.Time
+	// Role is the chat role of the item's message ("user", "assistant",
+	// "tool", ...) in [Result.Messages]; see [Section.Role].
+	Role string
+	// Group ties items together: items of one section with the same
+	// non-empty Group are kept or dropped as one unit, such as a tool call
+	// and its result. A group is kept as long as its longest-kept member
+	// would be on its own (its best Rank, its newest Time, its earliest
+	// position under TruncateEnd, its latest under TruncateStart). If the
+	// group is the boundary unit and may be cut, only its last member
+	// (CutEnd) or first member (CutStart) in Items order is cut.
+	Group string
+}
+
+// A Section is one part of the prompt, with its own budget and priority.
+//
+// A section's content is rendered as its kept items in Items order, joined
+// by Separator, preceded by Heading and a newline if Heading is set, and
+// placed into Template if Template is set. A section with no kept items
+// renders nothing at all, not even its heading. Its size is the
+// Tokenizer's count of exactly that rendered block, which is the substring
+// Result.Text[Start:End] of its report: heading, template and the
+// separators between its items count against the section's budget; the
+// separators between sections do not (they count against the Limit).
+type Section struct {
+	// Name identifies the section in the report; required and unique.
+	Name string
+	// Priority orders sections when the whole prompt must shrink: lower
+	// priorities give up content first. Among equal priorities, the
+	// section listed later gives up content first.
+	Priority int
+	// MaxTokens is the section's budget. 0 means the section has no budget
+	// of its own and only the Assembler's limit applies. Negative is an
+	// error.
+	MaxTokens int
+	// Required sections are never dropped. Their anchor (the unit their
+	// strategy keeps longest: the first item under TruncateEnd, the last
+	// under TruncateStart, the best-ranked under DropLowestRank, the
+	// newest under DropOldest and KeepNewest, with its group) is never cut
+	// either; other content of theirs may still be shed. If the anchors
+	// cannot fit, Assemble returns an error wrapping ErrRequiredTooLarge.
+	Required bool
+	// Strategy decides which content gives way first; see [Strategy].
+	Strategy Strategy
+	// Cut lets the drop strategies keep the boundary item in part.
+	Cut Cut
+	// Heading, if set, is rendered on its own line before the items.
+	Heading string
+	// Template, if set, must contain Placeholder once; the heading and
+	// items are rendered in its place, such as "<context>\n{content}\n</context>".
+	Template string
+	// Separator joins the section's items; empty means DefaultSeparator.
+	Separator string
+	// Role, if set, makes the whole section one message of that role in
+	// [Result.Messages]. If empty, each kept item is a message of its own
+	// with the item's Role (or DefaultRole); heading and template are then
+	// not part of the messages.
+	Role string
+	// Items are the section's content, in the order they are rendered.
+	Items []Item
+}
+
+// An Assembler fits sections into a model's context window. Its zero
+// value is not usable: Tokenizer and Limit are required. An Assembler is
+// a plain value and safe for concurrent use if its Tokenizer is.
+type Assembler struct {
+	// Tokenizer counts tokens as the model does; required.
+	Tokenizer tokencount.Tokenizer
+	// Limit is the model's context window in tokens; required, positive.
+	Limit int
+	// Reserve is the number of tokens kept free for the answer: the
+	// assembled text has at most Limit - Reserve tokens. It must be at
+	// least 0 and less than Limit.
+	Reserve int
+	// Separator joins the sections' rendered blocks; empty means
+	// DefaultSeparator. Sections that render nothing get no separator.
+	Separator string
+	// Marker marks a cut: it follows a text cut at its end and precedes a
+	// text cut at its start, with a space between. Empty means
+	// DefaultMarker.
+	Marker string
+	// Flow lets budget that sections leave unused flow to sections that
+	// were cut to their own budget, highest priority first (among equal
+	// priorities, the section listed first). The pool is the sum, over
+	// sections with a MaxTokens, of MaxTokens minus the tokens used; a
+	// section's extra budget is reported as [SectionReport.Extra]. Off by
+	// default: each section stays within its own MaxTokens.
+	Flow bool
+}
+
+func (a *Assembler) validate() error {
+	switch {
+	case a.Tokenizer == nil:
+		return ErrNilTokenizer
+	case a.Limit <= 0:
+		return fmt.Errorf("%w: got %d", ErrLimit, a.Limit)
+	case a.Reserve < 0 || a.Reserve >= a.Limit:
+		return fmt.Errorf("%w: Reserve %d, Limit %d", ErrReserve, a.Reserve, a.Limit)
+	case !utf8.ValidString(a.Separator) || !utf8.ValidString(a.Marker):
+		return fmt.Errorf("%w: Assembler Separator or Marker", ErrInvalidUTF8)
+	}
+	return nil
+}
+
+func validateSections(sections []Section) error {
+	seen := make(map[string]bool, len(sections))
+	for i := range sections {
+		s := &sections[i]
+		if s.Name == "" || seen[s.Name] {
+			return fmt.Errorf("%w: section %d named %q", ErrName, i, s.Name)
+		}
+		seen[s.Name] = true
+		if err := validateSection(s); err != nil {
+			return fmt.Errorf("section %q: %w", s.Name, err)
+		}
+	}
+	return nil
+}
+
+func validateSection(s *Section) error {
+	switch {
+	case s.MaxTokens < 0:
+		return fmt.Errorf("%w: got %d", ErrMaxTokens, s.MaxTokens)
+	case s.Strategy < TruncateEnd || s.Strategy > KeepNewest || s.Cut < NoCut || s.Cut > CutStart:
+		return fmt.Errorf("%w: %v, %v", ErrStrategy, s.Strategy, s.Cut)
+	case s.Template != "" && strings.Count(s.Template, Placeholder) != 1:
+		return fmt.Errorf("%w: %q", ErrTemplate, s.Template)
+	case !utf8.ValidString(s.Heading) || !utf8.ValidString(s.Template) || !utf8.ValidString(s.Separator):
+		return fmt.Errorf("%w: Heading, Template or Separator", ErrInvalidUTF8)
+	}
+	for j := range s.Items {
+		it := &s.Items[j]
+		switch {
+		case it.Text == "":
+			return fmt.Errorf("%w: item %d (ID %q)", ErrEmptyItem, j, it.ID)
+		case !utf8.ValidString(it.Text):
+			return fmt.Errorf("%w: item %d (ID %q)", ErrInvalidUTF8, j, it.ID)
+		case math.IsNaN(it.Rank):
+			return fmt.Errorf("%w: item %d (ID %q)", ErrRank, j, it.ID)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package budget
+
+import (
+	"slices"
+
+	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+// cutPoints are the places where one item's text may be cut, ordered by
+// the length they keep, shortest first. Sentence boundaries come first in
+// preference: word boundaries are offered only inside the sentence that is
+// kept last (the first sentence for a cut at the end, the last one for a
+// cut at the start), for when not even that sentence fits. Boundaries come
+// from package segment, so a cut never splits a grapheme or a UTF-8
+// sequence.
+type cutPoints struct {
+	tok  tokencount.Tokenizer
+	text string
+	side Cut
+	pos  []int // byte offsets: keep text[:pos] (CutEnd) or text[pos:] (CutStart)
+	// words is how many of pos, the first ones, are word boundaries
+	// inside a sentence rather than sentence boundaries.
+	words int
+	ends  []int // token ends of text, computed on first use
+}
+
+func newCutPoints(tok tokencount.Tokenizer, text string, side Cut) *cutPoints {
+	c := &cutPoints{tok: tok, text: text, side: side}
+	sents := segment.Sentences(text)
+	if len(sents) == 0 {
+		return c
+	}
+	if side == CutStart {
+		c.pos, c.words = startPoints(text, sents)
+	} else {
+		c.pos, c.words = endPoints(text, sents)
+	}
+	return c
+}
+
+// endPoints lists where text[:pos] may end, shortest first: the word ends
+// inside the first sentence, then the ends of all sentences but the last.
+func endPoints(text string, sents []segment.Span) (pos []int, words int) {
+	first := sents[0]
+	add := func(p int) {
+		if p > 0 && (len(pos) == 0 || p > pos[len(pos)-1]) && p < sents[len(sents)-1].End {
+			pos = append(pos, p)
+		}
+	}
+	for _, w := range segment.Words(text[first.Start:first.End]) {
+		if e := first.Start + w.End; e < first.End {
+			add(e)
+		}
+	}
+	words = len(pos)
+	for _, s := range sents {
+		add(s.End)
+	}
+	return pos, words
+}
+
+// startPoints lists where text[pos:] may start, shortest first: the word
+// starts inside the last sentence, then the starts of all sentences but
+// the first.
+func startPoints(text string, sents []segment.Span) (pos []int, words int) {
+	lastS := sents[len(sents)-1]
+	add := func(p int) {
+		if p < len(text) && (len(pos) == 0 || p < pos[len(pos)-1]) && p > sents[0].Start {
+			pos = append(pos, p)
+		}
+	}
+	ws := segment.Words(text[lastS.Start:lastS.End])
+	for i := len(ws) - 1; i >= 0; i-- {
+		if s := lastS.Start + ws[i].Start; s > lastS.Start {
+			add(s)
+		}
+	}
+	words = len(pos)
+	for i := len(sents) - 1; i >= 0; i-- {
+		add(sents[i].Start)
+	}
+	return pos, words
+}
+
+// est estimates the tokens of the text kept by cut j, without the marker,
+// from the token ends of the whole text: one pass of the tokenizer per
+// cut item, however many cuts are tried.
+func (c *cutPoints) est(j int) int {
+	if c.ends == nil {
+		c.ends = tokencount.AppendTokenEnds(c.tok, make([]int, 0, len(c.text)/3+1), c.text)
+	}
+	p := c.pos[j]
+	i, _ := slices.BinarySearch(c.ends, p+1) // tokens ending at or before p
+	if c.side == CutStart {
+		return len(c.ends) - i
+	}
+	if i == 0 || c.ends[i-1] != p {
+		i++ // a token straddles the cut
+	}
+	return i
+}
+
+// kept returns the text kept by cut j, marked.
+func (c *cutPoints) kept(j int, marker string) string {
+	p := c.pos[j]
+	if c.side == CutStart {
+		return marker + " " + c.text[p:]
+	}
+	return c.text[:p] + " " + marker
+}
