@@ -16,9 +16,9 @@ require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/neurosnap/sentences v1.1.2
-	github.com/philippgille/chromem-go v0.7.0 // indirect
+	github.com/philippgille/chromem-go v0.7.0
 	github.com/rivo/uniseg v0.4.7
-	github.com/tmc/langchaingo v0.1.14 // indirect
+	github.com/tmc/langchaingo v0.1.14
 	gitlab.com/golang-commonmark/html v0.0.0-20191124015941-a22733972181 // indirect
 	gitlab.com/golang-commonmark/linkify v0.0.0-20191026162114-a0c2df6c8f82 // indirect
 	gitlab.com/golang-commonmark/markdown v0.0.0-20211110145824-bf3e522c626a // indirect

@@ -1,0 +1,103 @@
+package chunker
+
+import "strings"
+
+// blockKind is the kind of a block of text found by the scanners.
+type blockKind uint8
+
+const (
+	kPara     blockKind = iota // a paragraph of prose
+	kHeading                   // a Markdown heading (ATX or setext)
+	kCode                      // fenced or indented code
+	kTable                     // a GitHub-flavoured table
+	kHTML                      // an HTML block
+	kItem                      // a list item, from its marker to its first blank line
+	kItemPara                  // a later paragraph of a list item
+	kQuote                     // a paragraph of a block quote
+	kRule                      // a thematic break
+)
+
+// A block is a run of text between two cuts that the block level always
+// allows, trimmed of white space.
+type block struct {
+	start, end int
+	kind       blockKind
+	depth      uint8 // heading level, or nesting depth of a list item
+	gap        rank  // rank of the cut before the block
+}
+
+// unit returns how the block's text is cut when it is too long.
+func (b *block) unit() unitKind {
+	switch b.kind {
+	case kCode, kTable, kHTML:
+		return uAtomic
+	case kHeading, kRule:
+		return uWords
+	}
+	return uProse
+}
+
+// prose reports whether the block is prose, cut at sentences and real
+// line breaks.
+func (b *block) prose() bool { return b.unit() == uProse }
+
+// lineAt returns the end of the line that starts at i (the position of its
+// terminator, or s.last) and the start of the next line.
+func (s *split) lineAt(i int) (end, next int) {
+	text := s.text[:s.last]
+	j := strings.IndexByte(text[i:], '\n')
+	if j < 0 {
+		end, next = len(text), len(text)
+	} else {
+		end, next = i+j, i+j+1
+	}
+	if s.hasCR {
+		// A lone carriage return also ends a line; the one before a
+		// line feed is trailing white space.
+		if k := strings.IndexByte(text[i:end], '\r'); k >= 0 && i+k+1 < end {
+			return i + k, i + k + 1
+		}
+	}
+	return end, next
+}
+
+// scanText finds the paragraphs of plain text: runs of non-blank lines.
+func (s *split) scanText() {
+	text := s.text
+	start, end := -1, -1
+	for i := s.first; i < s.last; {
+		lineEnd, next := s.lineAt(i)
+		if cs := skipSpace(text, i, lineEnd); cs < lineEnd {
+			if start < 0 {
+				start = cs
+			} else if end < cs && blankLine(text, end, cs) {
+				s.addTextPara(start, end)
+				start = cs
+			}
+			end = backSpace(text, cs, lineEnd)
+		}
+		i = next
+	}
+	s.addTextPara(start, end)
+}
+
+func (s *split) addTextPara(start, end int) {
+	g := rPara
+	if n := len(s.blocks); n > 0 && newlines(s.text[s.blocks[n-1].end:start]) >= 3 {
+		g = rBreak
+	}
+	s.blocks = append(s.blocks, block{start: start, end: end, kind: kPara, gap: g})
+}
+
+// blankLine reports whether the white space text[a:b] holds a blank line.
+func blankLine(text string, a, b int) bool { return newlines(text[a:b]) >= 2 }
+
+// newlines counts the line breaks in s: "\r\n", "\n" and a lone "\r" count
+// one each.
+func newlines(s string) int {
+	n := strings.Count(s, "\n")
+	if strings.IndexByte(s, '\r') >= 0 {
+		n += strings.Count(s, "\r") - strings.Count(s, "\r\n")
+	}
+	return n
+}

@@ -1,0 +1,269 @@
+package chunker
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+// Errors returned by [New] and [Split]. Returned errors wrap one of these, so
+// test for them with [errors.Is].
+var (
+	// ErrNoTokenizer means Config.Tokenizer is nil.
+	ErrNoTokenizer = errors.New("chunker: Tokenizer is required")
+	// ErrMaxTokens means Config.MaxTokens is not positive.
+	ErrMaxTokens = errors.New("chunker: MaxTokens must be positive")
+	// ErrMinTokens means Config.MinTokens is negative or above MaxTokens.
+	ErrMinTokens = errors.New("chunker: MinTokens must be between 0 and MaxTokens")
+	// ErrOverlapTokens means Config.OverlapTokens is negative or not below MaxTokens.
+	ErrOverlapTokens = errors.New("chunker: OverlapTokens must be at least 0 and below MaxTokens")
+	// ErrFormat means Config.Format is not a known [Format].
+	ErrFormat = errors.New("chunker: unknown Format")
+	// ErrStrategy means Config.Strategy is not a known [Strategy].
+	ErrStrategy = errors.New("chunker: unknown Strategy")
+
+	// ErrEmptyText means the text holds no non-space character, so there
+	// is nothing to chunk. Callers that process many documents can skip
+	// such a document by testing for it with [errors.Is].
+	ErrEmptyText = errors.New("chunker: text is empty or only white space")
+	// ErrInvalidUTF8 means the text is not valid UTF-8. Chunk boundaries
+	// are grapheme boundaries, which invalid bytes do not have; convert
+	// the text first (for example with [strings.ToValidUTF8]).
+	ErrInvalidUTF8 = errors.New("chunker: text is not valid UTF-8")
+	// ErrGraphemeTooLong means a single grapheme cluster (the smallest
+	// unit the chunker never splits) counts more than MaxTokens tokens.
+	ErrGraphemeTooLong = errors.New("chunker: a grapheme cluster is longer than MaxTokens")
+	// ErrTokenizer means the Tokenizer counted the same text differently
+	// on two calls; a Tokenizer must be deterministic.
+	ErrTokenizer = errors.New("chunker: Tokenizer counts are inconsistent")
+)
+
+// Format tells the chunker how to read the text's structure.
+type Format uint8
+
+const (
+	// Text is plain text: paragraphs are separated by blank lines, and a
+	// single line break is a boundary when it is a real break (verse,
+	// lists, tables of contents), not a hard wrap inside a paragraph.
+	Text Format = iota
+	// Markdown is CommonMark or GitHub-flavoured Markdown: headings open
+	// sections, and fenced or indented code, tables, lists, block quotes,
+	// HTML blocks and thematic breaks are blocks (see the package
+	// documentation for what is recognised).
+	Markdown
+)
+
+func (f Format) String() string {
+	switch f {
+	case Text:
+		return "Text"
+	case Markdown:
+		return "Markdown"
+	}
+	return fmt.Sprintf("Format(%d)", uint8(f))
+}
+
+// Strategy chooses how cuts are placed once the chunker knows where it
+// may cut.
+type Strategy uint8
+
+const (
+	// Balanced, the default, makes the fewest chunks the boundaries allow
+	// and then places the cuts so that the chunks are as equal in size as
+	// the boundaries allow, preferring strong boundaries. See the package
+	// documentation.
+	Balanced Strategy = iota
+	// Greedy fills each chunk as far as it can before cutting, as most
+	// splitters do, which leaves an arbitrarily small last chunk. It
+	// makes as many chunks as Balanced and exists as a baseline to
+	// compare with.
+	Greedy
+)
+
+func (s Strategy) String() string {
+	switch s {
+	case Balanced:
+		return "Balanced"
+	case Greedy:
+		return "Greedy"
+	}
+	return fmt.Sprintf("Strategy(%d)", uint8(s))
+}
+
+// Config configures a [Chunker]. The zero values of the optional fields
+// give plain-text, balanced chunks with no overlap and no floor.
+type Config struct {
+	// Tokenizer counts tokens; required. Chunks are sized and verified
+	// with it. A Tokenizer that also implements [tokencount.Offsetter]
+	// (every tokencount encoding does) is tokenized once per Split;
+	// any other is sampled by word (see [tokencount.AppendTokenEnds]),
+	// and every chunk is still verified with its Count.
+	Tokenizer tokencount.Tokenizer
+	// MaxTokens is the hard ceiling: no chunk is ever longer, by the
+	// Tokenizer's exact count of the chunk's Text. Required, positive.
+	MaxTokens int
+	// MinTokens is an optional floor, met wherever the text allows: no
+	// chunk is shorter unless the whole text is, a code block or table
+	// that is never split leaves a shorter neighbour, or MinTokens is
+	// above half of MaxTokens-OverlapTokens, where no cutting may meet
+	// it. 0, the default, lets the balancing decide.
+	MinTokens int
+	// OverlapTokens, if positive, makes every chunk after the first begin
+	// with whole sentences (or words, where no whole sentence fits)
+	// repeated from the end of the previous chunk, at most OverlapTokens
+	// tokens of them. Must be below MaxTokens.
+	OverlapTokens int
+	// Format is Text (the default) or Markdown.
+	Format Format
+	// Strategy is Balanced (the default) or Greedy.
+	Strategy Strategy
+}
+
+// Boundary is the kind of boundary at which the text was cut before a
+// chunk, strongest first.
+type Boundary uint8
+
+const (
+	// DocumentStart marks the first chunk: there is no cut before it.
+	DocumentStart Boundary = iota
+	// Heading is a cut before a Markdown heading, which opens a section.
+	Heading
+	// Block is a cut between Markdown blocks: before or after fenced code,
+	// a table, a list, a block quote or a thematic break, and between
+	// the items of a list.
+	Block
+	// Paragraph is a cut at a blank line.
+	Paragraph
+	// Line is a cut at a single line break that is a real break: a verse
+	// line, a row of a table or a line of code that did not fit whole.
+	Line
+	// Sentence is a cut between sentences.
+	Sentence
+	// Clause is a cut after clause punctuation (, ; : and dashes) inside
+	// a sentence too long for a chunk.
+	Clause
+	// Word is a cut between words inside a clause too long for a chunk.
+	Word
+	// Grapheme is a cut between grapheme clusters inside a word too long
+	// for a chunk.
+	Grapheme
+)
+
+var boundaryNames = [...]string{"DocumentStart", "Heading", "Block", "Paragraph", "Line", "Sentence", "Clause", "Word", "Grapheme"}
+
+func (b Boundary) String() string {
+	if int(b) < len(boundaryNames) {
+		return boundaryNames[b]
+	}
+	return fmt.Sprintf("Boundary(%d)", uint8(b))
+}
+
+// A Chunk is a piece of the text given to [Chunker.Split].
+type Chunk struct {
+	// Index is the chunk's position in the result, from 0.
+	Index int
+	// Start and End are byte offsets into the text: text[Start:End] == Text.
+	Start, End int
+	// Text is the chunk, a substring of the input without surrounding
+	// white space.
+	Text string
+	// Tokens is the Tokenizer's exact count of Text; never above MaxTokens.
+	Tokens int
+	// Boundary is the kind of boundary the text was cut at before this
+	// chunk (DocumentStart for the first). With overlap, the chunk begins
+	// before that cut, at text[Start:previous.End], the repeated part.
+	Boundary Boundary
+}
+
+// A Chunker splits texts into chunks. It is immutable once made and safe
+// for concurrent use.
+type Chunker struct {
+	cfg    Config
+	margin int // tokens kept free when planning, for estimate errors
+}
+
+// New validates cfg and returns a Chunker. Errors wrap [ErrNoTokenizer],
+// [ErrMaxTokens], [ErrMinTokens], [ErrOverlapTokens], [ErrFormat] or
+// [ErrStrategy].
+func New(cfg Config) (*Chunker, error) {
+	if err := validate(cfg); err != nil {
+		return nil, err
+	}
+	return &Chunker{cfg: cfg, margin: estimateMargin(cfg)}, nil
+}
+
+func validate(cfg Config) error {
+	switch {
+	case cfg.Tokenizer == nil:
+		return ErrNoTokenizer
+	case cfg.MaxTokens <= 0:
+		return fmt.Errorf("%w (got %d)", ErrMaxTokens, cfg.MaxTokens)
+	case cfg.MinTokens < 0 || cfg.MinTokens > cfg.MaxTokens:
+		return fmt.Errorf("%w (got %d with MaxTokens %d)", ErrMinTokens, cfg.MinTokens, cfg.MaxTokens)
+	case cfg.OverlapTokens < 0 || cfg.OverlapTokens >= cfg.MaxTokens:
+		return fmt.Errorf("%w (got %d with MaxTokens %d)", ErrOverlapTokens, cfg.OverlapTokens, cfg.MaxTokens)
+	case cfg.Format > Markdown:
+		return fmt.Errorf("%w (%d)", ErrFormat, cfg.Format)
+	case cfg.Strategy > Greedy:
+		return fmt.Errorf("%w (%d)", ErrStrategy, cfg.Strategy)
+	}
+	return nil
+}
+
+// estimateMargin is how many tokens the planner keeps free in each chunk
+// so that the exact count of a chunk rarely exceeds its estimate by more:
+// the edges of a substring can tokenize differently from the same bytes
+// inside the whole text. Estimates of other Tokenizers, sampled by word,
+// are rougher.
+func estimateMargin(cfg Config) int {
+	m := 2
+	if _, ok := cfg.Tokenizer.(tokencount.Offsetter); !ok {
+		m += cfg.MaxTokens / 32
+	}
+	return m
+}
+
+// Config returns the configuration the Chunker was made with.
+func (c *Chunker) Config() Config { return c.cfg }
+
+// Split cuts text into chunks; see the package documentation for how.
+// The chunks are in order, none is empty, none is longer than MaxTokens by
+// the Tokenizer's exact count, and without overlap they do not overlap and
+// together hold every non-space character of text.
+//
+// Text with no non-space character returns an error wrapping
+// [ErrEmptyText], invalid UTF-8 one wrapping [ErrInvalidUTF8] (with the
+// offset of the first invalid byte), and a grapheme cluster longer than
+// MaxTokens on its own one wrapping [ErrGraphemeTooLong]. A Chunker that
+// was not made by New (its zero value, or nil) returns [ErrNoTokenizer].
+func (c *Chunker) Split(text string) ([]Chunk, error) {
+	if c == nil {
+		return nil, ErrNoTokenizer
+	}
+	if err := validate(c.cfg); err != nil {
+		return nil, err // a Chunker not made by New
+	}
+	if !utf8.ValidString(text) {
+		return nil, fmt.Errorf("%w (first invalid byte at offset %d)", ErrInvalidUTF8, firstInvalid(text))
+	}
+	first, last := trimBounds(text)
+	if first >= last {
+		return nil, ErrEmptyText
+	}
+	s := newSplit(c, text, first, last)
+	defer s.release()
+	return s.run()
+}
+
+func firstInvalid(text string) int {
+	for i, r := range text {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(text[i:]); n == 1 {
+				return i
+			}
+		}
+	}
+	return len(text)
+}

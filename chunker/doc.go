@@ -1,0 +1,145 @@
+// Package chunker cuts documents into chunks for retrieval-augmented
+// generation: chunks that are all near the same size, never over a token
+// limit by the tokenizer's exact count, and cut at the strongest boundary
+// the text offers.
+//
+// A [Chunker] is made once from a [Config] with [New] and splits any number
+// of texts with [Chunker.Split], concurrently if need be:
+//
+//	tok, _ := tokencount.Encoding("cl100k_base")
+//	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 512})
+//	...
+//	chunks, err := c.Split(document)
+//
+// Each [Chunk] is a substring of the document, given by byte offsets, with
+// its exact token count and the kind of [Boundary] it was cut at.
+//
+// # Boundaries
+//
+// The chunker cuts only at boundaries, and prefers strong ones. From the
+// strongest:
+//
+//   - in Markdown, before a heading (the section it opens stays with it),
+//     then between blocks: fenced code, lists and their items, tables,
+//     block quotes;
+//   - paragraphs (blank lines);
+//   - single line breaks that are real breaks: verse, lists, tables of
+//     contents in plain text, hard breaks in Markdown; not the wraps inside
+//     a paragraph of prose;
+//   - sentences, found by the segment package;
+//   - clause punctuation (, ; : and dashes) inside long sentences;
+//   - words, then grapheme clusters, only inside a unit that does not fit
+//     in a chunk on its own.
+//
+// A fenced code block or table that fits in MaxTokens is never split; one
+// that does not fit is split at its lines. A grapheme cluster is never
+// split; one that counts more than MaxTokens on its own is an error
+// ([ErrGraphemeTooLong]).
+//
+// # Balance
+//
+// Greedy splitters fill each chunk to the maximum and leave the remainder
+// as the last chunk, often a crumb of a few tokens that is useless to
+// retrieval. The default [Balanced] strategy instead makes the fewest chunks
+// the boundaries allow and then places the cuts so that the chunks are as
+// even as the boundaries allow. It works in four steps, linear or n log n in
+// the text on every input:
+//
+//  1. Candidates. The text is scanned once for its structure (paragraphs,
+//     real line breaks, Markdown blocks) and sentences, which gives a list
+//     of candidate cuts, each with its boundary. Clause cuts are added in
+//     long sentences; words and graphemes only where a unit is too long
+//     for a chunk.
+//  2. Sizes. The text is tokenized once, in windows of about a megabyte,
+//     and the token ends give each candidate a prefix count, so that the
+//     size of any chunk between two candidates is a subtraction. The size
+//     is an estimate: the edges of a substring can tokenize differently
+//     from the same bytes in the whole text, by a token or two.
+//  3. Plan. A greedy pass that cuts at the farthest candidate that fits
+//     finds the fewest chunks K (it is optimal for this packing problem).
+//     The same pass from both ends bounds where the k-th cut of any K-chunk
+//     solution can lie, a band about one chunk of slack wide. Dynamic
+//     programming over these bands then picks the K-1 cuts that minimise
+//     the sum over chunks of the squared relative deviation from the mean
+//     size, plus a steeper price for chunks more than 20% short, plus a
+//     price per cut that grows as the boundary weakens (a paragraph break
+//     is worth moving a cut by about 12% of a chunk rather than cutting
+//     between sentences). The cost of a chunk is convex in its size, so
+//     the best predecessor of a candidate moves forward monotonically and
+//     each layer is solved by divide and conquer. Clause cuts in sentences
+//     of moderate length are optional: they are offered to this step to
+//     even out chunks made of long sentences, but do not count when K is
+//     found, so they are taken only where they pay.
+//  4. Verify. Every chunk is counted with the Tokenizer's exact Count, which
+//     is the Tokens field. A chunk over MaxTokens, which an estimate let
+//     through, is repaired before it is returned: its end moves back to an
+//     earlier candidate, and the next chunk starts there. The planner keeps
+//     a margin of two tokens per chunk so that repairs are rare.
+//
+// The [Greedy] strategy stops after the greedy pass of step 3: it makes as
+// many chunks, cut at the same kinds of boundaries, with uneven sizes. It is
+// there as a baseline.
+//
+// MinTokens, if set, is a floor the plan meets wherever the boundaries
+// allow: chunks under it are priced out, and if the plan still holds one,
+// the units beside it are cut at the next weaker level and the plan is
+// made again. It cannot be met when the whole text is shorter, nor next to
+// a code block or table that fits in MaxTokens (they are never split), nor
+// when MinTokens is more than half of MaxTokens-OverlapTokens.
+//
+// # Overlap
+//
+// With OverlapTokens, chunks are planned at MaxTokens-OverlapTokens, and
+// then each chunk after the first is extended backwards over whole
+// sentences (or stronger units) from the end of the previous chunk, as
+// many as fit in OverlapTokens by exact count; where not even one sentence
+// fits, over words. Offsets stay true: the repeated text is
+// text[chunk.Start:previous.End]. A chunk whose overlap would take it over
+// MaxTokens gets a shorter overlap, or none. A unit that fits in MaxTokens
+// but not with the overlap (a long code block, say) is a chunk without
+// overlap rather than being split.
+//
+// # Plain text and Markdown
+//
+// [Text], the default [Format], reads paragraphs at blank lines; two or
+// more blank lines are a stronger break than one. A single line break is a
+// real break when the next line starts a list item, when the indentation
+// changes, when the paragraph reads as verse (three lines or more, three
+// quarters of them starting with a capital), or when the next line's first
+// word would have fit on the line unless the line stops mid-sentence; the
+// line breaks of hard-wrapped prose are read as spaces.
+//
+// [Markdown] is read by a small line-based block scanner that knows ATX and
+// setext headings, fenced and indented code, GitHub tables, bullet and
+// ordered lists with nesting by indentation, block quotes, HTML blocks and
+// thematic breaks. It does not parse inline syntax, link reference
+// definitions or front matter (which read as paragraphs), and it reads a
+// fence opened inside a block quote as quote text. Inside a Markdown
+// paragraph a single line break is a space, unless it is a hard break.
+//
+// # Input
+//
+// Text must be valid UTF-8 ([ErrInvalidUTF8], with the offset of the first
+// bad byte): chunk boundaries are grapheme boundaries, which invalid bytes
+// do not have. A text with no non-space character is [ErrEmptyText]. White
+// space is what [unicode.IsSpace] says; chunks are trimmed of it and,
+// without overlap, together cover everything else.
+//
+// # Tokenizers
+//
+// Any [tokencount.Tokenizer] works. One that is also a
+// [tokencount.Offsetter], as every tokencount encoding is, gives the
+// estimates in one pass with near-exact sizes. Any other is sampled word by
+// word (see [tokencount.AppendTokenEnds]), which is rougher: the planner
+// then keeps a wider margin, and verification still guarantees the limit.
+//
+// # Performance
+//
+// Split tokenizes the text about twice (once to plan, once to verify), plus
+// the sentence segmentation and little else: on English prose with
+// cl100k_base it runs at tens of megabytes per second, several times faster
+// than one tiktoken-go EncodeOrdinary pass over the same text, and in time
+// and memory linear in the text, whatever its shape (a text without blank
+// lines, one enormous word, fifty megabytes). The benchmarks module of this
+// repository compares it with langchaingo's splitters.
+package chunker

@@ -1,0 +1,102 @@
+package chunker_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+const story = `The lamp was lit at dusk. Nobody in the village remembered who had first lit it, or why.
+
+Every evening the keeper climbed the hill. He carried oil, a cloth and a box of matches. The path was steep and the wind was cold.
+
+One winter the keeper fell ill. His daughter climbed the hill in his place. She lit the lamp, and the village slept as it always had.
+
+The end.`
+
+func Example() {
+	tok, err := tokencount.Encoding("cl100k_base")
+	if err != nil {
+		panic(err)
+	}
+	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 40})
+	if err != nil {
+		panic(err)
+	}
+	chunks, err := c.Split(story)
+	if err != nil {
+		panic(err)
+	}
+	for _, ch := range chunks {
+		fmt.Printf("%d tokens, after a %v cut: %q\n", ch.Tokens, ch.Boundary, ch.Text)
+	}
+	// Output:
+	// 29 tokens, after a DocumentStart cut: "The lamp was lit at dusk. Nobody in the village remembered who had first lit it, or why.\n\nEvery evening the keeper climbed the hill."
+	// 29 tokens, after a Sentence cut: "He carried oil, a cloth and a box of matches. The path was steep and the wind was cold.\n\nOne winter the keeper fell ill."
+	// 26 tokens, after a Sentence cut: "His daughter climbed the hill in his place. She lit the lamp, and the village slept as it always had.\n\nThe end."
+}
+
+// Greedy fills each chunk to the brim and leaves the rest to the last one;
+// Balanced makes as many chunks, of even sizes.
+func Example_strategies() {
+	tok, _ := tokencount.Encoding("cl100k_base")
+	for _, strategy := range []chunker.Strategy{chunker.Greedy, chunker.Balanced} {
+		c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 40, Strategy: strategy})
+		chunks, _ := c.Split(story)
+		var sizes []string
+		for _, ch := range chunks {
+			sizes = append(sizes, fmt.Sprint(ch.Tokens))
+		}
+		fmt.Printf("%v: %s\n", strategy, strings.Join(sizes, ", "))
+	}
+	// Output:
+	// Greedy: 29, 38, 17
+	// Balanced: 29, 29, 26
+}
+
+func Example_markdown() {
+	doc := "# Install\n\nRun the installer, then check the version:\n\n" +
+		"```sh\n./install.sh --prefix /usr/local\nragkit --version\n```\n\n" +
+		"# Use\n\nImport the package and make a chunker. Split your documents with it.\n"
+	tok, _ := tokencount.Encoding("cl100k_base")
+	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 40, Format: chunker.Markdown})
+	chunks, _ := c.Split(doc)
+	for _, ch := range chunks {
+		fmt.Printf("--- %d tokens\n%s\n", ch.Tokens, ch.Text)
+	}
+	// Output:
+	// --- 30 tokens
+	// # Install
+	//
+	// Run the installer, then check the version:
+	//
+	// ```sh
+	// ./install.sh --prefix /usr/local
+	// ragkit --version
+	// ```
+	// --- 18 tokens
+	// # Use
+	//
+	// Import the package and make a chunker. Split your documents with it.
+}
+
+// With OverlapTokens, each chunk after the first starts with the last
+// whole sentences of the one before; offsets stay true.
+func Example_overlap() {
+	tok, _ := tokencount.Encoding("cl100k_base")
+	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 48, OverlapTokens: 12})
+	chunks, _ := c.Split(story)
+	for i, ch := range chunks {
+		repeated := ""
+		if i > 0 && ch.Start < chunks[i-1].End {
+			repeated = story[ch.Start:chunks[i-1].End]
+		}
+		fmt.Printf("chunk %d [%d:%d] repeats %q\n", i, ch.Start, ch.End, repeated)
+	}
+	// Output:
+	// chunk 0 [0:132] repeats ""
+	// chunk 1 [90:253] repeats "Every evening the keeper climbed the hill."
+	// chunk 2 [222:365] repeats "One winter the keeper fell ill."
+}

@@ -1,0 +1,47 @@
+package chunker_test
+
+import (
+	"testing"
+
+	"github.com/ragkit/ragkit/chunker"
+)
+
+// FuzzSplit holds the contract on any text and configuration: chunks in
+// order, true offsets, trimmed, exact counts within MaxTokens, covering
+// the text; or one of the documented errors, deserved.
+func FuzzSplit(f *testing.F) {
+	seeds := []struct {
+		text                string
+		max, min, over, fmt uint8
+	}{
+		{"Hello, world. This is a test.", 5, 0, 0, 0},
+		{"One.\n\nTwo.\n\nThree.", 2, 1, 0, 0},
+		{"# Title\n\nText under it.\n\n```go\ncode()\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |", 8, 0, 2, 1},
+		{"- item\n- item two\n  > quote\n\n    indented code", 3, 0, 0, 1},
+		{"line one\r\nline two\r\n\r\nnext paragraph\rold mac", 4, 1, 1, 0},
+		{"no-whitespace-at-all-just-one-long-word-with-dashes", 2, 0, 0, 0},
+		{"e\u0301\u0301\u0301\u0301 👩‍👩‍👧‍👦 🇫🇷 日本語の文章です。中文，句子。", 3, 0, 1, 0},
+		{"invalid \xff utf-8", 10, 0, 0, 0},
+		{"   \n\t  ", 10, 0, 0, 0},
+		{"", 1, 0, 0, 1},
+		{"Mr. Holmes said, \"Come, Watson; the game is afoot!\" And so we went.", 6, 2, 3, 0},
+	}
+	for _, s := range seeds {
+		f.Add(s.text, s.max, s.min, s.over, s.fmt)
+	}
+	tok := cl100k(f)
+	f.Fuzz(func(t *testing.T, text string, max, min, over, format uint8) {
+		if len(text) > 4096 {
+			return
+		}
+		cfg := chunker.Config{
+			Tokenizer: tok,
+			MaxTokens: 1 + int(max)%64,
+			Format:    chunker.Format(format % 2),
+			Strategy:  chunker.Strategy(format / 2 % 2),
+		}
+		cfg.MinTokens = int(min) % (cfg.MaxTokens + 1)
+		cfg.OverlapTokens = int(over) % cfg.MaxTokens
+		checkSplit(t, cfg, text)
+	})
+}

@@ -1,0 +1,216 @@
+package chunker_test
+
+import (
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+var (
+	cl100kOnce sync.Once
+	cl100kTok  tokencount.Tokenizer
+)
+
+// cl100k returns the cl100k_base encoding.
+func cl100k(t testing.TB) tokencount.Tokenizer {
+	t.Helper()
+	cl100kOnce.Do(func() {
+		var err error
+		if cl100kTok, err = tokencount.Encoding("cl100k_base"); err != nil {
+			panic(err)
+		}
+	})
+	return cl100kTok
+}
+
+func mustNew(t testing.TB, cfg chunker.Config) *chunker.Chunker {
+	t.Helper()
+	c, err := chunker.New(cfg)
+	if err != nil {
+		t.Fatalf("New(%+v): %v", cfg, err)
+	}
+	return c
+}
+
+// split makes a Chunker, splits text and checks the contract.
+func split(t testing.TB, cfg chunker.Config, text string) []chunker.Chunk {
+	t.Helper()
+	chunks, err := mustNew(t, cfg).Split(text)
+	if err != nil {
+		t.Fatalf("Split: %v", err)
+	}
+	checkContract(t, cfg, text, chunks)
+	return chunks
+}
+
+// checkContract checks everything Split promises about its chunks.
+func checkContract(t testing.TB, cfg chunker.Config, text string, chunks []chunker.Chunk) {
+	t.Helper()
+	if len(chunks) == 0 {
+		t.Fatal("no chunks for a non-empty text")
+	}
+	if !allSpace(text[:chunks[0].Start]) {
+		t.Fatalf("non-space text before the first chunk: %q", clip(text[:chunks[0].Start]))
+	}
+	if chunks[0].Boundary != chunker.DocumentStart {
+		t.Errorf("first chunk has Boundary %v", chunks[0].Boundary)
+	}
+	for i, c := range chunks {
+		if c.Index != i {
+			t.Fatalf("chunk %d has Index %d", i, c.Index)
+		}
+		if c.Start < 0 || c.End > len(text) || c.Start >= c.End {
+			t.Fatalf("chunk %d has bad offsets [%d,%d) in %d bytes", i, c.Start, c.End, len(text))
+		}
+		if text[c.Start:c.End] != c.Text {
+			t.Fatalf("chunk %d: Text is not text[Start:End]", i)
+		}
+		if r, _ := utf8.DecodeRuneInString(c.Text); unicode.IsSpace(r) {
+			t.Fatalf("chunk %d starts with white space: %q", i, clip(c.Text))
+		}
+		if r, _ := utf8.DecodeLastRuneInString(c.Text); unicode.IsSpace(r) {
+			t.Fatalf("chunk %d ends with white space: %q", i, clip(c.Text))
+		}
+		if n := cfg.Tokenizer.Count(c.Text); n != c.Tokens {
+			t.Fatalf("chunk %d: Tokens = %d, exact count %d", i, c.Tokens, n)
+		}
+		if c.Tokens > cfg.MaxTokens {
+			t.Fatalf("chunk %d: %d tokens, over MaxTokens %d", i, c.Tokens, cfg.MaxTokens)
+		}
+		if i == 0 {
+			continue
+		}
+		p := chunks[i-1]
+		if c.Boundary == chunker.DocumentStart {
+			t.Errorf("chunk %d has Boundary DocumentStart", i)
+		}
+		if cfg.OverlapTokens == 0 || c.Start >= p.End {
+			if c.Start < p.End {
+				t.Fatalf("chunks %d and %d overlap without OverlapTokens", i-1, i)
+			}
+			if !allSpace(text[p.End:c.Start]) {
+				t.Fatalf("non-space text between chunks %d and %d: %q", i-1, i, clip(text[p.End:c.Start]))
+			}
+			continue
+		}
+		if c.Start <= p.Start || c.End <= p.End {
+			t.Fatalf("chunk %d [%d,%d) does not move on from chunk %d [%d,%d)", i, c.Start, c.End, i-1, p.Start, p.End)
+		}
+		if n := cfg.Tokenizer.Count(text[c.Start:p.End]); n > cfg.OverlapTokens {
+			t.Fatalf("chunk %d repeats %d tokens, over OverlapTokens %d", i, n, cfg.OverlapTokens)
+		}
+	}
+	if last := chunks[len(chunks)-1]; !allSpace(text[last.End:]) {
+		t.Fatalf("non-space text after the last chunk: %q", clip(text[last.End:]))
+	}
+}
+
+func allSpace(s string) bool {
+	return strings.TrimFunc(s, unicode.IsSpace) == ""
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:40] + "..." + s[len(s)-40:]
+	}
+	return s
+}
+
+// corpus reads a text from the library's testdata.
+func corpus(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/corpora/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// stats summarises chunk sizes.
+type stats struct {
+	n, min, max, sum int
+}
+
+func sizes(chunks []chunker.Chunk) stats {
+	s := stats{n: len(chunks), min: chunks[0].Tokens}
+	for _, c := range chunks {
+		s.min = min(s.min, c.Tokens)
+		s.max = max(s.max, c.Tokens)
+		s.sum += c.Tokens
+	}
+	return s
+}
+
+func (s stats) mean() float64 { return float64(s.sum) / float64(s.n) }
+
+// edgeTokenizer counts like cl100k_base plus extra tokens for any
+// non-empty text, but reports cl100k_base's token ends: every estimate
+// the chunker makes is short by extra, so chunks planned near the limit
+// must be repaired.
+type edgeTokenizer struct {
+	inner tokencount.Offsetter
+	extra int
+}
+
+func (e edgeTokenizer) Count(s string) int {
+	if s == "" {
+		return 0
+	}
+	return e.inner.Count(s) + e.extra
+}
+
+func (e edgeTokenizer) AppendTokenEnds(dst []int, s string) []int {
+	return e.inner.AppendTokenEnds(dst, s)
+}
+
+// growingTokenizer is not an Offsetter and not additive: a text counts
+// one token per word and punctuation mark, plus one for every 16 bytes,
+// so a chunk counts more than the pieces it is estimated from.
+type growingTokenizer struct{}
+
+func (growingTokenizer) Count(s string) int {
+	n := len(s) / 16
+	inWord := false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if !inWord {
+				n++
+			}
+			inWord = true
+		case unicode.IsSpace(r):
+			inWord = false
+		default:
+			n++
+			inWord = false
+		}
+	}
+	return n
+}
+
+// countingTokenizer counts the bytes it is asked to tokenize.
+type countingTokenizer struct {
+	inner tokencount.Offsetter
+	mu    sync.Mutex
+	bytes int
+}
+
+func (c *countingTokenizer) Count(s string) int {
+	c.mu.Lock()
+	c.bytes += len(s)
+	c.mu.Unlock()
+	return c.inner.Count(s)
+}
+
+func (c *countingTokenizer) AppendTokenEnds(dst []int, s string) []int {
+	c.mu.Lock()
+	c.bytes += len(s)
+	c.mu.Unlock()
+	return c.inner.AppendTokenEnds(dst, s)
+}

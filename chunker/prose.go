@@ -1,0 +1,226 @@
+package chunker
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/segment"
+)
+
+// lineInfo describes one line of a prose block.
+type lineInfo struct {
+	start, end int // trimmed
+	ind        int // leading white space before start, in bytes
+	width      int // characters from start to end
+	hardBreak  bool
+}
+
+// addProse appends the candidates inside the prose block b: the real
+// line breaks and the sentence boundaries, in order. Where both fall at
+// the same place the line break, the stronger, wins.
+func (s *split) addProse(b *block) {
+	text := s.text
+	breaks := s.realBreaks(b)
+	sents := segment.AppendSentences(s.sents[:0], text[b.start:b.end])
+	s.sents = sents
+	marker := b.start // the end of a list item's marker, which no sentence ends
+	if b.kind == kItem {
+		marker += markerLen(text[b.start:b.end])
+	}
+	k := 0
+	for i := 1; i < len(sents); i++ {
+		end, start := b.start+sents[i-1].End, b.start+sents[i].Start
+		if end > start || start >= b.end || end <= marker || skipSpace(text, end, start) != start {
+			continue // not a clean boundary: ignore it
+		}
+		for k < len(breaks) && breaks[k].start < start {
+			s.cands = append(s.cands, breaks[k])
+			k++
+		}
+		if k < len(breaks) && breaks[k].start == start {
+			s.cands = append(s.cands, breaks[k])
+			k++
+			continue
+		}
+		if n := len(s.cands); n > 0 && s.cands[n-1].start >= start {
+			continue // out of order: a faulty span
+		}
+		s.cands = append(s.cands, cand{end: end, start: start, rank: rSentence, unit: uProse})
+	}
+	s.cands = append(s.cands, breaks[k:]...)
+}
+
+// realBreaks returns, as candidates, the line breaks of the prose block b
+// that are real breaks rather than the wraps of a paragraph.
+//
+// In plain text a break is real when the next line starts a list item,
+// when the indentation changes, when the paragraph reads as verse (at
+// least three lines, three quarters of them starting with a capital),
+// or when the next line's first word would have fit on the line (a
+// wrapping editor would have put it there) unless the line stops
+// mid-sentence (it ends without punctuation and the next line goes on in
+// lower case), as in text wrapped by hand.
+//
+// In Markdown a single line break inside a paragraph is soft by
+// definition; only hard breaks (two trailing spaces or a backslash) and
+// verse are real.
+func (s *split) realBreaks(b *block) []cand {
+	lines := s.blockLines(b)
+	out := s.breaks[:0]
+	if len(lines) < 2 {
+		s.lines, s.breaks = lines, out
+		return out
+	}
+	text := s.text
+	md := s.c.cfg.Format == Markdown
+	maxW, upper := 0, 0
+	for i := range lines {
+		if !md {
+			lines[i].width = utf8.RuneCountInString(text[lines[i].start:lines[i].end])
+		}
+		maxW = max(maxW, lines[i].width)
+		if i > 0 && startsUpper(text[lines[i].start:lines[i].end]) {
+			upper++
+		}
+	}
+	verse := len(lines) >= 3 && upper*4 >= (len(lines)-1)*3
+	for i := 1; i < len(lines); i++ {
+		prev, l := &lines[i-1], &lines[i]
+		real := verse || prev.hardBreak
+		if !real && !md {
+			next, line := text[l.start:l.end], text[prev.start:prev.end]
+			real = prev.ind != l.ind || listMarker(next) != 0 ||
+				prev.width+1+firstWordWidth(next) <= maxW && (endsPunct(line) || !startsLower(next))
+		}
+		if real {
+			out = append(out, cand{end: prev.end, start: l.start, rank: rLine, unit: uProse})
+		}
+	}
+	s.lines, s.breaks = lines, out
+	return out
+}
+
+// blockLines returns the non-blank lines of block b.
+func (s *split) blockLines(b *block) []lineInfo {
+	text := s.text
+	lines := s.lines[:0]
+	md := s.c.cfg.Format == Markdown
+	// The first line's indentation lies before the block.
+	ls := b.start
+	for ls > 0 && (text[ls-1] == ' ' || text[ls-1] == '\t') {
+		ls--
+	}
+	for i := ls; i < b.end; {
+		end, next := s.lineAt(i)
+		end = min(end, b.end)
+		cs := skipSpace(text, i, end)
+		if cs < end {
+			te := backSpace(text, cs, end)
+			l := lineInfo{start: cs, end: te, ind: cs - i}
+			if md {
+				l.hardBreak = strings.HasPrefix(text[te:end], "  ") || text[te-1] == '\\'
+			}
+			lines = append(lines, l)
+		}
+		i = next
+	}
+	return lines
+}
+
+// startsUpper reports whether s starts with a capital letter, after any
+// opening quotes or brackets.
+func startsUpper(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return unicode.IsUpper(r) || unicode.IsTitle(r)
+		}
+		if !unicode.IsPunct(r) {
+			return false
+		}
+	}
+	return false
+}
+
+// startsLower reports whether s starts with a lower-case letter.
+func startsLower(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLower(r)
+}
+
+// endsPunct reports whether s ends with sentence or clause punctuation.
+func endsPunct(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch s[len(s)-1] {
+	case '.', '!', '?', ':', ';', ',':
+		return true
+	}
+	return false
+}
+
+// firstWordWidth returns the number of characters before the first
+// white space of s.
+func firstWordWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// addClauses adds clause cuts inside the long sentences (and lines) of a
+// prose block whose candidates are s.cands[from:], the first being the
+// cut before the block, which ends at end. They cost the planner much
+// more than a sentence boundary, so it takes them only where the chunk
+// sizes would otherwise be far apart or where they save a chunk.
+//
+// Sentences with more bytes than 1.5 times a chunk's tokens (about 3/8
+// of a chunk) get clause cuts that count towards the fewest chunks;
+// sentences with more bytes than half a chunk's tokens get optional ones,
+// which only the balancing uses: they even out chunks made of long
+// sentences without making the chunks fewer, and so more often cut.
+func (s *split) addClauses(from, end int) {
+	long, optional := s.capacity*3/2, s.capacity/2
+	pieces := s.cands[from:]
+	found := false
+	for i := range pieces {
+		if pieceEnd(pieces, i, end)-pieces[i].start > optional {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return
+	}
+	tmp := append(s.spare[:0], pieces...)
+	s.cands = s.cands[:from]
+	for i := range tmp {
+		s.cands = append(s.cands, tmp[i])
+		a, b := tmp[i].start, pieceEnd(tmp, i, end)
+		if b-a <= optional {
+			continue
+		}
+		n := len(s.cands)
+		s.cands = clauseGaps(s.cands, s.text, a, b)
+		for k := n; k < len(s.cands); k++ {
+			s.cands[k].unit = uWords
+			s.cands[k].opt = b-a <= long
+		}
+		if len(s.cands) > n {
+			s.cands[n-1].unit = uWords
+		}
+	}
+	s.spare = tmp
+}
+
+func pieceEnd(pieces []cand, i, end int) int {
+	if i+1 < len(pieces) {
+		return pieces[i+1].end
+	}
+	return end
+}

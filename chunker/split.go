@@ -1,0 +1,129 @@
+package chunker
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+// A cand is a place where the planner may cut: the chunk before it ends
+// at end and the chunk after it starts at start; text[end:start] is white
+// space (or empty, for a cut inside a run of non-space characters).
+type cand struct {
+	end, start int
+	e, s       int // prefix token counts at end and start; see countCands
+	rank       rank
+	unit       unitKind // how the text after it, up to the next cand, is cut further
+	opt        bool     // optional: for balancing only, not for the count of chunks
+}
+
+// split holds the working state of one call to Split. Its buffers are
+// pooled so that repeated calls allocate little.
+type split struct {
+	c           *Chunker
+	tok         tokencount.Tokenizer
+	text        string
+	first, last int
+	hasCR       bool
+	capacity    int // the planning size of a chunk, without overlap and margin
+
+	blocks  []block
+	cands   []cand
+	spare   []cand
+	extra   []cand // refined candidates waiting to be merged
+	lines   []lineInfo
+	sents   []segment.Span
+	breaks  []cand
+	gapBuf  [uNone][]cand
+	ends    []int
+	local   []int // token ends of one unit, tokenized alone
+	indents []int
+	plan    planner
+	opts    []int
+	cuts    []int
+}
+
+var splitPool = sync.Pool{New: func() any { return new(split) }}
+
+func newSplit(c *Chunker, text string, first, last int) *split {
+	s := splitPool.Get().(*split)
+	s.c, s.tok, s.text, s.first, s.last = c, c.cfg.Tokenizer, text, first, last
+	s.hasCR = strings.IndexByte(text[first:last], '\r') >= 0
+	body := c.cfg.MaxTokens - c.cfg.OverlapTokens
+	s.capacity = max(1, body-min(c.margin, body/16))
+	s.blocks, s.cands = s.blocks[:0], s.cands[:0]
+	return s
+}
+
+// maxPooled bounds the buffers a split keeps for the next call.
+const maxPooled = 1 << 16
+
+func (s *split) release() {
+	s.c, s.tok, s.text = nil, nil, ""
+	if cap(s.cands) > maxPooled || cap(s.spare) > maxPooled || cap(s.ends) > window || cap(s.plan.arg) > 4*maxPooled {
+		*s = split{}
+	}
+	splitPool.Put(s)
+}
+
+func (s *split) run() ([]Chunk, error) {
+	if s.c.cfg.Format == Markdown {
+		s.scanMarkdown()
+	} else {
+		s.scanText()
+	}
+	s.addCands()
+	if err := s.countCands(); err != nil {
+		return nil, err
+	}
+	s.monotone()
+	var cuts []int
+	switch m := len(s.cands) - 1; {
+	case s.size(0, m) <= s.c.cfg.MaxTokens+s.c.margin && s.tok.Count(s.text[s.first:s.last]) <= s.c.cfg.MaxTokens:
+		cuts = append(s.cuts[:0], 0, m) // it all fits: overlap needs no room
+	case s.c.cfg.Strategy == Greedy:
+		cuts = s.plan.greedy(s)
+	default:
+		cuts = s.plan.balanced(s)
+		for round := 0; round < 4 && s.refineShort(cuts); round++ {
+			cuts = s.plan.balanced(s)
+		}
+	}
+	return s.finish(cuts)
+}
+
+// addCands lists the candidate cuts of the blocks and inside prose
+// blocks, in order, between a first and a last candidate at the ends of
+// the text.
+func (s *split) addCands() {
+	s.cands = append(s.cands, cand{end: s.first, start: s.first, rank: rStart, unit: s.blocks[0].unit()})
+	for i := range s.blocks {
+		b := &s.blocks[i]
+		if i > 0 {
+			s.cands = append(s.cands, cand{end: s.blocks[i-1].end, start: b.start, rank: b.gap, unit: b.unit()})
+		}
+		if b.prose() {
+			n := len(s.cands)
+			s.addProse(b)
+			s.addClauses(n-1, b.end)
+		}
+	}
+	s.cands = append(s.cands, cand{end: s.last, start: s.last, rank: rStart, unit: uNone})
+}
+
+// monotone makes the prefix counts non-decreasing, which the estimates of
+// units tokenized on their own may not quite be.
+func (s *split) monotone() {
+	e, st := 0, 0
+	for i := range s.cands {
+		c := &s.cands[i]
+		e = max(e, c.e)
+		st = max(st, c.s)
+		c.e, c.s = e, st
+	}
+}
+
+// size returns the estimated tokens of the chunk from cand i to cand j.
+func (s *split) size(i, j int) int { return s.cands[j].e - s.cands[i].s }
