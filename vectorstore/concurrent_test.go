@@ -21,6 +21,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 		t.Run(fmt.Sprintf("compact=%v", compact), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(5, 5))
 			m := newMemory(t, vectorstore.MemoryConfig{Compact: compact, Workers: 2}, makeRecords(r, 20, 40, 32)...)
+			vectorstore.ForceFanOut(m)
 			version := func(v int) []vectorstore.Record {
 				rr := rand.New(rand.NewPCG(uint64(v), 0))
 				recs := make([]vectorstore.Record, 5+v%7)

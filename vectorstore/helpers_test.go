@@ -59,12 +59,17 @@ func newMemory(t testing.TB, cfg vectorstore.MemoryConfig, recs ...vectorstore.R
 // bruteForce is the reference search: cosine similarity in float64 over
 // every record that matches f, best first, ties by ID.
 func bruteForce(recs []vectorstore.Record, q []float32, k int, f vectorstore.Filter) []vectorstore.Hit {
+	return bruteForceBy(recs, q, k, f, cosine)
+}
+
+// bruteForceBy is bruteForce with another score.
+func bruteForceBy(recs []vectorstore.Record, q []float32, k int, f vectorstore.Filter, score func(q, v []float32) float64) []vectorstore.Hit {
 	var hits []vectorstore.Hit
 	for _, r := range recs {
 		if !f.Match(r) {
 			continue
 		}
-		hits = append(hits, vectorstore.Hit{Record: r, Score: float32(cosine(q, r.Vector))})
+		hits = append(hits, vectorstore.Hit{Record: r, Score: float32(score(q, r.Vector))})
 	}
 	slices.SortFunc(hits, func(a, b vectorstore.Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
@@ -83,6 +88,18 @@ func cosine(a, b []float32) float64 {
 		bb += float64(b[i]) * float64(b[i])
 	}
 	return ab / math.Sqrt(aa*bb)
+}
+
+// unitDot is the dot product of q, scaled to unit length, with v as it
+// is: the score a compact store gives a vector that it stores rebuilt from
+// its codes, which is within about 1e-4 of unit length.
+func unitDot(q, v []float32) float64 {
+	var qv, qq float64
+	for i := range q {
+		qv += float64(q[i]) * float64(v[i])
+		qq += float64(q[i]) * float64(q[i])
+	}
+	return qv / math.Sqrt(qq)
 }
 
 func hitIDs(hits []vectorstore.Hit) []string {

@@ -23,19 +23,22 @@ type MemoryConfig struct {
 
 	// Compact stores each vector as int8 codes with 2-bit refinement codes,
 	// about 0.31 of the memory of float32. A query scans the int8 codes,
-	// then re-ranks the best candidates against the refined vectors with
-	// the float32 query. On amd64 with AVX2 the int8 scan runs in assembly
-	// and is several times faster than the float32 one; elsewhere it is
-	// plain Go, no faster than float32, and the gain is memory only. The
-	// refined vectors are within 1/8 of a quantization step of the
-	// originals, so scores differ from exact cosine by about 1e-4 and the
-	// order of near-ties can differ from exact search: measured recall@10
-	// against exact search is 0.99 or better (see the package README).
-	// Vectors returned by a compact store are these reconstructions.
+	// then re-ranks the best k+k/2+8 candidates (all of them when it scans
+	// at most 64 vectors) against the refined vectors with the float32
+	// query. On amd64 with AVX2 both steps run in assembly and are several
+	// times faster than a float32 scan; elsewhere they are plain Go, no
+	// faster than float32, and the gain is memory only. The refined
+	// vectors are within 1/8 of a quantization step of the originals, so
+	// scores differ from exact cosine by about 1e-4 and the order of
+	// near-ties can differ from exact search: measured recall@10 against
+	// exact search is 0.99 or better (see the package README). Vectors
+	// returned by a compact store are these reconstructions.
 	Compact bool
 
-	// Workers is the number of goroutines one query may scan with. Zero
-	// means runtime.GOMAXPROCS(0). Small stores are scanned by one.
+	// Workers is the most goroutines one query may scan with. Zero means
+	// runtime.GOMAXPROCS(0). A query uses as many as its work keeps busy
+	// (about 64K float32 multiply-adds, or eight times as many int8 ones,
+	// each), so small stores are scanned by one.
 	Workers int
 }
 
@@ -47,6 +50,7 @@ type MemoryConfig struct {
 // for running writes, and every write is all-or-nothing.
 type Memory struct {
 	workers int
+	minWork int // see minWorkPerWorker; tests lower it to force a fan-out
 	compact bool
 
 	mu     sync.RWMutex
@@ -86,6 +90,7 @@ func NewMemory(cfg MemoryConfig) (*Memory, error) {
 	}
 	m := &Memory{
 		workers: w,
+		minWork: minWorkPerWorker,
 		compact: cfg.Compact,
 		dim:     cfg.Dimension,
 		st:      slots{compact: cfg.Compact},

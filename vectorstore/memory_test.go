@@ -23,6 +23,7 @@ func TestQueryMatchesBruteForce(t *testing.T) {
 				r := rand.New(rand.NewPCG(uint64(dim), uint64(workers)))
 				recs := makeRecords(r, 40, 50, dim)
 				m := newMemory(t, vectorstore.MemoryConfig{Workers: workers}, recs...)
+				vectorstore.ForceFanOut(m) // small as it is, scanned by every worker
 				filters := map[string]vectorstore.Filter{
 					"none":     {},
 					"docs":     {DocIDs: []string{"d3", "d7", "d3", "missing"}},
@@ -94,6 +95,7 @@ func TestQueryTiesAreDeterministic(t *testing.T) {
 	}
 	for _, workers := range []int{1, 3} {
 		m := newMemory(t, vectorstore.MemoryConfig{Workers: workers}, recs...)
+		vectorstore.ForceFanOut(m)
 		hits, err := m.Query(bg, []float32{1, 1}, 5, vectorstore.Filter{})
 		if err != nil {
 			t.Fatal(err)
@@ -241,6 +243,7 @@ func TestRandomOperations(t *testing.T) {
 		t.Run(fmt.Sprintf("compact=%v", compact), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(9, 9))
 			m := newMemory(t, vectorstore.MemoryConfig{Compact: compact, Workers: 2})
+			vectorstore.ForceFanOut(m)
 			model := map[string]vectorstore.Record{}
 			newRec := func() vectorstore.Record {
 				d := r.IntN(8)

@@ -31,3 +31,23 @@ func xgetbv() (eax, edx uint32)
 //
 //go:noescape
 func dotInt8AVX2(a, b *int8, n int) int32
+
+// dotRefinedAVX2 returns the sum of q[i] * (8*codes[i] + 2*r[i] - 3) over n
+// components, r[i] being the i-th 2-bit code of resid; n must be a
+// positive multiple of 8.
+//
+//go:noescape
+func dotRefinedAVX2(q *float32, codes *int8, resid *byte, n int) float32
+
+// reconstructAVX2 writes (8*codes[i] + 2*r[i] - 3) * scale8 to dst[i] for n
+// components; n must be a positive multiple of 8.
+//
+//go:noescape
+func reconstructAVX2(dst *float32, codes *int8, resid *byte, n int, scale8 float32)
+
+// dotInt8ManyAVX2 writes to out[i] the dot product of the widened query q
+// with vector i of the n vectors of dim components at codes; dim must be a
+// positive multiple of 64.
+//
+//go:noescape
+func dotInt8ManyAVX2(q *int16, codes *int8, dim, n int, out *int32)

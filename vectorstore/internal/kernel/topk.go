@@ -20,7 +20,9 @@ type TopK struct {
 func (t *TopK) Reset(k int) {
 	t.k = k
 	if cap(t.h) < k {
-		t.h = make([]Candidate, 0, k)
+		// Eight spare candidates are a cache line, so that the heaps of
+		// goroutines scanning side by side never share one.
+		t.h = make([]Candidate, 0, k+8)
 	}
 	t.h = t.h[:0]
 }
@@ -60,8 +62,14 @@ func (t *TopK) better(a, b Candidate) bool {
 	if a.Score != b.Score {
 		return a.Score > b.Score
 	}
-	return t.Before != nil && t.Before(a.Slot, b.Slot)
+	return t.tie(a.Slot, b.Slot)
 }
+
+// tie breaks a tie in score. Ties are rare: it is kept out of better, so
+// that better inlines into the heap's loops.
+//
+//go:noinline
+func (t *TopK) tie(a, b int32) bool { return t.Before != nil && t.Before(a, b) }
 
 // Better is the order TopK keeps, for sorting merged results.
 func (t *TopK) Better(a, b Candidate) bool { return t.better(a, b) }

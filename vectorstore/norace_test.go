@@ -1,0 +1,5 @@
+//go:build !race
+
+package vectorstore_test
+
+const raceEnabled = false
