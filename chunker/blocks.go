@@ -1,6 +1,10 @@
 package chunker
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ragkit/ragkit/internal/space"
+)
 
 // blockKind is the kind of a block of text found by the scanners.
 type blockKind uint8
@@ -67,14 +71,14 @@ func (s *split) scanText() {
 	start, end := -1, -1
 	for i := s.first; i < s.last; {
 		lineEnd, next := s.lineAt(i)
-		if cs := skipSpace(text, i, lineEnd); cs < lineEnd {
+		if cs := space.Skip(text, i, lineEnd); cs < lineEnd {
 			if start < 0 {
 				start = cs
 			} else if end < cs && blankLine(text, end, cs) {
 				s.addTextPara(start, end)
 				start = cs
 			}
-			end = backSpace(text, cs, lineEnd)
+			end = space.Back(text, cs, lineEnd)
 		}
 		i = next
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -248,7 +249,7 @@ func (c *Chunker) Split(text string) ([]Chunk, error) {
 	if !utf8.ValidString(text) {
 		return nil, fmt.Errorf("%w (first invalid byte at offset %d)", ErrInvalidUTF8, firstInvalid(text))
 	}
-	first, last := trimBounds(text)
+	first, last := space.Trim(text, 0, len(text))
 	if first >= last {
 		return nil, ErrEmptyText
 	}

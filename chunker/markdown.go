@@ -1,6 +1,10 @@
 package chunker
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ragkit/ragkit/internal/space"
+)
 
 // The Markdown scanner is line based, like the first phase of a CommonMark
 // parser, and recognises only what decides where a chunk may be cut:
@@ -56,8 +60,8 @@ func (s *split) scanMarkdown() {
 		end, next := s.lineAt(i)
 		l := mdLine{start: i, end: end}
 		l.cs, l.ind = indentation(text, i, end)
-		l.tend = backSpace(text, l.cs, end)
-		if skipSpace(text, l.cs, end) == end {
+		l.tend = space.Back(text, l.cs, end)
+		if space.Skip(text, l.cs, end) == end {
 			m.blankLine()
 			blank = true
 		} else {
@@ -113,7 +117,7 @@ func (m *mdScanner) emit(b block) {
 
 func (m *mdScanner) openBlock(kind blockKind, l *mdLine) {
 	m.close()
-	start := skipSpace(m.s.text, l.cs, l.tend)
+	start := space.Skip(m.s.text, l.cs, l.tend)
 	m.cur = open{block: block{start: start, end: l.tend, kind: kind}, active: true, lines: 1}
 }
 

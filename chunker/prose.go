@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/segment"
 )
 
@@ -31,7 +32,7 @@ func (s *split) addProse(b *block) {
 	k := 0
 	for i := 1; i < len(sents); i++ {
 		end, start := b.start+sents[i-1].End, b.start+sents[i].Start
-		if end > start || start >= b.end || end <= marker || skipSpace(text, end, start) != start {
+		if end > start || start >= b.end || end <= marker || space.Skip(text, end, start) != start {
 			continue // not a clean boundary: ignore it
 		}
 		for k < len(breaks) && breaks[k].start < start {
@@ -114,9 +115,9 @@ func (s *split) blockLines(b *block) []lineInfo {
 	for i := ls; i < b.end; {
 		end, next := s.lineAt(i)
 		end = min(end, b.end)
-		cs := skipSpace(text, i, end)
+		cs := space.Skip(text, i, end)
 		if cs < end {
-			te := backSpace(text, cs, end)
+			te := space.Back(text, cs, end)
 			l := lineInfo{start: cs, end: te, ind: cs - i}
 			if md {
 				l.hardBreak = strings.HasPrefix(text[te:end], "  ") || text[te-1] == '\\'

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/segment"
 )
 
@@ -105,11 +106,11 @@ func (s *split) gaps(u unitKind, a, b int) []cand {
 		for i := a; i < b; {
 			end, next := s.lineAt(i)
 			end = min(end, b)
-			if cs := skipSpace(s.text, i, end); cs < end {
+			if cs := space.Skip(s.text, i, end); cs < end {
 				if prev >= 0 {
 					out = append(out, cand{end: prev, start: cs, rank: rLine})
 				}
-				prev = backSpace(s.text, cs, end)
+				prev = space.Back(s.text, cs, end)
 			}
 			i = next
 		}
@@ -159,7 +160,7 @@ func clauseGaps(out []cand, text string, a, b int) []cand {
 		switch r {
 		case ',', ';', ':':
 			if i < b {
-				cut, _ = spaceAt(text, i)
+				cut, _ = space.At(text, i)
 			}
 		case '—', '–', '，', '、', '；', '：', '。', '！', '？':
 			cut = true
@@ -167,7 +168,7 @@ func clauseGaps(out []cand, text string, a, b int) []cand {
 		if !cut || i >= b {
 			continue
 		}
-		start := skipSpace(text, i, b)
+		start := space.Skip(text, i, b)
 		if start < b {
 			out = append(out, cand{end: i, start: start, rank: rClause})
 			i = start

@@ -4,6 +4,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/ragkit/ragkit/internal/space"
 )
 
 // checkSpans verifies the span invariants: ordered, non-overlapping, within
@@ -15,15 +17,15 @@ func checkSpans(t *testing.T, name, text string, spans []Span) {
 		if s.Start < prev || s.End <= s.Start || s.End > len(text) {
 			t.Fatalf("%s: span %d %v out of order or bounds (previous end %d, length %d)", name, n, s, prev, len(text))
 		}
-		if a, b := trimSpan(text, s.Start, s.End); a != s.Start || b != s.End {
+		if a, b := space.Trim(text, s.Start, s.End); a != s.Start || b != s.End {
 			t.Fatalf("%s: span %d %v %q is not trimmed", name, n, s, text[s.Start:s.End])
 		}
-		if a := skipSpace(text, prev, s.Start); a != s.Start {
+		if a := space.Skip(text, prev, s.Start); a != s.Start {
 			t.Fatalf("%s: byte %d (%q) before span %d is not covered", name, a, text[a:min(a+8, len(text))], n)
 		}
 		prev = s.End
 	}
-	if a := skipSpace(text, prev, len(text)); a != len(text) {
+	if a := space.Skip(text, prev, len(text)); a != len(text) {
 		t.Fatalf("%s: byte %d (%q) at the end is not covered", name, a, text[a:min(a+8, len(text))])
 	}
 }

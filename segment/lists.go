@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/internal/space"
 )
 
 // isBullet reports whether r marks a list item.
@@ -38,7 +40,7 @@ func (sc *scanner) listMarker(p int) {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		if isBullet(r) || (c < utf8.RuneSelf && i+1 < sc.pEnd && (text[i+1] == ' ' || text[i+1] >= '0' && text[i+1] <= '9')) {
 			bullet = text[i : i+n]
-			i = skipSpace(text, i+n, sc.pEnd)
+			i = space.Skip(text, i+n, sc.pEnd)
 		}
 	}
 	j := i
@@ -57,7 +59,7 @@ func (sc *scanner) listMarker(p int) {
 		style = ")"
 	}
 	end := j + len(style)
-	if style == "" || end >= sc.pEnd || !asciiSpace[text[end]] {
+	if style == "" || end >= sc.pEnd || !space.Byte(text[end]) {
 		if bullet != "" && bullet[0] >= utf8.RuneSelf {
 			sc.findItem(end, "", "", bullet)
 		}
@@ -119,13 +121,13 @@ func (sc *scanner) findItem(from int, marker, style, bullet string) {
 		if !strings.HasPrefix(text[k:], style) {
 			continue
 		}
-		if e := k + len(style); e < len(text) && !asciiSpace[text[e]] {
+		if e := k + len(style); e < len(text) && !space.Byte(text[e]) {
 			continue
 		}
 		at := m
 		if marker != "" && bullet != "" {
 			b := m
-			for b > from && asciiSpace[text[b-1]] {
+			for b > from && space.Byte(text[b-1]) {
 				b--
 			}
 			if !strings.HasSuffix(text[:b], bullet) {
@@ -133,7 +135,7 @@ func (sc *scanner) findItem(from int, marker, style, bullet string) {
 			}
 			at = b - len(bullet)
 		}
-		if at <= from || !asciiSpace[text[at-1]] {
+		if at <= from || !space.Byte(text[at-1]) {
 			continue
 		}
 		if sc.listCut < 0 || at < sc.listCut {
@@ -162,7 +164,7 @@ func (sc *scanner) lineBreak(i, next int) int {
 	if sc.newlines == NewlineSpace {
 		return next
 	}
-	k := skipSpace(sc.text, next, sc.pEnd)
+	k := space.Skip(sc.text, next, sc.pEnd)
 	if sc.lineMode || sc.hardBreak(ls, i, k) {
 		sc.cut(i, k)
 		sc.lineStart = k
@@ -178,7 +180,7 @@ const shortLine = 40
 // ls and ends at i and the line whose text starts at k ends a sentence.
 func (sc *scanner) hardBreak(ls, i, k int) bool {
 	text := sc.text
-	s, e := trimSpan(text, ls, i)
+	s, e := space.Trim(text, ls, i)
 	if s >= e || k >= sc.pEnd {
 		return false
 	}
@@ -244,12 +246,12 @@ func (sc *scanner) lineKind(k int) int {
 	case (c == '-' || c == '*' || c == '_' || c == '=') && sc.ruleLine(k):
 		return lineRule
 	case isASCIIBullet(c):
-		if asciiSpace[next] {
+		if space.Byte(next) {
 			return lineItem
 		}
 		return lineText
 	case c == '#':
-		if next == '#' || asciiSpace[next] {
+		if next == '#' || space.Byte(next) {
 			return lineHeading
 		}
 		return lineText
@@ -272,7 +274,7 @@ func (sc *scanner) lineKind(k int) int {
 	for j < sc.pEnd && j-k < 6 && isASCIIAlnum(text[j]) {
 		j++
 	}
-	if j == k || j+1 >= sc.pEnd || !asciiSpace[text[j+1]] {
+	if j == k || j+1 >= sc.pEnd || !space.Byte(text[j+1]) {
 		return lineText
 	}
 	tok := text[k:j]

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/internal/space"
 )
 
 // token is the white-space delimited token before a period at i, without
@@ -17,14 +19,14 @@ func (sc *scanner) token(i int) (ws int, tok string) {
 		}
 		c := text[ws-1]
 		if c < utf8.RuneSelf {
-			if asciiSpace[c] {
+			if space.Byte(c) {
 				break
 			}
 			ws--
 			continue
 		}
 		r, n := utf8.DecodeLastRuneInString(text[sc.start:ws])
-		if isSpaceRune(r) || r == '—' || r == '–' {
+		if space.Rune(r) || r == '—' || r == '–' {
 			break // "Hosmer—Mr. Angel"
 		}
 		ws -= n
@@ -180,7 +182,7 @@ const maxToken = 64
 func (sc *scanner) wordsBefore(ws, n int) bool {
 	in := false
 	for i := ws - 1; i >= sc.start; i-- {
-		sp := asciiSpace[sc.text[i]]
+		sp := space.Byte(sc.text[i])
 		if !sp && !in {
 			if n--; n == 0 {
 				return true
@@ -195,11 +197,11 @@ func (sc *scanner) wordsBefore(ws, n int) bool {
 func (sc *scanner) prevToken(ws int) string {
 	text := sc.text
 	e := ws
-	for e > sc.start && asciiSpace[text[e-1]] {
+	for e > sc.start && space.Byte(text[e-1]) {
 		e--
 	}
 	s := e
-	for s > sc.start && !asciiSpace[text[s-1]] && e-s < maxToken {
+	for s > sc.start && !space.Byte(text[s-1]) && e-s < maxToken {
 		s--
 	}
 	return text[s:e]
@@ -357,9 +359,9 @@ func (sc *scanner) glued(i int) bool {
 	e := w.end
 	if e < sc.pEnd {
 		switch c := text[e]; {
-		case asciiSpace[c], c == ',', c == ';', c == ':', c == '!', c == '?':
+		case space.Byte(c), c == ',', c == ';', c == ':', c == '!', c == '?':
 		case c == '.':
-			if e+1 < sc.pEnd && !asciiSpace[text[e+1]] {
+			if e+1 < sc.pEnd && !space.Byte(text[e+1]) {
 				return false // "Tuesday.Mr. Smith" is fine, "os.File.Close" is not
 			}
 		default:

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/internal/space"
 )
 
 // scanner finds the sentences of one text, paragraph by paragraph.
@@ -111,7 +113,7 @@ func skipPlain(text string, i, end int) int {
 // cut ends the current sentence at end and starts the next one at next.
 func (sc *scanner) cut(end, next int) {
 	sc.dst = appendTrimmed(sc.dst, sc.text, sc.start, end)
-	sc.begin(skipSpace(sc.text, next, sc.pEnd))
+	sc.begin(space.Skip(sc.text, next, sc.pEnd))
 }
 
 // begin starts a sentence at p and looks for a list marker there.
@@ -373,7 +375,7 @@ func (sc *scanner) nextWord(k int) word {
 			k += n // an elision: "’Tis"
 			continue
 		case r == '-' || r == '–' || r == '—':
-			k = skipSpace(text, k+n, sc.pEnd)
+			k = space.Skip(text, k+n, sc.pEnd)
 			continue
 		case r == ',' || r == ';' || r == ':' || r == ')' || r == ']' || r == '}' || r == '%' || r == '/' ||
 			r == '’' || r == '”' || r == '»' || r == '›' || r == '」' || r == '』' || r == '）':
@@ -512,7 +514,7 @@ func (sc *scanner) after(j int) (e, k int, spaced bool) {
 
 // skipSpaceTrackLines is skipSpace that notes the line breaks it passes.
 func (sc *scanner) skipSpaceTrackLines(i int) int {
-	k := skipSpace(sc.text, i, sc.pEnd)
+	k := space.Skip(sc.text, i, sc.pEnd)
 	for j := i; j < k; j++ {
 		if ok, next, _ := breakAt(sc.text, j); ok {
 			sc.lineStart = next
@@ -623,7 +625,7 @@ func (sc *scanner) spacedEllipsis(i int) int {
 	if c := sc.nextWord(k).class; c != wUpper && c != wNoCase {
 		return e
 	}
-	if attached := i > sc.start && !asciiSpace[text[i-1]]; attached {
+	if attached := i > sc.start && !space.Byte(text[i-1]); attached {
 		sc.stop(i+1, i+1)
 		return e
 	}

@@ -1,9 +1,6 @@
 package segment
 
-import (
-	"unicode"
-	"unicode/utf8"
-)
+import "github.com/ragkit/ragkit/internal/space"
 
 // Span is a half-open range of byte offsets [Start, End) into the text it
 // was taken from: the unit is text[Start:End].
@@ -16,72 +13,10 @@ func (s Span) Len() int { return s.End - s.Start }
 // taken from.
 func (s Span) Text(text string) string { return text[s.Start:s.End] }
 
-// asciiSpace marks the ASCII white space characters (those unicode.IsSpace
-// accepts).
-var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
-
-// spaceAt reports whether text[i:] starts with a white space character and
-// returns its length in bytes. Invalid UTF-8 is never space.
-func spaceAt(text string, i int) (bool, int) {
-	c := text[i]
-	if c < utf8.RuneSelf {
-		return asciiSpace[c], 1
-	}
-	r, n := utf8.DecodeRuneInString(text[i:])
-	return isSpaceRune(r), n
-}
-
-func isSpaceRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return asciiSpace[byte(r)]
-	}
-	return r != utf8.RuneError && unicode.IsSpace(r)
-}
-
-// skipSpace returns the index of the first non-space byte at or after i,
-// or end.
-func skipSpace(text string, i, end int) int {
-	for i < end {
-		if c := text[i]; c < utf8.RuneSelf {
-			if !asciiSpace[c] {
-				return i
-			}
-			i++
-			continue
-		}
-		sp, n := spaceAt(text, i)
-		if !sp {
-			return i
-		}
-		i += n
-	}
-	return end
-}
-
-// trimSpan returns [s,e) without leading and trailing white space.
-func trimSpan(text string, s, e int) (int, int) {
-	s = skipSpace(text, s, e)
-	for e > s {
-		if c := text[e-1]; c < utf8.RuneSelf {
-			if !asciiSpace[c] {
-				break
-			}
-			e--
-			continue
-		}
-		r, n := utf8.DecodeLastRuneInString(text[s:e])
-		if !isSpaceRune(r) {
-			break
-		}
-		e -= n
-	}
-	return s, e
-}
-
 // appendTrimmed appends [s,e) without surrounding white space, unless
 // nothing is left of it.
 func appendTrimmed(dst []Span, text string, s, e int) []Span {
-	s, e = trimSpan(text, s, e)
+	s, e = space.Trim(text, s, e)
 	if s < e {
 		dst = append(dst, Span{s, e})
 	}
@@ -185,7 +120,7 @@ func nextParagraph(text string, i int, l *language) (p paragraph, ok bool) {
 	p.start = -1
 	for i < len(text) {
 		end, next, para := nextBreak(text, i)
-		s, e := trimSpan(text, i, end)
+		s, e := space.Trim(text, i, end)
 		i = next
 		if s == e {
 			if p.start >= 0 {
@@ -224,7 +159,7 @@ func (p paragraph) width(text string) int {
 	var hist [256]int32
 	for i := p.start; i < p.end; {
 		end, next, _ := nextBreak(text, i)
-		s, e := trimSpan(text, i, end)
+		s, e := space.Trim(text, i, end)
 		hist[min(e-s, len(hist)-1)]++
 		i = next
 	}

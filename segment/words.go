@@ -3,6 +3,7 @@ package segment
 import (
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/space"
 	"github.com/rivo/uniseg"
 )
 
@@ -18,14 +19,14 @@ func Words(text string) []Span { return AppendWords(nil, text) }
 // extended slice.
 func AppendWords(dst []Span, text string) []Span {
 	for pos := 0; pos < len(text); {
-		if asciiSpace[text[pos]] {
+		if space.Byte(text[pos]) {
 			pos++
 			continue
 		}
 		// A token runs to the next ASCII white space, which is a word
 		// boundary on both sides. Pure ASCII tokens take a fast path.
 		end, ascii := pos, true
-		for end < len(text) && !asciiSpace[text[end]] {
+		for end < len(text) && !space.Byte(text[end]) {
 			if text[end] >= utf8.RuneSelf {
 				ascii = false
 			}
@@ -131,7 +132,7 @@ func AppendGraphemes(dst []Span, text string) []Span {
 		// inside "\r\n": all the characters that extend a cluster are
 		// outside ASCII. This fast path skips uniseg for plain ASCII.
 		if c < utf8.RuneSelf && c != '\r' && (pos+1 == len(text) || text[pos+1] < utf8.RuneSelf) {
-			if !asciiSpace[c] {
+			if !space.Byte(c) {
 				dst = append(dst, Span{pos, pos + 1})
 			}
 			pos++
