@@ -92,7 +92,7 @@ func (b *BPE) pieceCount(piece string) int {
 		return 1
 	}
 	// Most pieces of natural text are whole tokens: one map lookup.
-	if _, ok := b.ranks[piece]; ok {
+	if r, ok := b.ranks[piece]; ok && r&partialUTF8 == 0 {
 		return 1
 	}
 	if e := b.lookup(piece); e != nil {
@@ -108,7 +108,7 @@ func (b *BPE) pieceEnds(dst []int, piece string, base int) []int {
 	if len(piece) == 1 && piece[0] < utf8.RuneSelf {
 		return append(dst, base+1)
 	}
-	if _, ok := b.ranks[piece]; ok {
+	if r, ok := b.ranks[piece]; ok && r&partialUTF8 == 0 {
 		return append(dst, base+len(piece))
 	}
 	e := b.lookup(piece)

@@ -60,10 +60,16 @@ func (b *BPE) mergeSmall(piece string, ends *[maxSmall]uint8) int {
 
 func (b *BPE) rank(s string) uint32 {
 	if r, ok := b.ranks[s]; ok {
-		return r
+		return r &^ partialUTF8
 	}
 	return noRank
 }
+
+// partialUTF8 marks, in BPE.ranks, the tokens whose bytes are not valid
+// UTF-8 (a character cut in two, as in " \xe0\xa4"). They take part in
+// merges like any token, but a piece of the text with the same bytes is
+// not that token: tiktoken-go reads its invalid bytes as U+FFFD first.
+const partialUTF8 = 1 << 31
 
 // mergeLarge is mergeSmall in O(n log n) for long pieces: the parts form a
 // linked list and candidate pairs wait in a min-heap ordered by (rank,

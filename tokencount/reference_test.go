@@ -127,3 +127,28 @@ func TestCorporaMatchTiktokenGo(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialUTF8Tokens counts, alone and between other text, every token
+// of every encoding whose bytes are not valid UTF-8 (a character cut in
+// two). Such a token is never matched whole: tiktoken-go reads the invalid
+// bytes of the text as U+FFFD before it looks the piece up.
+func TestPartialUTF8Tokens(t *testing.T) {
+	for _, name := range Encodings() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			b, err := encoding(name)
+			require.NoError(t, err)
+			n := 0
+			for tok := range b.ranks {
+				if utf8.ValidString(tok) {
+					continue
+				}
+				n++
+				checkAgainstReference(t, name, tok)
+				checkAgainstReference(t, name, "a "+tok+"b\n")
+			}
+			require.NotZero(t, n, "no token of %s is partial UTF-8", name)
+			t.Logf("%s: %d tokens are not valid UTF-8", name, n)
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go-loader/assets"
 )
@@ -64,7 +65,14 @@ func loadRanks(file string) (map[string]uint32, error) {
 	all := string(arena)
 	ranks := make(map[string]uint32, len(entries))
 	for _, e := range entries {
-		ranks[all[e.start:e.end]] = e.rank
+		if e.rank >= partialUTF8 {
+			return nil, fmt.Errorf("tokencount: rank %d out of range in %s", e.rank, file)
+		}
+		tok := all[e.start:e.end]
+		if !utf8.ValidString(tok) {
+			e.rank |= partialUTF8
+		}
+		ranks[tok] = e.rank
 	}
 	return ranks, nil
 }
