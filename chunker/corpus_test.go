@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/segment"
+	"github.com/stretchr/testify/require"
 )
 
 // The targets of the chunker on the corpora, as deterministic quality
@@ -130,6 +131,28 @@ func TestPathologicalInputsAreLinear(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+func TestOneChunkIsCountedOnce(t *testing.T) {
+	// A text that fits in one chunk is tokenized once to plan and once
+	// for its exact count, which is also the chunk's Tokens.
+	base := cl100k(t).(interface {
+		Count(string) int
+		AppendTokenEnds([]int, string) []int
+	})
+	text := corpus(t, "room_with_a_view.txt")[:1800]
+	for _, format := range []chunker.Format{chunker.Text, chunker.Markdown} {
+		t.Run(format.String(), func(t *testing.T) {
+			tok := &countingTokenizer{inner: base}
+			c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 512, Format: format})
+			require.NoError(t, err)
+			chunks, err := c.Split(text)
+			require.NoError(t, err)
+			require.Len(t, chunks, 1)
+			require.Equal(t, base.Count(chunks[0].Text), chunks[0].Tokens)
+			require.LessOrEqual(t, tok.bytes, 2*len(text), "bytes tokenized for a %d-byte text", len(text))
+		})
 	}
 }
 

@@ -42,10 +42,7 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 				}
 			}
 			if n <= cfg.MaxTokens {
-				chunks = append(chunks, Chunk{
-					Index: k, Start: start, End: end, Text: s.text[start:end], Tokens: n,
-					Boundary: rankBoundary[s.cands[a].rank],
-				})
+				chunks = append(chunks, s.chunk(k, a, start, end, n))
 				break
 			}
 			switch {
@@ -73,6 +70,15 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 		}
 	}
 	return chunks, nil
+}
+
+// chunk makes chunk k, text[start:end] of n tokens, which opens at
+// candidate a.
+func (s *split) chunk(k, a, start, end, n int) Chunk {
+	return Chunk{
+		Index: k, Start: start, End: end, Text: s.text[start:end], Tokens: n,
+		Boundary: rankBoundary[s.cands[a].rank],
+	}
 }
 
 // stepBack returns the candidate to end a chunk from a at instead of b,

@@ -42,7 +42,6 @@ type split struct {
 	indents []int
 	plan    planner
 	opts    []int
-	cuts    []int
 }
 
 var splitPool = sync.Pool{New: func() any { return new(split) }}
@@ -79,17 +78,19 @@ func (s *split) run() ([]Chunk, error) {
 		return nil, err
 	}
 	s.monotone()
-	var cuts []int
-	switch m := len(s.cands) - 1; {
-	case s.size(0, m) <= s.c.cfg.MaxTokens+s.c.margin && s.tok.Count(s.text[s.first:s.last]) <= s.c.cfg.MaxTokens:
-		cuts = append(s.cuts[:0], 0, m) // it all fits: overlap needs no room
-	case s.c.cfg.Strategy == Greedy:
-		cuts = s.plan.greedy(s)
-	default:
-		cuts = s.plan.balanced(s)
-		for round := 0; round < 4 && s.refineShort(cuts); round++ {
-			cuts = s.plan.balanced(s)
+	if m := len(s.cands) - 1; s.size(0, m) <= s.c.cfg.MaxTokens+s.c.margin {
+		// It may all fit in one chunk, which needs no room for overlap;
+		// the exact count that proves it is the chunk's count.
+		if n := s.tok.Count(s.text[s.first:s.last]); n <= s.c.cfg.MaxTokens {
+			return []Chunk{s.chunk(0, 0, s.first, s.last, n)}, nil
 		}
+	}
+	if s.c.cfg.Strategy == Greedy {
+		return s.finish(s.plan.greedy(s))
+	}
+	cuts := s.plan.balanced(s)
+	for round := 0; round < 4 && s.refineShort(cuts); round++ {
+		cuts = s.plan.balanced(s)
 	}
 	return s.finish(cuts)
 }
