@@ -1,14 +1,13 @@
 package budget_test
 
 import (
-	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 )
@@ -22,24 +21,10 @@ func cl100k(tb testing.TB) tokencount.Tokenizer {
 	return tok
 }
 
-var (
-	corpusOnce sync.Once
-	corpusText string
-	corpusErr  error
-)
-
 // corpus returns A Room With A View from the repository's test corpora.
 func corpus(tb testing.TB) string {
 	tb.Helper()
-	corpusOnce.Do(func() {
-		var b []byte
-		b, corpusErr = os.ReadFile("../testdata/corpora/room_with_a_view.txt")
-		corpusText = string(b)
-	})
-	if corpusErr != nil {
-		tb.Fatal(corpusErr)
-	}
-	return corpusText
+	return testcorpus.Must(tb, "room_with_a_view.txt")
 }
 
 // paragraphs returns the corpus's paragraphs of story text whose size is

@@ -9,9 +9,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ragkit/ragkit/chunker"
-	"github.com/ragkit/ragkit/segment"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/internal/testcorpus"
+	"github.com/ragkit/ragkit/segment"
 )
 
 // The targets of the chunker on the corpora, as deterministic quality
@@ -107,8 +109,8 @@ func TestPathologicalInputsAreLinear(t *testing.T) {
 		AppendTokenEnds([]int, string) []int
 	})
 	texts := map[string]string{
-		"no blank lines":     corpus(t, "derived_romeo_no_blank_lines.txt"),
-		"distant paragraph":  corpus(t, "derived_distant_paragraph.txt"),
+		"no blank lines":     corpus(t, testcorpus.RomeoNoBlankLines),
+		"distant paragraph":  corpus(t, testcorpus.DistantParagraph),
 		"one enormous word":  strings.Repeat("antidisestablishmentarianism", 4000),
 		"one long sentence":  strings.Repeat("and then the lamp, ", 10000),
 		"generated sections": generated(256 << 10),

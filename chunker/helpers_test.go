@@ -1,7 +1,6 @@
 package chunker_test
 
 import (
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -125,11 +125,7 @@ func clip(s string) string {
 // corpus reads a text from the library's testdata.
 func corpus(t testing.TB, name string) string {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/corpora/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return testcorpus.Must(t, name)
 }
 
 // stats summarises chunk sizes.

@@ -1,11 +1,11 @@
 package segment
 
 import (
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/ragkit/ragkit/internal/space"
+	"github.com/ragkit/ragkit/internal/testcorpus"
 )
 
 // checkSpans verifies the span invariants: ordered, non-overlapping, within
@@ -80,13 +80,10 @@ func FuzzSpans(f *testing.F) {
 
 func TestCorporaInvariants(t *testing.T) {
 	for _, name := range []string{"room_with_a_view.txt", "sherlock_1661.txt", "commonmark_spec.md",
-		"romeo_and_juliet.txt", "derived_romeo_no_blank_lines.txt", "hashbrown_set_rs.txt", "github_flavored.md"} {
-		b, err := os.ReadFile("../testdata/corpora/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		"romeo_and_juliet.txt", testcorpus.RomeoNoBlankLines, "hashbrown_set_rs.txt", "github_flavored.md"} {
+		text := testcorpus.Must(t, name)
 		for _, l := range levels {
-			checkSpans(t, name+"/"+l.name, string(b), l.f(string(b)))
+			checkSpans(t, name+"/"+l.name, text, l.f(text))
 		}
 	}
 }

@@ -1,14 +1,14 @@
 package tokencount
 
 import (
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"unicode/utf8"
 
 	tiktoken "github.com/pkoukk/tiktoken-go"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/internal/testcorpus"
 )
 
 var (
@@ -95,21 +95,13 @@ func clip(s string) string {
 
 func readCorpus(t testing.TB, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "corpora", name))
-	require.NoError(t, err)
-	return string(b)
+	return testcorpus.Must(t, name)
 }
 
 func corpusNames(t testing.TB) []string {
 	t.Helper()
-	m, err := filepath.Glob(filepath.Join("..", "testdata", "corpora", "*"))
+	names, err := testcorpus.Names()
 	require.NoError(t, err)
-	var names []string
-	for _, p := range m {
-		if base := filepath.Base(p); base != "SOURCES.md" {
-			names = append(names, base)
-		}
-	}
 	require.NotEmpty(t, names)
 	return names
 }

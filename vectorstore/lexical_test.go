@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -133,12 +133,8 @@ func TestLexicalKeepStopWords(t *testing.T) {
 // words, with white space collapsed.
 func paragraphs(t testing.TB, name string, minWords int) []string {
 	t.Helper()
-	data, err := os.ReadFile("../testdata/corpora/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, p := range regexp.MustCompile(`\r?\n\s*\n`).Split(string(data), -1) {
+	for _, p := range regexp.MustCompile(`\r?\n\s*\n`).Split(testcorpus.Must(t, name), -1) {
 		if words := strings.Fields(p); len(words) >= minWords {
 			out = append(out, strings.Join(words, " "))
 		}

@@ -3,10 +3,10 @@ package vectorstore_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -144,11 +144,7 @@ func TestCompactRecall(t *testing.T) {
 		}
 	})
 	t.Run("lexical", func(t *testing.T) {
-		data, err := os.ReadFile("../testdata/corpora/room_with_a_view.txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		words := strings.Fields(string(data))
+		words := strings.Fields(testcorpus.Must(t, "room_with_a_view.txt"))
 		var pieces []string
 		for i := 0; i < len(words); i += 30 {
 			pieces = append(pieces, strings.Join(words[i:min(i+30, len(words))], " "))
