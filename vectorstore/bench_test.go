@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/stretchr/testify/require"
 )
 
 // The package's own benchmarks, on random data; the comparison with the
@@ -17,10 +18,8 @@ func BenchmarkUpsert(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				m, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
-				if err := m.Upsert(bg, recs...); err != nil {
-					b.Fatal(err)
-				}
+				var m vectorstore.Memory
+				require.NoError(b, m.Upsert(bg, recs...))
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/record")
 		})
@@ -38,9 +37,8 @@ func BenchmarkQuery(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(n * 384 * 4))
 				for b.Loop() {
-					if _, err := m.Query(bg, q, 10, vectorstore.Filter{}); err != nil {
-						b.Fatal(err)
-					}
+					_, err := m.Query(bg, q, 10, vectorstore.Filter{})
+					require.NoError(b, err)
 				}
 			})
 		}
@@ -51,9 +49,8 @@ func BenchmarkRange(b *testing.B) {
 	m := newMemory(b, vectorstore.MemoryConfig{}, makeRecords(rand.New(rand.NewPCG(3, 3)), 100, 100, 384)...)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := m.Range(bg, "d42", 40, 44); err != nil {
-			b.Fatal(err)
-		}
+		_, err := m.Range(bg, "d42", 40, 44)
+		require.NoError(b, err)
 	}
 }
 
@@ -63,12 +60,34 @@ func BenchmarkLexical(b *testing.B) {
 	for _, p := range paras {
 		size += int64(len(p))
 	}
-	l, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	var l vectorstore.Lexical
 	b.ReportAllocs()
 	b.SetBytes(size)
 	for b.Loop() {
-		if _, err := l.Embed(bg, paras); err != nil {
-			b.Fatal(err)
+		_, err := l.Embed(bg, paras)
+		require.NoError(b, err)
+	}
+}
+
+// BenchmarkQueryDocIDs is a filter by many documents, as an access-control
+// list makes: a store of 50,000 one-record documents, a filter naming a
+// share of them.
+func BenchmarkQueryDocIDs(b *testing.B) {
+	const n, dim = 50_000, 128
+	r := rand.New(rand.NewPCG(4, 4))
+	m := newMemory(b, vectorstore.MemoryConfig{}, makeRecords(r, n, 1, dim)...)
+	q := randVec(r, dim)
+	for _, ids := range []int{5_000, 20_000, 50_000} {
+		f := vectorstore.Filter{}
+		for _, d := range r.Perm(n)[:ids] {
+			f.DocIDs = append(f.DocIDs, fmt.Sprintf("d%d", d))
 		}
+		b.Run(fmt.Sprintf("ids=%d", ids), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, err := m.Query(bg, q, 10, f)
+				require.NoError(b, err)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/stretchr/testify/require"
 )
 
 // TestConcurrentReadersAndWriters runs every method at once; run it with
@@ -33,9 +34,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 				}
 				return recs
 			}
-			if err := m.ReplaceDocument(bg, "live", version(0)...); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, m.ReplaceDocument(bg, "live", version(0)...))
 			var stop atomic.Bool
 			var wg sync.WaitGroup
 			errc := make(chan error, 16)
@@ -119,7 +118,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 			wg.Wait()
 			close(errc)
 			for err := range errc {
-				t.Error(err)
+				require.NoError(t, err)
 			}
 		})
 	}

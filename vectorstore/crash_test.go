@@ -1,31 +1,26 @@
 package vectorstore
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func crashStore(t *testing.T, docs int, text string) *Memory {
 	m, err := NewMemory(MemoryConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for d := range docs {
 		for i := range 50 {
-			err := m.Upsert(context.Background(), Record{
+			require.NoError(t, m.Upsert(context.Background(), Record{
 				ID: fmt.Sprintf("%d-%d", d, i), DocID: fmt.Sprint(d), Index: i, Text: text,
 				Vector: []float32{float32(d + 1), float32(i), 1},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			}))
 		}
 	}
 	return m
@@ -49,29 +44,23 @@ func TestSaveFileCrash(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "store.rkv")
-	if err := crashStore(t, 2, "old").SaveFile(context.Background(), path); err != nil {
-		t.Fatal(err)
-	}
-	before, _ := os.ReadFile(path)
+	require.NoError(t, crashStore(t, 2, "old").SaveFile(context.Background(), path))
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSaveFileCrash$")
 	cmd.Env = append(os.Environ(), "VECTORSTORE_CRASH_PATH="+path)
-	err := cmd.Run()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
-		t.Fatalf("child did not crash where planned: %v", err)
-	}
-	after, _ := os.ReadFile(path)
-	if !bytes.Equal(before, after) {
-		t.Fatal("the crash changed the previous file")
-	}
+	require.ErrorAs(t, cmd.Run(), &exit, "child did not crash where planned")
+	require.Equal(t, 3, exit.ExitCode(), "child did not crash where planned")
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "the crash changed the previous file")
 	m, err := LoadFile(context.Background(), path, MemoryConfig{})
-	if err != nil || m.Len() != 100 {
-		t.Fatalf("previous file after crash: %v, Len %d", err, m.Len())
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
-		t.Errorf("expected the store and the crashed temporary file, found %d entries", len(entries))
-	}
+	require.NoError(t, err, "previous file after crash")
+	require.Equal(t, 100, m.Len())
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 2, "expected the store and the crashed temporary file")
 }
 
 func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }

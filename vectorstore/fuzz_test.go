@@ -3,60 +3,71 @@ package vectorstore_test
 import (
 	"bytes"
 	"errors"
-	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
-	"math/rand/v2"
-
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/stretchr/testify/require"
 )
 
-// FuzzLoad feeds Load arbitrary bytes. It must never panic; whatever it
-// accepts must save and load again to the same bytes.
+// FuzzLoad feeds Load arbitrary bytes. It must never panic and must refuse
+// with ErrCorrupt or ErrVersion what it does not accept; what it accepts
+// must hold only records that Upsert accepts, and must save and load
+// again to the same bytes.
 func FuzzLoad(f *testing.F) {
 	r := rand.New(rand.NewPCG(1, 1))
 	recs := makeRecords(r, 2, 3, 5)
 	recs[0].Metadata = map[string]string{"k": "v", "x": "y"}
+	recs[1].Start, recs[1].End = 4, 17
 	for _, compact := range []bool{false, true} {
-		m, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{Compact: compact})
-		m.Upsert(bg, recs...)
-		var buf bytes.Buffer
-		m.Save(bg, &buf)
-		f.Add(buf.Bytes())
+		m := newMemory(f, vectorstore.MemoryConfig{Compact: compact}, recs...)
+		f.Add(saved(f, m))
 	}
-	empty, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
-	var buf bytes.Buffer
-	empty.Save(bg, &buf)
-	f.Add(buf.Bytes())
+	f.Add(saved(f, newMemory(f, vectorstore.MemoryConfig{})))
+	for _, name := range []string{"v1.rkv", "v1-compact.rkv", "v1-emptied.rkv"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		require.NoError(f, err)
+		f.Add(data)
+	}
 	f.Add([]byte("RAGKITVS"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := vectorstore.Load(bg, bytes.NewReader(data), vectorstore.MemoryConfig{})
 		if err != nil {
-			if m != nil {
-				t.Fatal("store returned with an error")
-			}
-			if !errors.Is(err, vectorstore.ErrCorrupt) && !errors.Is(err, vectorstore.ErrVersion) {
-				t.Fatalf("unexpected error %v", err)
+			require.Nil(t, m, "store returned with an error")
+			if !errors.Is(err, vectorstore.ErrVersion) {
+				require.ErrorIs(t, err, vectorstore.ErrCorrupt)
 			}
 			return
 		}
-		var out bytes.Buffer
-		if err := m.Save(bg, &out); err != nil {
-			t.Fatal(err)
-		}
-		again, err := vectorstore.Load(bg, bytes.NewReader(out.Bytes()), vectorstore.MemoryConfig{})
-		if err != nil {
-			t.Fatalf("reloading a saved store: %v", err)
-		}
-		var out2 bytes.Buffer
-		again.Save(bg, &out2)
-		if !bytes.Equal(out.Bytes(), out2.Bytes()) {
-			t.Fatal("save, load, save is not stable")
+		out := saved(t, m)
+		again, err := vectorstore.Load(bg, bytes.NewReader(out), vectorstore.MemoryConfig{})
+		require.NoError(t, err, "reloading a saved store")
+		require.Equal(t, out, saved(t, again), "save, load, save is not stable")
+		if m.Len() > 0 {
+			rebuilt := newMemory(t, vectorstore.MemoryConfig{Dimension: m.Dimension()})
+			require.NoError(t, rebuilt.Upsert(bg, allRecords(t, m)...), "Load accepted what Upsert refuses")
+			require.Equal(t, m.Len(), rebuilt.Len())
 		}
 	})
+}
+
+// allRecords returns every record of m, by a query for all of them.
+func allRecords(t *testing.T, m *vectorstore.Memory) []vectorstore.Record {
+	t.Helper()
+	q := make([]float32, m.Dimension())
+	q[0] = 1
+	hits, err := m.Query(bg, q, m.Len(), vectorstore.Filter{})
+	require.NoError(t, err)
+	recs := make([]vectorstore.Record, len(hits))
+	for i, h := range hits {
+		recs[i] = h.Record
+	}
+	return recs
 }
 
 // FuzzLexical checks the embedder on arbitrary text: a unit vector for any
@@ -66,42 +77,22 @@ func FuzzLexical(f *testing.F) {
 	for _, s := range []string{"", " ", "Hello, world!", "don't stop", "* * *", "日本語のテキスト", "a\xffb", "’’'", "x'"} {
 		f.Add(s)
 	}
-	l, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 64})
+	l, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 64})
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, text string) {
 		v, err := l.Embed(bg, []string{text})
-		switch {
-		case !utf8.ValidString(text):
-			if !errors.Is(err, vectorstore.ErrInvalidUTF8) {
-				t.Fatalf("invalid UTF-8: %v", err)
-			}
+		if !utf8.ValidString(text) || strings.TrimFunc(text, unicode.IsSpace) == "" {
+			require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
 			return
-		case strings.TrimFunc(text, unicode.IsSpace) == "":
-			if !errors.Is(err, vectorstore.ErrEmptyText) {
-				t.Fatalf("blank text: %v", err)
-			}
-			return
-		case err != nil:
-			t.Fatal(err)
 		}
+		require.NoError(t, err)
 		var ss float64
 		for _, x := range v[0] {
 			ss += float64(x) * float64(x)
 		}
-		if math.Abs(ss-1) > 1e-5 {
-			t.Fatalf("squared norm %v", ss)
-		}
-		w, _ := l.Embed(bg, []string{text})
-		if !slicesEqual(v[0], w[0]) {
-			t.Fatal("not deterministic")
-		}
+		require.InDelta(t, 1, ss, 1e-5, "squared norm")
+		w, err := l.Embed(bg, []string{text})
+		require.NoError(t, err)
+		require.Equal(t, v, w, "not deterministic")
 	})
-}
-
-func slicesEqual(a, b []float32) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return len(a) == len(b)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/stretchr/testify/require"
 )
 
 var bg = context.Background()
@@ -45,13 +46,9 @@ func makeRecords(r *rand.Rand, docs, perDoc, dim int) []vectorstore.Record {
 func newMemory(t testing.TB, cfg vectorstore.MemoryConfig, recs ...vectorstore.Record) *vectorstore.Memory {
 	t.Helper()
 	m, err := vectorstore.NewMemory(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(recs) > 0 {
-		if err := m.Upsert(bg, recs...); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, m.Upsert(bg, recs...))
 	}
 	return m
 }

@@ -43,45 +43,59 @@ const DefaultLexicalDimension = 384
 // than having no dependencies.
 //
 // A Lexical is safe for concurrent use, and the same text always gives the
-// same vector, on every platform.
+// same vector, on every platform. The zero Lexical (and a nil *Lexical) is
+// the default embedder, as [NewLexical] makes it from the zero
+// [LexicalConfig].
 type Lexical struct {
 	dim       int
 	keepStops bool
 }
 
-// NewLexical returns a lexical embedder.
+// NewLexical returns a lexical embedder. A Dimension outside [0,
+// MaxDimension] gives a [*ConfigError].
 func NewLexical(cfg LexicalConfig) (*Lexical, error) {
 	if cfg.Dimension < 0 || cfg.Dimension > MaxDimension {
-		return nil, fmt.Errorf("%w: Dimension %d is outside [0, %d]", ErrInvalidConfig, cfg.Dimension, MaxDimension)
+		return nil, &ConfigError{Field: "Dimension", Value: cfg.Dimension, Err: errOutOfRange}
 	}
-	dim := cfg.Dimension
-	if dim == 0 {
-		dim = DefaultLexicalDimension
+	return &Lexical{dim: cfg.Dimension, keepStops: cfg.KeepStopWords}, nil
+}
+
+// Config returns the configuration of l with its default resolved:
+// Dimension is never zero.
+func (l *Lexical) Config() LexicalConfig {
+	if l == nil {
+		return LexicalConfig{Dimension: DefaultLexicalDimension}
 	}
-	return &Lexical{dim: dim, keepStops: cfg.KeepStopWords}, nil
+	return LexicalConfig{Dimension: l.Dimension(), KeepStopWords: l.keepStops}
 }
 
 // Dimension returns the length of the vectors l makes.
-func (l *Lexical) Dimension() int { return l.dim }
+func (l *Lexical) Dimension() int {
+	if l == nil || l.dim == 0 {
+		return DefaultLexicalDimension
+	}
+	return l.dim
+}
 
 // Embed returns one unit-length vector per text. A text must be valid UTF-8
 // and hold at least one character that is not white space; otherwise the
-// error wraps [ErrInvalidUTF8] or [ErrEmptyText] and names the text's
-// position. A text of only punctuation is embedded by its symbols.
+// error wraps [ErrInvalidArgument] and names the text's position. A text of
+// only punctuation is embedded by its symbols.
 func (l *Lexical) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	cfg := l.Config()
 	out := make([][]float32, len(texts))
-	slab := make([]float32, len(texts)*l.dim)
+	slab := make([]float32, len(texts)*cfg.Dimension)
 	var f features
 	for i, text := range texts {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if !utf8.ValidString(text) {
-			return nil, fmt.Errorf("%w: text %d", ErrInvalidUTF8, i)
+			return nil, fmt.Errorf("%w: text %d %v", ErrInvalidArgument, i, errUTF8)
 		}
-		v := slab[i*l.dim : (i+1)*l.dim : (i+1)*l.dim]
-		if !l.embed(&f, text, v) {
-			return nil, fmt.Errorf("%w: text %d", ErrEmptyText, i)
+		v := nth(slab, i, cfg.Dimension)
+		if !embed(&f, text, v, cfg.KeepStopWords) {
+			return nil, fmt.Errorf("%w: text %d has nothing to embed (it is empty or white space)", ErrInvalidArgument, i)
 		}
 		out[i] = v
 	}
@@ -98,11 +112,11 @@ type features struct {
 
 // embed writes the vector of text into v and reports whether the text had
 // any feature.
-func (l *Lexical) embed(f *features, text string, v []float32) bool {
+func embed(f *features, text string, v []float32, keepStops bool) bool {
 	f.split(text)
 	f.hashes = f.hashes[:0]
 	for i := range f.ends {
-		if l.keepStops || !f.stop[i] {
+		if keepStops || !f.stop[i] {
 			f.hashes = append(f.hashes, hashFeature(1, f.word(i), nil))
 		}
 		if i > 0 && !(f.stop[i-1] && f.stop[i]) {

@@ -2,8 +2,6 @@ package vectorstore_test
 
 import (
 	"context"
-	"errors"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,53 +9,62 @@ import (
 
 	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/stretchr/testify/require"
 )
 
 func embedOne(t *testing.T, l *vectorstore.Lexical, text string) []float32 {
 	t.Helper()
 	v, err := l.Embed(bg, []string{text})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return v[0]
 }
 
 func TestLexicalVectors(t *testing.T) {
 	l, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l.Dimension() != vectorstore.DefaultLexicalDimension {
-		t.Errorf("Dimension = %d", l.Dimension())
-	}
+	require.NoError(t, err)
+	require.Equal(t, vectorstore.DefaultLexicalDimension, l.Dimension())
+	require.Equal(t, vectorstore.LexicalConfig{Dimension: vectorstore.DefaultLexicalDimension}, l.Config())
 	texts := []string{"The cat sat on the mat.", "¡Hola, señor Müller!", "* * *", "to be or not to be", "x"}
 	vecs, err := l.Embed(bg, texts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for i, v := range vecs {
-		if len(v) != l.Dimension() {
-			t.Errorf("text %d: length %d", i, len(v))
-		}
+		require.Len(t, v, l.Dimension(), "text %d", i)
 		var ss float64
 		for _, x := range v {
 			ss += float64(x) * float64(x)
 		}
-		if math.Abs(ss-1) > 1e-5 {
-			t.Errorf("text %q: squared norm %v, want 1", texts[i], ss)
-		}
+		require.InDelta(t, 1, ss, 1e-5, "text %q: squared norm", texts[i])
 	}
 	// Deterministic, and one text's vector does not depend on its batch.
 	rev := slices.Clone(texts)
 	slices.Reverse(rev)
-	again, _ := l.Embed(bg, rev)
-	if !slices.Equal(again[len(texts)-1], vecs[0]) {
-		t.Error("same text, different vector")
+	again, err := l.Embed(bg, rev)
+	require.NoError(t, err)
+	require.Equal(t, vecs[0], again[len(texts)-1], "same text, different vector")
+}
+
+// TestZeroLexical is the regression test for the zero Lexical, whose Embed
+// divided by zero: it is the default embedder, and so is a nil *Lexical.
+func TestZeroLexical(t *testing.T) {
+	def, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	require.NoError(t, err)
+	texts := []string{"Lucy played Beethoven", "the Arno"}
+	want, err := def.Embed(bg, texts)
+	require.NoError(t, err)
+	for name, l := range map[string]*vectorstore.Lexical{"zero": {}, "nil": nil} {
+		t.Run(name, func(t *testing.T) {
+			got, err := l.Embed(bg, texts)
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+			require.Equal(t, def.Config(), l.Config())
+			require.Equal(t, vectorstore.DefaultLexicalDimension, l.Dimension())
+		})
 	}
 }
 
 func TestLexicalSimilarity(t *testing.T) {
-	l, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 1024})
+	l, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 1024})
+	require.NoError(t, err)
 	sim := func(a, b string) float64 { return cosine(embedOne(t, l, a), embedOne(t, l, b)) }
 	tests := []struct {
 		name    string
@@ -76,57 +83,61 @@ func TestLexicalSimilarity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if s := sim(tt.a, tt.b); s < tt.atLeast || s > tt.atMost {
-				t.Errorf("similarity %v, want in [%v, %v]", s, tt.atLeast, tt.atMost)
-			}
+			s := sim(tt.a, tt.b)
+			require.GreaterOrEqual(t, s, tt.atLeast)
+			require.LessOrEqual(t, s, tt.atMost)
 		})
 	}
 	// Word order matters only through bigrams.
-	if a, b := sim("old man river", "river man old"), sim("old man river", "old man river"); !(a < b) || a < 0.3 {
-		t.Errorf("reordered %v, identical %v", a, b)
-	}
+	reordered, identical := sim("old man river", "river man old"), sim("old man river", "old man river")
+	require.Less(t, reordered, identical)
+	require.GreaterOrEqual(t, reordered, 0.3)
 }
 
 func TestLexicalErrors(t *testing.T) {
-	l, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	l, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	require.NoError(t, err)
 	tests := []struct {
 		name  string
 		texts []string
-		want  error
+		msg   string
 	}{
-		{"empty", []string{"fine", ""}, vectorstore.ErrEmptyText},
-		{"white space", []string{" \t\n "}, vectorstore.ErrEmptyText},
-		{"invalid UTF-8", []string{"ab\xffcd"}, vectorstore.ErrInvalidUTF8},
+		{"empty", []string{"fine", ""}, "vectorstore: invalid argument: text 1 has nothing to embed"},
+		{"white space", []string{" \t\n "}, "vectorstore: invalid argument: text 0 has nothing to embed"},
+		{"invalid UTF-8", []string{"ab\xffcd"}, "vectorstore: invalid argument: text 0 is not valid UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := l.Embed(bg, tt.texts); !errors.Is(err, tt.want) {
-				t.Errorf("err = %v, want %v", err, tt.want)
-			}
+			_, err := l.Embed(bg, tt.texts)
+			require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
+			require.True(t, strings.HasPrefix(err.Error(), tt.msg), err.Error())
 		})
 	}
 	ctx, cancel := context.WithCancel(bg)
 	cancel()
-	if _, err := l.Embed(ctx, []string{"a"}); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
-	}
+	_, err = l.Embed(ctx, []string{"a"})
+	require.ErrorIs(t, err, context.Canceled)
 	for _, d := range []int{-1, vectorstore.MaxDimension + 1} {
-		if _, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: d}); !errors.Is(err, vectorstore.ErrInvalidConfig) {
-			t.Errorf("Dimension %d: %v", d, err)
-		}
+		_, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: d})
+		require.ErrorIs(t, err, vectorstore.ErrInvalidConfig, "Dimension %d", d)
+		var ce *vectorstore.ConfigError
+		require.ErrorAs(t, err, &ce)
+		require.Equal(t, vectorstore.ConfigError{Field: "Dimension", Value: d, Err: ce.Err}, *ce)
 	}
-	if v, err := l.Embed(bg, nil); err != nil || len(v) != 0 {
-		t.Errorf("no texts: %v, %v", v, err)
-	}
+	v, err := l.Embed(bg, nil)
+	require.NoError(t, err)
+	require.Empty(t, v)
 }
 
 func TestLexicalKeepStopWords(t *testing.T) {
-	plain, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
-	keep, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{KeepStopWords: true})
+	plain, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	require.NoError(t, err)
+	keep, err := vectorstore.NewLexical(vectorstore.LexicalConfig{KeepStopWords: true})
+	require.NoError(t, err)
+	require.True(t, keep.Config().KeepStopWords)
 	a, b := "the piano of Lucy", "Lucy piano"
-	if cosine(embedOne(t, keep, a), embedOne(t, keep, b)) >= cosine(embedOne(t, plain, a), embedOne(t, plain, b)) {
-		t.Error("keeping stop words should make these texts less alike")
-	}
+	require.Less(t, cosine(embedOne(t, keep, a), embedOne(t, keep, b)), cosine(embedOne(t, plain, a), embedOne(t, plain, b)),
+		"keeping stop words should make these texts less alike")
 }
 
 // paragraphs returns the paragraphs of a corpus with at least minWords
@@ -146,16 +157,13 @@ func paragraphs(t testing.TB, name string, minWords int) []string {
 // words taken from the middle of a paragraph finds that paragraph.
 func TestLexicalFindsParagraphs(t *testing.T) {
 	paras := paragraphs(t, "room_with_a_view.txt", 40)
-	l, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	l, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	require.NoError(t, err)
 	vecs, err := l.Embed(bg, paras)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	m := newMemory(t, vectorstore.MemoryConfig{})
 	for i, v := range vecs {
-		if err := m.Upsert(bg, vectorstore.Record{ID: string(rune('a'+i%26)) + strings.Repeat("x", i/26), DocID: "room", Index: i, Vector: v}); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: string(rune('a'+i%26)) + strings.Repeat("x", i/26), DocID: "room", Index: i, Vector: v}))
 	}
 	found, asked := 0, 0
 	for i := 0; i < len(paras); i += 7 {
@@ -163,9 +171,7 @@ func TestLexicalFindsParagraphs(t *testing.T) {
 		mid := len(words) / 2
 		q := embedOne(t, l, strings.Join(words[mid-6:mid+6], " "))
 		hits, err := m.Query(bg, q, 3, vectorstore.Filter{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		asked++
 		for _, h := range hits {
 			if h.Index == i {
@@ -174,9 +180,7 @@ func TestLexicalFindsParagraphs(t *testing.T) {
 			}
 		}
 	}
-	if rate := float64(found) / float64(asked); rate < 0.9 {
-		t.Errorf("a 12-word excerpt found its paragraph in the top 3 for %d of %d (%.2f)", found, asked, rate)
-	} else {
-		t.Logf("found %d of %d paragraphs in the top 3", found, asked)
-	}
+	rate := float64(found) / float64(asked)
+	require.GreaterOrEqual(t, rate, 0.9, "a 12-word excerpt found its paragraph in the top 3 for %d of %d", found, asked)
+	t.Logf("found %d of %d paragraphs in the top 3", found, asked)
 }

@@ -17,28 +17,27 @@ import (
 // whose dimension is set by the first vector upserted and whose queries use
 // every CPU.
 type MemoryConfig struct {
-	// Dimension fixes the length of every vector. Zero takes it from the
-	// first record upserted.
+	// Dimension fixes the length of every vector, at most
+	// [MaxDimension]. Zero takes it from the first record upserted.
 	Dimension int
 
 	// Compact stores each vector as int8 codes with 2-bit refinement codes,
-	// about 0.31 of the memory of float32. A query scans the int8 codes,
-	// then re-ranks the best k+k/2+8 candidates (all of them when it scans
-	// at most 64 vectors) against the refined vectors with the float32
-	// query. On amd64 with AVX2 both steps run in assembly and are several
-	// times faster than a float32 scan; elsewhere they are plain Go, no
-	// faster than float32, and the gain is memory only. The refined
-	// vectors are within 1/8 of a quantization step of the originals, so
-	// scores differ from exact cosine by about 1e-4 and the order of
-	// near-ties can differ from exact search: measured recall@10 against
-	// exact search is 0.99 or better (see the package README). Vectors
-	// returned by a compact store are these reconstructions.
+	// under a third of the memory of float32. A query scans the int8
+	// codes, then re-ranks its best candidates (every one, in a store or
+	// filtered set of at most 64 vectors) against the refined vectors with
+	// the float32 query. On amd64 with AVX2 both steps run in assembly and
+	// are several times faster than a float32 scan; elsewhere they are
+	// plain Go, no faster than float32, and the gain is memory only. The
+	// refined vectors are within 1/8 of a quantization step of the
+	// originals, so scores differ slightly from exact cosine and the order
+	// of near-ties can differ from exact search: recall against exact
+	// search is measured in the package README. Vectors returned by a
+	// compact store are these reconstructions.
 	Compact bool
 
 	// Workers is the most goroutines one query may scan with. Zero means
-	// runtime.GOMAXPROCS(0). A query uses as many as its work keeps busy
-	// (about 64K float32 multiply-adds, or eight times as many int8 ones,
-	// each), so small stores are scanned by one.
+	// runtime.GOMAXPROCS(0) when the store is made. A query uses as many
+	// as its work keeps busy, so small stores are scanned by one.
 	Workers int
 }
 
@@ -48,7 +47,12 @@ type MemoryConfig struct {
 // [Memory.Save] and [Load]. It is safe for concurrent use: queries run in
 // parallel with each other, writes wait for running queries and queries
 // for running writes, and every write is all-or-nothing.
+//
+// The zero Memory is an empty store with the zero [MemoryConfig], ready to
+// use; [NewMemory] makes one with another configuration. A Memory must not
+// be copied after first use.
 type Memory struct {
+	once    sync.Once // sets up a zero Memory on first use
 	workers int
 	minWork int // see minWorkPerWorker; tests lower it to force a fan-out
 	compact bool
@@ -76,51 +80,69 @@ type slots struct {
 	scales  []float32
 }
 
-// NewMemory returns an empty store.
+// NewMemory returns an empty store configured by cfg. A Dimension outside
+// [0, MaxDimension] or a negative Workers gives a [*ConfigError].
 func NewMemory(cfg MemoryConfig) (*Memory, error) {
 	if cfg.Dimension < 0 || cfg.Dimension > MaxDimension {
-		return nil, fmt.Errorf("%w: Dimension %d is outside [0, %d]", ErrInvalidConfig, cfg.Dimension, MaxDimension)
+		return nil, &ConfigError{Field: "Dimension", Value: cfg.Dimension, Err: errOutOfRange}
 	}
 	if cfg.Workers < 0 {
-		return nil, fmt.Errorf("%w: Workers %d is negative", ErrInvalidConfig, cfg.Workers)
+		return nil, &ConfigError{Field: "Workers", Value: cfg.Workers, Err: errNegative}
 	}
-	w := cfg.Workers
-	if w == 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
-	m := &Memory{
-		workers: w,
-		minWork: minWorkPerWorker,
-		compact: cfg.Compact,
-		dim:     cfg.Dimension,
-		st:      slots{compact: cfg.Compact},
-		byID:    make(map[string]int32),
-		docs:    make(map[string][]int32),
-	}
-	m.idBefore = func(a, b int32) bool { return m.st.recs[a].ID < m.st.recs[b].ID }
+	m := &Memory{workers: cfg.Workers, compact: cfg.Compact, dim: cfg.Dimension}
+	m.init()
 	return m, nil
+}
+
+// init fills in the defaults of the configuration and makes the maps, once,
+// so that the zero Memory works. Every method calls it first.
+func (m *Memory) init() {
+	m.once.Do(func() {
+		if m.workers == 0 {
+			m.workers = runtime.GOMAXPROCS(0)
+		}
+		if m.minWork == 0 {
+			m.minWork = minWorkPerWorker
+		}
+		m.st.compact = m.compact
+		m.byID = make(map[string]int32)
+		m.docs = make(map[string][]int32)
+		m.idBefore = func(a, b int32) bool { return m.st.recs[a].ID < m.st.recs[b].ID }
+	})
 }
 
 // Len returns the number of records stored; 0 once the store is closed.
 func (m *Memory) Len() int {
+	m.init()
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return len(m.st.recs)
 }
 
 // Dimension returns the length of the stored vectors, or 0 while it is not
-// yet known.
+// yet known. Once known it stays, even when every record is deleted, and
+// [Memory.Save] keeps it.
 func (m *Memory) Dimension() int {
+	m.init()
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return m.dim
 }
 
-// Compact reports whether the store keeps quantized vectors.
-func (m *Memory) Compact() bool { return m.compact }
+// Config returns the store's configuration with its defaults resolved:
+// Dimension is the store's dimension (0 while not yet known), Workers the
+// number of goroutines a query may use. A store made by [NewMemory] with
+// the result accepts the same vectors.
+func (m *Memory) Config() MemoryConfig {
+	m.init()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return MemoryConfig{Dimension: m.dim, Compact: m.compact, Workers: m.workers}
+}
 
 // Close releases the stored data. Every later call returns [ErrClosed].
 func (m *Memory) Close() error {
+	m.init()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -148,75 +170,95 @@ func (m *Memory) prepare(records []Record, docID string) (*batch, error) {
 		return b, nil
 	}
 	b.dim = len(records[0].Vector)
-	if b.dim > MaxDimension {
-		return nil, fmt.Errorf("%w: %d", ErrDimensionTooLarge, b.dim)
-	}
 	for i := range records {
 		if err := checkRecord(&records[i], b.dim, docID); err != nil {
-			return nil, fmt.Errorf("%w (record %d, ID %q)", err, i, records[i].ID)
+			err.Index, err.ID = i, records[i].ID
+			return nil, err
 		}
 	}
-	b.recs = dedupe(records)
-	b.st.grow(len(b.recs), b.dim)
+	keep := lastOfEachID(records)
+	b.recs = make([]Record, 0, len(keep))
+	b.st.grow(len(keep), b.dim)
 	vec := make([]float32, b.dim)
-	for i := range b.recs {
-		r := &b.recs[i]
+	for _, i := range keep {
+		r := records[i]
 		copy(vec, r.Vector)
-		n := kernel.Normalize(vec)
-		if n == 0 {
-			return nil, fmt.Errorf("%w (ID %q)", ErrZeroVector, r.ID)
-		}
-		if n != n {
-			return nil, fmt.Errorf("%w (ID %q)", ErrNonFinite, r.ID)
+		if n := kernel.Normalize(vec); n == 0 || n != n {
+			reason := errZero
+			if n != n {
+				reason = errNonFinite
+			}
+			return nil, &RecordError{Index: i, ID: r.ID, Field: "Vector", Err: reason}
 		}
 		b.st.appendVector(vec)
 		r.Vector = nil
-		if r.Metadata != nil {
-			r.Metadata = maps.Clone(r.Metadata)
-		}
+		r.Metadata = cloneMetadata(r.Metadata)
+		b.recs = append(b.recs, r)
 	}
 	return b, nil
 }
 
-func checkRecord(r *Record, dim int, docID string) error {
+// cloneMetadata copies metadata; an empty map becomes nil, as it comes
+// back from [Load].
+func cloneMetadata(md map[string]string) map[string]string {
+	if len(md) == 0 {
+		return nil
+	}
+	return maps.Clone(md)
+}
+
+// checkRecord returns what is wrong with r, if anything; the caller fills
+// in its position and ID.
+func checkRecord(r *Record, dim int, docID string) *RecordError {
+	bad := func(field string, err error) *RecordError { return &RecordError{Field: field, Err: err} }
 	switch {
 	case r.ID == "":
-		return ErrEmptyID
+		return bad("ID", errEmpty)
+	case !utf8.ValidString(r.ID):
+		return bad("ID", errUTF8)
 	case r.DocID == "":
-		return ErrEmptyDocID
+		return bad("DocID", errEmpty)
+	case !utf8.ValidString(r.DocID):
+		return bad("DocID", errUTF8)
 	case docID != "" && r.DocID != docID:
-		return fmt.Errorf("%w: %q, not %q", ErrWrongDocument, r.DocID, docID)
+		return bad("DocID", fmt.Errorf("is %q, not the document being replaced, %q", r.DocID, docID))
 	case r.Index < 0:
-		return ErrNegativeIndex
+		return bad("Index", errNegative)
+	case r.Start < 0:
+		return bad("Start", errNegative)
+	case r.End < r.Start:
+		return bad("End", errEndBefore)
+	case !utf8.ValidString(r.Text):
+		return bad("Text", errUTF8)
 	case len(r.Vector) == 0:
-		return ErrEmptyVector
+		return bad("Vector", errEmpty)
+	case len(r.Vector) > MaxDimension:
+		return bad("Vector", errTooLong)
 	case len(r.Vector) != dim:
-		return fmt.Errorf("%w: %d, not %d like the first record", ErrDimensionMismatch, len(r.Vector), dim)
-	case !utf8.ValidString(r.ID) || !utf8.ValidString(r.DocID) || !utf8.ValidString(r.Text):
-		return ErrInvalidUTF8
+		return bad("Vector", fmt.Errorf("%w: %d, not %d like the first record", ErrDimensionMismatch, len(r.Vector), dim))
 	}
 	for k, v := range r.Metadata {
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
-			return fmt.Errorf("%w: metadata %q", ErrInvalidUTF8, k)
+			return bad("Metadata", fmt.Errorf("%w: key %q", errUTF8, k))
 		}
 	}
 	return nil
 }
 
-// dedupe returns a copy of records in which only the last record of each
-// ID is kept, in the order of the kept records.
-func dedupe(records []Record) []Record {
+// lastOfEachID returns the positions of the records to keep, in order:
+// the last record of each ID.
+func lastOfEachID(records []Record) []int {
 	if len(records) == 1 {
-		return []Record{records[0]}
+		return []int{0}
 	}
 	last := make(map[string]int, len(records))
 	for i, r := range records {
 		last[r.ID] = i
 	}
-	out := make([]Record, 0, len(last))
+	out := make([]int, 0, len(last))
 	for i, r := range records {
 		if last[r.ID] == i {
-			out = append(out, r)
+			out = append(out, i)
 		}
 	}
 	return out
@@ -312,7 +354,7 @@ func (m *Memory) Upsert(ctx context.Context, records ...Record) error {
 // deletes the document.
 func (m *Memory) ReplaceDocument(ctx context.Context, docID string, records ...Record) error {
 	if docID == "" {
-		return ErrEmptyDocID
+		return fmt.Errorf("%w: empty document ID", ErrInvalidArgument)
 	}
 	return m.write(ctx, records, docID, true)
 }
@@ -321,6 +363,7 @@ func (m *Memory) write(ctx context.Context, records []Record, docID string, repl
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	m.init()
 	b, err := m.prepare(records, docID)
 	if err != nil {
 		return err
@@ -330,7 +373,8 @@ func (m *Memory) write(ctx context.Context, records []Record, docID string, repl
 	}
 	defer m.mu.Unlock()
 	if len(b.recs) > 0 && m.dim != 0 && b.dim != m.dim {
-		return fmt.Errorf("%w: %d, store has %d", ErrDimensionMismatch, b.dim, m.dim)
+		return &RecordError{Index: 0, ID: records[0].ID, Field: "Vector",
+			Err: fmt.Errorf("%w: %d, store has %d", ErrDimensionMismatch, b.dim, m.dim)}
 	}
 	if replace {
 		m.removeDocument(docID)
@@ -462,6 +506,7 @@ func (m *Memory) lock(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	m.init()
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -475,6 +520,7 @@ func (m *Memory) rlock(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	m.init()
 	m.mu.RLock()
 	if m.closed {
 		m.mu.RUnlock()
@@ -527,12 +573,12 @@ func (m *Memory) Get(ctx context.Context, id string) (Record, error) {
 // Range returns the records of document docID whose Index is in [from, to],
 // in order of Index (then ID), in O(log n + results). It returns an error
 // wrapping [ErrNotFound] if the document has no records and one wrapping
-// [ErrInvalidRange] if from > to. A range past either end of the document
-// is cut to the records that exist, so a sentence window may ask for
-// Index-2 .. Index+2 without checking bounds.
+// [ErrInvalidArgument] if from > to. A range past either end of the
+// document is cut to the records that exist, so a sentence window may ask
+// for Index-2 .. Index+2 without checking bounds.
 func (m *Memory) Range(ctx context.Context, docID string, from, to int) ([]Record, error) {
 	if from > to {
-		return nil, fmt.Errorf("%w: %d > %d", ErrInvalidRange, from, to)
+		return nil, fmt.Errorf("%w: range start %d is after its end %d", ErrInvalidArgument, from, to)
 	}
 	if err := m.rlock(ctx); err != nil {
 		return nil, err
@@ -556,14 +602,25 @@ func (m *Memory) Range(ctx context.Context, docID string, from, to int) ([]Recor
 // sharing one allocation. The caller holds the read lock.
 func (m *Memory) records(sl []int32) []Record {
 	out := make([]Record, len(sl))
-	vecs := make([]float32, len(sl)*m.dim)
+	slab := make([]float32, len(sl)*m.dim)
 	for i, s := range sl {
-		out[i] = m.st.recs[s]
-		v := vecs[i*m.dim : (i+1)*m.dim : (i+1)*m.dim]
-		m.st.vector(v, int(s), m.dim)
-		out[i].Vector = v
+		out[i] = m.record(s, nth(slab, i, m.dim))
 	}
 	return out
+}
+
+// nth returns the i'th vector of dim in slab, with no room to grow into
+// the next one.
+func nth(slab []float32, i, dim int) []float32 { return slab[i*dim : (i+1)*dim : (i+1)*dim] }
+
+// record returns a copy of the record in slot, with its metadata copied
+// and its vector written into vec. The caller holds the read lock.
+func (m *Memory) record(slot int32, vec []float32) Record {
+	r := m.st.recs[slot]
+	r.Metadata = cloneMetadata(r.Metadata)
+	m.st.vector(vec, int(slot), m.dim)
+	r.Vector = vec
+	return r
 }
 
 var _ VectorStore = (*Memory)(nil)

@@ -1,19 +1,23 @@
 package vectorstore_test
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/stretchr/testify/require"
 )
 
 func TestQueryMatchesBruteForce(t *testing.T) {
@@ -36,9 +40,7 @@ func TestQueryMatchesBruteForce(t *testing.T) {
 					for _, k := range []int{1, 10, 5000} {
 						q := randVec(r, dim)
 						got, err := m.Query(bg, q, k, f)
-						if err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, err)
 						checkHits(t, name, got, bruteForce(recs, q, len(recs), f), k)
 					}
 				}
@@ -49,32 +51,65 @@ func TestQueryMatchesBruteForce(t *testing.T) {
 
 func TestQueryResultFields(t *testing.T) {
 	m := newMemory(t, vectorstore.MemoryConfig{}, vectorstore.Record{
-		ID: "a", DocID: "doc", Index: 4, Text: "hello", Vector: []float32{3, 4},
+		ID: "a", DocID: "doc", Index: 4, Start: 10, End: 15, Text: "hello", Vector: []float32{3, 4},
 		Metadata: map[string]string{"lang": "en"},
 	})
 	hits, err := m.Query(bg, []float32{6, 8}, 3, vectorstore.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(hits) != 1 {
-		t.Fatalf("got %d hits, want 1", len(hits))
-	}
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
 	h := hits[0]
-	if h.ID != "a" || h.DocID != "doc" || h.Index != 4 || h.Text != "hello" || h.Metadata["lang"] != "en" {
-		t.Errorf("hit = %+v", h)
-	}
-	if math.Abs(float64(h.Score)-1) > 1e-6 {
-		t.Errorf("score %v, want 1", h.Score)
-	}
+	require.Equal(t, vectorstore.Record{
+		ID: "a", DocID: "doc", Index: 4, Start: 10, End: 15, Text: "hello",
+		Vector: h.Vector, Metadata: map[string]string{"lang": "en"},
+	}, h.Record)
+	require.InDelta(t, 1, h.Score, 1e-6)
 	// The stored vector is the normalised one.
-	if math.Abs(float64(h.Vector[0])-0.6) > 1e-6 || math.Abs(float64(h.Vector[1])-0.8) > 1e-6 {
-		t.Errorf("vector %v, want [0.6 0.8]", h.Vector)
-	}
+	require.InDeltaSlice(t, []float32{0.6, 0.8}, h.Vector, 1e-6)
 	// Changing a returned vector does not change the store.
 	h.Vector[0] = 42
-	again, _ := m.Get(bg, "a")
-	if again.Vector[0] == 42 {
-		t.Error("returned vector aliases the store")
+	again, err := m.Get(bg, "a")
+	require.NoError(t, err)
+	require.NotEqual(t, float32(42), again.Vector[0], "returned vector aliases the store")
+}
+
+// TestReturnedMetadataIsACopy is the regression test for records returned
+// by Get, Range and Query sharing their Metadata map with the store:
+// changing one changed the stored record and later filter results.
+func TestReturnedMetadataIsACopy(t *testing.T) {
+	rec := vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 0}, Metadata: map[string]string{"acl": "alice"}}
+	onlyAlice := vectorstore.Filter{Metadata: map[string]string{"acl": "alice"}}
+	returned := map[string]func(m *vectorstore.Memory) map[string]string{
+		"Get": func(m *vectorstore.Memory) map[string]string {
+			r, err := m.Get(bg, "a")
+			require.NoError(t, err)
+			return r.Metadata
+		},
+		"Range": func(m *vectorstore.Memory) map[string]string {
+			rs, err := m.Range(bg, "d", 0, 0)
+			require.NoError(t, err)
+			return rs[0].Metadata
+		},
+		"Query": func(m *vectorstore.Memory) map[string]string {
+			hs, err := m.Query(bg, []float32{1, 0}, 1, vectorstore.Filter{})
+			require.NoError(t, err)
+			return hs[0].Metadata
+		},
+	}
+	for name, get := range returned {
+		for _, compact := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/compact=%v", name, compact), func(t *testing.T) {
+				m := newMemory(t, vectorstore.MemoryConfig{Compact: compact}, rec)
+				md := get(m)
+				md["acl"] = "mallory"
+				md["extra"] = "x"
+				again, err := m.Get(bg, "a")
+				require.NoError(t, err)
+				require.Equal(t, map[string]string{"acl": "alice"}, again.Metadata)
+				hits, err := m.Query(bg, []float32{1, 0}, 1, onlyAlice)
+				require.NoError(t, err)
+				require.Len(t, hits, 1, "the filter no longer finds the record")
+			})
+		}
 	}
 }
 
@@ -82,9 +117,8 @@ func TestQueryHugeK(t *testing.T) {
 	for _, compact := range []bool{false, true} {
 		m := newMemory(t, vectorstore.MemoryConfig{Compact: compact}, makeRecords(rand.New(rand.NewPCG(1, 3)), 2, 3, 4)...)
 		hits, err := m.Query(bg, []float32{1, 2, 3, 4}, math.MaxInt, vectorstore.Filter{})
-		if err != nil || len(hits) != 6 {
-			t.Errorf("compact=%v: %d hits, %v", compact, len(hits), err)
-		}
+		require.NoError(t, err)
+		require.Len(t, hits, 6, "compact=%v", compact)
 	}
 }
 
@@ -93,17 +127,35 @@ func TestQueryTiesAreDeterministic(t *testing.T) {
 	for i := range 100 {
 		recs = append(recs, vectorstore.Record{ID: fmt.Sprintf("id%03d", 99-i), DocID: "d", Index: i, Vector: []float32{1, 1}})
 	}
-	for _, workers := range []int{1, 3} {
-		m := newMemory(t, vectorstore.MemoryConfig{Workers: workers}, recs...)
-		vectorstore.ForceFanOut(m)
-		hits, err := m.Query(bg, []float32{1, 1}, 5, vectorstore.Filter{})
-		if err != nil {
-			t.Fatal(err)
+	for _, compact := range []bool{false, true} {
+		for _, workers := range []int{1, 3} {
+			m := newMemory(t, vectorstore.MemoryConfig{Workers: workers, Compact: compact}, recs...)
+			vectorstore.ForceFanOut(m)
+			hits, err := m.Query(bg, []float32{1, 1}, 5, vectorstore.Filter{})
+			require.NoError(t, err)
+			require.Equal(t, []string{"id000", "id001", "id002", "id003", "id004"}, hitIDs(hits), "compact=%v workers=%d", compact, workers)
 		}
-		want := []string{"id000", "id001", "id002", "id003", "id004"}
-		if !slices.Equal(hitIDs(hits), want) {
-			t.Errorf("workers=%d: got %v, want %v", workers, hitIDs(hits), want)
+	}
+}
+
+// TestQueryManyDocIDs filters by more documents than the short list that
+// is de-duplicated by scanning, with repeats and unknown IDs: each
+// document counts once. (Query was quadratic in the number of DocIDs;
+// BenchmarkQueryDocIDs measures that it no longer is.)
+func TestQueryManyDocIDs(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	recs := makeRecords(r, 300, 2, 8)
+	m := newMemory(t, vectorstore.MemoryConfig{Workers: 2}, recs...)
+	vectorstore.ForceFanOut(m)
+	for _, n := range []int{3, 40, 1000} {
+		var f vectorstore.Filter
+		for range n {
+			f.DocIDs = append(f.DocIDs, fmt.Sprintf("d%d", r.IntN(400)))
 		}
+		q := randVec(r, 8)
+		got, err := m.Query(bg, q, len(recs), f)
+		require.NoError(t, err)
+		checkHits(t, fmt.Sprintf("%d IDs", n), got, bruteForce(recs, q, len(recs), f), len(recs))
 	}
 }
 
@@ -112,37 +164,32 @@ func TestUpsertReplacesByID(t *testing.T) {
 		vectorstore.Record{ID: "x", DocID: "a", Index: 0, Text: "old", Vector: []float32{1, 0}},
 		vectorstore.Record{ID: "y", DocID: "a", Index: 1, Text: "y", Vector: []float32{0, 1}},
 	)
-	// Same place, new text and vector.
-	if err := m.Upsert(bg, vectorstore.Record{ID: "x", DocID: "a", Index: 0, Text: "new", Vector: []float32{0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := m.Get(bg, "x"); got.Text != "new" || got.Vector[1] != 1 {
-		t.Errorf("after replace: %+v", got)
-	}
+	// Same place, new text, offsets and vector.
+	require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: "x", DocID: "a", Index: 0, Start: 3, End: 6, Text: "new", Vector: []float32{0, 1}}))
+	got, err := m.Get(bg, "x")
+	require.NoError(t, err)
+	require.Equal(t, "new", got.Text)
+	require.Equal(t, [2]int{3, 6}, [2]int{got.Start, got.End})
+	require.Equal(t, float32(1), got.Vector[1])
 	// Moved to another document: gone from the old one's range.
-	if err := m.Upsert(bg, vectorstore.Record{ID: "x", DocID: "b", Index: 7, Text: "moved", Vector: []float32{0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if m.Len() != 2 {
-		t.Errorf("Len = %d, want 2", m.Len())
-	}
-	a, _ := m.Range(bg, "a", 0, 10)
-	b, _ := m.Range(bg, "b", 0, 10)
-	if !slices.Equal(recordIDs(a), []string{"y"}) || !slices.Equal(recordIDs(b), []string{"x"}) {
-		t.Errorf("ranges after move: a=%v b=%v", recordIDs(a), recordIDs(b))
-	}
+	require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: "x", DocID: "b", Index: 7, Text: "moved", Vector: []float32{0, 1}}))
+	require.Equal(t, 2, m.Len())
+	a, err := m.Range(bg, "a", 0, 10)
+	require.NoError(t, err)
+	b, err := m.Range(bg, "b", 0, 10)
+	require.NoError(t, err)
+	require.Equal(t, []string{"y"}, recordIDs(a))
+	require.Equal(t, []string{"x"}, recordIDs(b))
 	// Within one call, the last record of an ID wins.
-	err := m.Upsert(bg,
+	require.NoError(t, m.Upsert(bg,
 		vectorstore.Record{ID: "z", DocID: "c", Index: 0, Text: "first", Vector: []float32{1, 0}},
 		vectorstore.Record{ID: "z", DocID: "c", Index: 2, Text: "second", Vector: []float32{1, 0}},
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := m.Range(bg, "c", 0, 10)
-	if len(c) != 1 || c[0].Text != "second" || c[0].Index != 2 {
-		t.Errorf("duplicate IDs in one call: %+v", c)
-	}
+	))
+	c, err := m.Range(bg, "c", 0, 10)
+	require.NoError(t, err)
+	require.Len(t, c, 1)
+	require.Equal(t, "second", c[0].Text)
+	require.Equal(t, 2, c[0].Index)
 }
 
 func TestUpsertCopiesInput(t *testing.T) {
@@ -151,10 +198,10 @@ func TestUpsertCopiesInput(t *testing.T) {
 	m := newMemory(t, vectorstore.MemoryConfig{}, vectorstore.Record{ID: "a", DocID: "d", Vector: vec, Metadata: meta})
 	meta["k"] = "changed"
 	vec[0] = -100
-	got, _ := m.Get(bg, "a")
-	if got.Metadata["k"] != "v" || got.Vector[0] < 0 {
-		t.Errorf("store shares the caller's data: %+v", got)
-	}
+	got, err := m.Get(bg, "a")
+	require.NoError(t, err)
+	require.Equal(t, "v", got.Metadata["k"])
+	require.Positive(t, got.Vector[0])
 }
 
 func TestRange(t *testing.T) {
@@ -179,49 +226,31 @@ func TestRange(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%d..%d", tt.from, tt.to), func(t *testing.T) {
 			got, err := m.Range(bg, "doc", tt.from, tt.to)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(recordIDs(got), tt.want) {
-				t.Errorf("got %v, want %v", recordIDs(got), tt.want)
-			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, recordIDs(got))
 			for _, rec := range got {
-				if len(rec.Vector) != 4 {
-					t.Errorf("record %s has vector %v", rec.ID, rec.Vector)
-				}
+				require.Len(t, rec.Vector, 4, "record %s", rec.ID)
 			}
 		})
 	}
-	if _, err := m.Range(bg, "doc", 5, 4); !errors.Is(err, vectorstore.ErrInvalidRange) {
-		t.Errorf("from > to: %v", err)
-	}
-	if _, err := m.Range(bg, "nope", 0, 4); !errors.Is(err, vectorstore.ErrNotFound) {
-		t.Errorf("unknown document: %v", err)
-	}
+	_, err := m.Range(bg, "doc", 5, 4)
+	require.ErrorIs(t, err, vectorstore.ErrInvalidArgument, "from > to")
+	_, err = m.Range(bg, "nope", 0, 4)
+	require.ErrorIs(t, err, vectorstore.ErrNotFound, "unknown document")
 }
 
 func TestDeleteDocumentAndDelete(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
 	recs := makeRecords(r, 5, 20, 8)
 	m := newMemory(t, vectorstore.MemoryConfig{}, recs...)
-	if err := m.DeleteDocument(bg, "d2"); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.DeleteDocument(bg, "d2"); err != nil {
-		t.Errorf("deleting a missing document: %v", err)
-	}
-	if _, err := m.Range(bg, "d2", 0, 100); !errors.Is(err, vectorstore.ErrNotFound) {
-		t.Errorf("Range of deleted document: %v", err)
-	}
-	if err := m.Delete(bg, "d0-3", "d0-4", "missing"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Get(bg, "d0-3"); !errors.Is(err, vectorstore.ErrNotFound) {
-		t.Errorf("Get of deleted record: %v", err)
-	}
-	if m.Len() != 78 {
-		t.Errorf("Len = %d, want 78", m.Len())
-	}
+	require.NoError(t, m.DeleteDocument(bg, "d2"))
+	require.NoError(t, m.DeleteDocument(bg, "d2"), "deleting a missing document")
+	_, err := m.Range(bg, "d2", 0, 100)
+	require.ErrorIs(t, err, vectorstore.ErrNotFound, "Range of deleted document")
+	require.NoError(t, m.Delete(bg, "d0-3", "d0-4", "missing"))
+	_, err = m.Get(bg, "d0-3")
+	require.ErrorIs(t, err, vectorstore.ErrNotFound, "Get of deleted record")
+	require.Equal(t, 78, m.Len())
 	var left []vectorstore.Record
 	for _, rec := range recs {
 		if rec.DocID != "d2" && rec.ID != "d0-3" && rec.ID != "d0-4" {
@@ -230,9 +259,7 @@ func TestDeleteDocumentAndDelete(t *testing.T) {
 	}
 	q := randVec(r, 8)
 	got, err := m.Query(bg, q, 200, vectorstore.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkHits(t, "after deletes", got, bruteForce(left, q, len(left), vectorstore.Filter{}), 200)
 }
 
@@ -259,24 +286,18 @@ func TestRandomOperations(t *testing.T) {
 					for i := range batch {
 						batch[i] = newRec()
 					}
-					if err := m.Upsert(bg, batch...); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, m.Upsert(bg, batch...))
 					for _, rec := range batch {
 						model[rec.ID] = rec
 					}
 				case op < 7:
 					ids := []string{fmt.Sprintf("id%d", r.IntN(120)), fmt.Sprintf("id%d", r.IntN(120))}
-					if err := m.Delete(bg, ids...); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, m.Delete(bg, ids...))
 					delete(model, ids[0])
 					delete(model, ids[1])
 				case op < 8:
 					doc := fmt.Sprintf("doc%d", r.IntN(8))
-					if err := m.DeleteDocument(bg, doc); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, m.DeleteDocument(bg, doc))
 					maps.DeleteFunc(model, func(_ string, v vectorstore.Record) bool { return v.DocID == doc })
 				default:
 					doc := fmt.Sprintf("doc%d", r.IntN(8))
@@ -286,9 +307,7 @@ func TestRandomOperations(t *testing.T) {
 						rec.DocID = doc
 						batch = append(batch, rec)
 					}
-					if err := m.ReplaceDocument(bg, doc, batch...); err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, m.ReplaceDocument(bg, doc, batch...))
 					maps.DeleteFunc(model, func(_ string, v vectorstore.Record) bool { return v.DocID == doc })
 					for _, rec := range batch {
 						model[rec.ID] = rec
@@ -302,9 +321,7 @@ func TestRandomOperations(t *testing.T) {
 
 func checkAgainstModel(t *testing.T, step int, m *vectorstore.Memory, model map[string]vectorstore.Record, compact bool) {
 	t.Helper()
-	if m.Len() != len(model) {
-		t.Fatalf("step %d: Len = %d, model has %d", step, m.Len(), len(model))
-	}
+	require.Equal(t, len(model), m.Len(), "step %d", step)
 	byDoc := map[string][]vectorstore.Record{}
 	for _, rec := range model {
 		byDoc[rec.DocID] = append(byDoc[rec.DocID], rec)
@@ -317,24 +334,19 @@ func checkAgainstModel(t *testing.T, step int, m *vectorstore.Memory, model map[
 		})
 		got, err := m.Range(bg, doc, 3, 11)
 		if len(want) == 0 {
-			if !errors.Is(err, vectorstore.ErrNotFound) {
-				t.Fatalf("step %d: Range of empty %s: %v", step, doc, err)
-			}
+			require.ErrorIs(t, err, vectorstore.ErrNotFound, "step %d: Range of empty %s", step, doc)
 			continue
 		}
-		var inRange []string
+		inRange := []string{}
 		for _, rec := range want {
 			if rec.Index >= 3 && rec.Index <= 11 {
 				inRange = append(inRange, rec.ID)
 			}
 		}
-		if err != nil || !slices.Equal(recordIDs(got), append([]string{}, inRange...)) {
-			t.Fatalf("step %d: Range(%s) = %v, %v; want %v", step, doc, recordIDs(got), err, inRange)
-		}
+		require.NoError(t, err, "step %d", step)
+		require.Equal(t, inRange, recordIDs(got), "step %d: Range(%s)", step, doc)
 		for _, rec := range got {
-			if rec.Text != model[rec.ID].Text {
-				t.Fatalf("step %d: record %s has text %q, want %q", step, rec.ID, rec.Text, model[rec.ID].Text)
-			}
+			require.Equal(t, model[rec.ID].Text, rec.Text, "step %d: record %s", step, rec.ID)
 		}
 	}
 	if step%50 != 0 || compact {
@@ -343,9 +355,7 @@ func checkAgainstModel(t *testing.T, step int, m *vectorstore.Memory, model map[
 	recs := slices.Collect(maps.Values(model))
 	q := []float32{1, -1, 0.5, 0, 2, 1}
 	got, err := m.Query(bg, q, 7, vectorstore.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	checkHits(t, fmt.Sprintf("step %d", step), got, bruteForce(recs, q, len(recs), vectorstore.Filter{}), 7)
 }
 
@@ -356,16 +366,18 @@ func TestUpsertIsAllOrNothing(t *testing.T) {
 		vectorstore.Record{ID: "new", DocID: "d", Vector: []float32{1, 0}},
 		vectorstore.Record{ID: "bad", DocID: "d", Vector: []float32{0, 0}},
 	)
-	if !errors.Is(err, vectorstore.ErrZeroVector) {
-		t.Fatalf("err = %v, want ErrZeroVector", err)
-	}
-	got, _ := m.Get(bg, "keep")
-	if m.Len() != 1 || got.Text != "" {
-		t.Errorf("a failed Upsert changed the store: Len %d, %+v", m.Len(), got)
-	}
+	var re *vectorstore.RecordError
+	require.ErrorAs(t, err, &re)
+	require.Equal(t, vectorstore.RecordError{Index: 2, ID: "bad", Field: "Vector", Err: re.Err}, *re)
+	got, err := m.Get(bg, "keep")
+	require.NoError(t, err)
+	require.Equal(t, 1, m.Len(), "a failed Upsert changed the store")
+	require.Empty(t, got.Text, "a failed Upsert changed the store")
 }
 
-func TestErrors(t *testing.T) {
+// TestRecordErrors checks what a refused record reports: which record (its
+// position in the call and its ID), which field, and the sentinels.
+func TestRecordErrors(t *testing.T) {
 	nan := float32(math.NaN())
 	m := newMemory(t, vectorstore.MemoryConfig{Dimension: 2})
 	rec := func(mod func(*vectorstore.Record)) vectorstore.Record {
@@ -373,105 +385,169 @@ func TestErrors(t *testing.T) {
 		mod(&r)
 		return r
 	}
-	upserts := []struct {
-		name string
-		rec  vectorstore.Record
-		want error
+	tests := []struct {
+		name     string
+		rec      vectorstore.Record
+		field    string
+		mismatch bool // also ErrDimensionMismatch
 	}{
-		{"empty ID", rec(func(r *vectorstore.Record) { r.ID = "" }), vectorstore.ErrEmptyID},
-		{"empty DocID", rec(func(r *vectorstore.Record) { r.DocID = "" }), vectorstore.ErrEmptyDocID},
-		{"negative Index", rec(func(r *vectorstore.Record) { r.Index = -1 }), vectorstore.ErrNegativeIndex},
-		{"empty vector", rec(func(r *vectorstore.Record) { r.Vector = nil }), vectorstore.ErrEmptyVector},
-		{"wrong dimension", rec(func(r *vectorstore.Record) { r.Vector = []float32{1, 2, 3} }), vectorstore.ErrDimensionMismatch},
-		{"zero vector", rec(func(r *vectorstore.Record) { r.Vector = []float32{0, 0} }), vectorstore.ErrZeroVector},
-		{"NaN", rec(func(r *vectorstore.Record) { r.Vector = []float32{nan, 1} }), vectorstore.ErrNonFinite},
-		{"infinity", rec(func(r *vectorstore.Record) { r.Vector = []float32{float32(math.Inf(-1)), 1} }), vectorstore.ErrNonFinite},
-		{"invalid UTF-8 text", rec(func(r *vectorstore.Record) { r.Text = "a\xffb" }), vectorstore.ErrInvalidUTF8},
-		{"invalid UTF-8 ID", rec(func(r *vectorstore.Record) { r.ID = "\xc0" }), vectorstore.ErrInvalidUTF8},
-		{"invalid UTF-8 metadata", rec(func(r *vectorstore.Record) { r.Metadata = map[string]string{"k": "\xff"} }), vectorstore.ErrInvalidUTF8},
-		{"too long", rec(func(r *vectorstore.Record) { r.Vector = make([]float32, vectorstore.MaxDimension+1) }), vectorstore.ErrDimensionTooLarge},
+		{"empty ID", rec(func(r *vectorstore.Record) { r.ID = "" }), "ID", false},
+		{"invalid UTF-8 ID", rec(func(r *vectorstore.Record) { r.ID = "\xc0" }), "ID", false},
+		{"empty DocID", rec(func(r *vectorstore.Record) { r.DocID = "" }), "DocID", false},
+		{"negative Index", rec(func(r *vectorstore.Record) { r.Index = -1 }), "Index", false},
+		{"negative Start", rec(func(r *vectorstore.Record) { r.Start, r.End = -1, 3 }), "Start", false},
+		{"End before Start", rec(func(r *vectorstore.Record) { r.Start, r.End = 5, 4 }), "End", false},
+		{"End alone", rec(func(r *vectorstore.Record) { r.Start, r.End = 2, 0 }), "End", false},
+		{"invalid UTF-8 text", rec(func(r *vectorstore.Record) { r.Text = "a\xffb" }), "Text", false},
+		{"invalid UTF-8 metadata", rec(func(r *vectorstore.Record) { r.Metadata = map[string]string{"k": "\xff"} }), "Metadata", false},
+		{"empty vector", rec(func(r *vectorstore.Record) { r.Vector = nil }), "Vector", false},
+		{"wrong dimension", rec(func(r *vectorstore.Record) { r.Vector = []float32{1, 2, 3} }), "Vector", true},
+		{"zero vector", rec(func(r *vectorstore.Record) { r.Vector = []float32{0, 0} }), "Vector", false},
+		{"NaN", rec(func(r *vectorstore.Record) { r.Vector = []float32{nan, 1} }), "Vector", false},
+		{"infinity", rec(func(r *vectorstore.Record) { r.Vector = []float32{float32(math.Inf(-1)), 1} }), "Vector", false},
+		{"too long", rec(func(r *vectorstore.Record) { r.Vector = make([]float32, vectorstore.MaxDimension+1) }), "Vector", false},
 	}
-	for _, tt := range upserts {
-		t.Run("Upsert/"+tt.name, func(t *testing.T) {
-			if err := m.Upsert(bg, tt.rec); !errors.Is(err, tt.want) {
-				t.Errorf("err = %v, want %v", err, tt.want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ok := vectorstore.Record{ID: "ok", DocID: "d", Vector: []float32{1, 0}}
+			for _, write := range []func() error{
+				func() error { return m.Upsert(bg, ok, tt.rec) },
+				func() error { return m.ReplaceDocument(bg, "d", ok, tt.rec) },
+			} {
+				err := write()
+				require.ErrorIs(t, err, vectorstore.ErrInvalidRecord)
+				require.Equal(t, tt.mismatch, errors.Is(err, vectorstore.ErrDimensionMismatch), "%v", err)
+				var re *vectorstore.RecordError
+				require.ErrorAs(t, err, &re)
+				require.Equal(t, 1, re.Index)
+				require.Equal(t, tt.rec.ID, re.ID)
+				require.Equal(t, tt.field, re.Field)
+				require.True(t, strings.HasPrefix(err.Error(), "vectorstore: invalid record: record 1 (ID "), err.Error())
 			}
 		})
 	}
-	if err := m.Upsert(bg, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 0}}); err != nil {
-		t.Fatal(err)
-	}
+	t.Run("store dimension", func(t *testing.T) {
+		err := m.Upsert(bg, vectorstore.Record{ID: "x", DocID: "d", Vector: []float32{1, 2, 3}})
+		require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
+		require.ErrorIs(t, err, vectorstore.ErrInvalidRecord)
+	})
+	t.Run("another document", func(t *testing.T) {
+		err := m.ReplaceDocument(bg, "d", vectorstore.Record{ID: "b", DocID: "other", Vector: []float32{1, 0}})
+		var re *vectorstore.RecordError
+		require.ErrorAs(t, err, &re)
+		require.Equal(t, "DocID", re.Field)
+	})
+	require.Zero(t, m.Len(), "refused writes changed the store")
+}
+
+func TestArgumentAndConfigErrors(t *testing.T) {
+	nan := float32(math.NaN())
+	m := newMemory(t, vectorstore.MemoryConfig{}, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 0}})
 	queries := []struct {
 		name string
 		vec  []float32
 		k    int
 		want error
 	}{
-		{"empty", nil, 1, vectorstore.ErrEmptyVector},
-		{"k zero", []float32{1, 0}, 0, vectorstore.ErrInvalidK},
-		{"k negative", []float32{1, 0}, -3, vectorstore.ErrInvalidK},
+		{"empty", nil, 1, vectorstore.ErrInvalidArgument},
+		{"k zero", []float32{1, 0}, 0, vectorstore.ErrInvalidArgument},
+		{"k negative", []float32{1, 0}, -3, vectorstore.ErrInvalidArgument},
 		{"dimension", []float32{1, 0, 0}, 1, vectorstore.ErrDimensionMismatch},
-		{"zero", []float32{0, 0}, 1, vectorstore.ErrZeroVector},
-		{"NaN", []float32{nan, 0}, 1, vectorstore.ErrNonFinite},
+		{"zero", []float32{0, 0}, 1, vectorstore.ErrInvalidArgument},
+		{"NaN", []float32{nan, 0}, 1, vectorstore.ErrInvalidArgument},
 	}
 	for _, tt := range queries {
 		t.Run("Query/"+tt.name, func(t *testing.T) {
-			if _, err := m.Query(bg, tt.vec, tt.k, vectorstore.Filter{}); !errors.Is(err, tt.want) {
-				t.Errorf("err = %v, want %v", err, tt.want)
-			}
+			_, err := m.Query(bg, tt.vec, tt.k, vectorstore.Filter{})
+			require.ErrorIs(t, err, tt.want)
 		})
 	}
-	t.Run("ReplaceDocument/wrong document", func(t *testing.T) {
-		err := m.ReplaceDocument(bg, "d", vectorstore.Record{ID: "b", DocID: "other", Vector: []float32{1, 0}})
-		if !errors.Is(err, vectorstore.ErrWrongDocument) {
-			t.Errorf("err = %v", err)
-		}
-	})
 	t.Run("ReplaceDocument/empty DocID", func(t *testing.T) {
-		if err := m.ReplaceDocument(bg, ""); !errors.Is(err, vectorstore.ErrEmptyDocID) {
-			t.Errorf("err = %v", err)
-		}
-	})
-	t.Run("NewMemory", func(t *testing.T) {
-		for _, cfg := range []vectorstore.MemoryConfig{{Dimension: -1}, {Workers: -2}, {Dimension: vectorstore.MaxDimension + 1}} {
-			if _, err := vectorstore.NewMemory(cfg); !errors.Is(err, vectorstore.ErrInvalidConfig) {
-				t.Errorf("%+v: err = %v", cfg, err)
-			}
-		}
+		require.ErrorIs(t, m.ReplaceDocument(bg, ""), vectorstore.ErrInvalidArgument)
 	})
 	t.Run("Get/missing", func(t *testing.T) {
-		if _, err := m.Get(bg, "missing"); !errors.Is(err, vectorstore.ErrNotFound) {
-			t.Errorf("err = %v", err)
-		}
+		_, err := m.Get(bg, "missing")
+		require.ErrorIs(t, err, vectorstore.ErrNotFound)
 	})
+	configs := []struct {
+		cfg   vectorstore.MemoryConfig
+		field string
+	}{
+		{vectorstore.MemoryConfig{Dimension: -1}, "Dimension"},
+		{vectorstore.MemoryConfig{Dimension: vectorstore.MaxDimension + 1}, "Dimension"},
+		{vectorstore.MemoryConfig{Workers: -2}, "Workers"},
+	}
+	for _, tt := range configs {
+		t.Run(fmt.Sprintf("NewMemory/%+v", tt.cfg), func(t *testing.T) {
+			_, err := vectorstore.NewMemory(tt.cfg)
+			require.ErrorIs(t, err, vectorstore.ErrInvalidConfig)
+			var ce *vectorstore.ConfigError
+			require.ErrorAs(t, err, &ce)
+			require.Equal(t, tt.field, ce.Field)
+		})
+	}
 }
 
 func TestEmptyStore(t *testing.T) {
 	m := newMemory(t, vectorstore.MemoryConfig{})
 	hits, err := m.Query(bg, []float32{1, 2, 3}, 5, vectorstore.Filter{})
-	if err != nil || len(hits) != 0 {
-		t.Errorf("Query on empty store = %v, %v", hits, err)
-	}
-	if m.Len() != 0 || m.Dimension() != 0 {
-		t.Errorf("Len %d, Dimension %d", m.Len(), m.Dimension())
-	}
-	if err := m.Upsert(bg); err != nil {
-		t.Errorf("empty Upsert: %v", err)
-	}
-	// The first vector fixes the dimension.
-	if err := m.Upsert(bg, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 2, 3}}); err != nil {
-		t.Fatal(err)
-	}
-	if m.Dimension() != 3 {
-		t.Errorf("Dimension = %d, want 3", m.Dimension())
-	}
+	require.NoError(t, err)
+	require.Empty(t, hits)
+	require.Zero(t, m.Len())
+	require.Zero(t, m.Dimension())
+	require.NoError(t, m.Upsert(bg), "empty Upsert")
+	// The first vector fixes the dimension, and it stays when the store
+	// is emptied.
+	require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 2, 3}}))
+	require.Equal(t, 3, m.Dimension())
+	require.NoError(t, m.DeleteDocument(bg, "d"))
+	require.Equal(t, 3, m.Dimension())
+	require.ErrorIs(t, m.Upsert(bg, vectorstore.Record{ID: "b", DocID: "d", Vector: []float32{1, 2}}), vectorstore.ErrDimensionMismatch)
+}
+
+func TestConfig(t *testing.T) {
+	m := newMemory(t, vectorstore.MemoryConfig{Compact: true, Workers: 3})
+	require.Equal(t, vectorstore.MemoryConfig{Compact: true, Workers: 3}, m.Config())
+	require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 2}}))
+	require.Equal(t, vectorstore.MemoryConfig{Dimension: 2, Compact: true, Workers: 3}, m.Config())
+	def := newMemory(t, vectorstore.MemoryConfig{Dimension: 5})
+	require.Equal(t, vectorstore.MemoryConfig{Dimension: 5, Workers: runtime.GOMAXPROCS(0)}, def.Config())
+}
+
+// TestZeroMemory is the regression test for the zero Memory, whose Upsert
+// wrote to a nil map and whose Query divided by zero: it is an empty store
+// with the default configuration.
+func TestZeroMemory(t *testing.T) {
+	var m vectorstore.Memory
+	require.Zero(t, m.Len())
+	require.Equal(t, vectorstore.MemoryConfig{Workers: runtime.GOMAXPROCS(0)}, m.Config())
+	_, err := m.Range(bg, "d", 0, 1)
+	require.ErrorIs(t, err, vectorstore.ErrNotFound)
+	recs := makeRecords(rand.New(rand.NewPCG(3, 1)), 4, 30, 16)
+	require.NoError(t, m.Upsert(bg, recs...))
+	q := randVec(rand.New(rand.NewPCG(3, 2)), 16)
+	hits, err := m.Query(bg, q, 5, vectorstore.Filter{})
+	require.NoError(t, err)
+	checkHits(t, "zero Memory", hits, bruteForce(recs, q, len(recs), vectorstore.Filter{}), 5)
+	got, err := m.Range(bg, "d1", 3, 4)
+	require.NoError(t, err)
+	require.Equal(t, []string{"d1-3", "d1-4"}, recordIDs(got))
+	var buf bytes.Buffer
+	require.NoError(t, m.Save(bg, &buf))
+	loaded, err := vectorstore.Load(bg, &buf, vectorstore.MemoryConfig{})
+	require.NoError(t, err)
+	require.Equal(t, m.Len(), loaded.Len())
+	require.NoError(t, m.Close())
+
+	var fresh vectorstore.Memory // Close, Delete and Save come first, too
+	require.NoError(t, fresh.Delete(bg, "x"))
+	require.NoError(t, fresh.Save(bg, io.Discard))
+	require.NoError(t, fresh.Close())
 }
 
 func TestClosed(t *testing.T) {
 	m := newMemory(t, vectorstore.MemoryConfig{}, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1}})
-	if err := m.Close(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, m.Close())
 	rec := vectorstore.Record{ID: "b", DocID: "d", Vector: []float32{1}}
 	calls := map[string]func() error{
 		"Upsert":          func() error { return m.Upsert(bg, rec) },
@@ -485,13 +561,9 @@ func TestClosed(t *testing.T) {
 		"Close":           m.Close,
 	}
 	for name, call := range calls {
-		if err := call(); !errors.Is(err, vectorstore.ErrClosed) {
-			t.Errorf("%s after Close: %v", name, err)
-		}
+		require.ErrorIs(t, call(), vectorstore.ErrClosed, name)
 	}
-	if m.Len() != 0 {
-		t.Errorf("Len after Close = %d", m.Len())
-	}
+	require.Zero(t, m.Len(), "Len after Close")
 }
 
 // lateCancel is a context that is fine when first asked and cancelled
@@ -541,20 +613,13 @@ func TestContextCancelled(t *testing.T) {
 			"Save":           func(ctx context.Context) error { return m.Save(ctx, &strings.Builder{}) },
 		}
 		for name, call := range calls {
-			if err := call(ctx); !errors.Is(err, context.Canceled) {
-				t.Errorf("compact=%v %s with cancelled context: %v", compact, name, err)
-			}
+			require.ErrorIs(t, call(ctx), context.Canceled, "compact=%v %s with cancelled context", compact, name)
 		}
 		// Cancelled while scanning and while saving.
-		if _, err := m.Query(newLateCancel(), recs[0].Vector, 3, vectorstore.Filter{}); !errors.Is(err, context.Canceled) {
-			t.Errorf("compact=%v Query cancelled mid-scan: %v", compact, err)
-		}
-		if err := m.Save(newLateCancel(), &strings.Builder{}); !errors.Is(err, context.Canceled) {
-			t.Errorf("compact=%v Save cancelled midway: %v", compact, err)
-		}
-		if m.Len() != len(recs) {
-			t.Errorf("compact=%v: cancelled calls changed the store", compact)
-		}
+		_, err := m.Query(newLateCancel(), recs[0].Vector, 3, vectorstore.Filter{})
+		require.ErrorIs(t, err, context.Canceled, "compact=%v Query cancelled mid-scan", compact)
+		require.ErrorIs(t, m.Save(newLateCancel(), &strings.Builder{}), context.Canceled, "compact=%v Save cancelled midway", compact)
+		require.Equal(t, len(recs), m.Len(), "compact=%v: cancelled calls changed the store", compact)
 	}
 }
 
@@ -565,9 +630,7 @@ func TestContextCancelled(t *testing.T) {
 func checkHits(t *testing.T, name string, got, all []vectorstore.Hit, k int) {
 	t.Helper()
 	want := all[:min(k, len(all))]
-	if len(got) != len(want) {
-		t.Fatalf("%s k=%d: %d hits, want %d", name, k, len(got), len(want))
-	}
+	require.Len(t, got, len(want), "%s k=%d", name, k)
 	truth := map[string]float32{}
 	for _, h := range all {
 		truth[h.ID] = h.Score
@@ -575,15 +638,11 @@ func checkHits(t *testing.T, name string, got, all []vectorstore.Hit, k int) {
 	const eps = 1e-5
 	for i, h := range got {
 		ts, ok := truth[h.ID]
-		switch {
-		case !ok:
-			t.Fatalf("%s k=%d: hit %s does not match the filter", name, k, h.ID)
-		case math.Abs(float64(h.Score-ts)) > eps:
-			t.Fatalf("%s k=%d: hit %s scored %v, true score %v", name, k, h.ID, h.Score, ts)
-		case math.Abs(float64(h.Score-want[i].Score)) > eps:
-			t.Fatalf("%s k=%d: rank %d is %s (%v), want %s (%v)", name, k, i, h.ID, h.Score, want[i].ID, want[i].Score)
-		case i > 0 && h.Score > got[i-1].Score:
-			t.Fatalf("%s k=%d: hits out of order at %d", name, k, i)
+		require.True(t, ok, "%s k=%d: hit %s does not match the filter", name, k, h.ID)
+		require.InDelta(t, ts, h.Score, eps, "%s k=%d: hit %s scored %v, true score %v", name, k, h.ID, h.Score, ts)
+		require.InDelta(t, want[i].Score, h.Score, eps, "%s k=%d: rank %d is %s (%v), want %s (%v)", name, k, i, h.ID, h.Score, want[i].ID, want[i].Score)
+		if i > 0 {
+			require.LessOrEqual(t, h.Score, got[i-1].Score, "%s k=%d: hits out of order at %d", name, k, i)
 		}
 	}
 }

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"unicode/utf8"
 	"unsafe"
@@ -20,23 +22,30 @@ import (
 	"github.com/ragkit/ragkit/vectorstore/internal/kernel"
 )
 
-// The file format, version 1, all integers little-endian:
+// The file format, version 2, all integers little-endian:
 //
 //	header:  "RAGKITVS" | version u32 | flags u32 | dimension u32 | reserved u32 | count u64 | CRC-32C of the header u32
-//	record:  ID | DocID | Index uvarint | Text | number of metadata pairs uvarint | (key | value)... | vector
+//	record:  ID | DocID | Index uvarint | Start uvarint | End uvarint | Text | number of metadata pairs uvarint | (key | value)... | vector
 //	trailer: CRC-32C of every record byte u32
 //
 // Strings are a uvarint length and UTF-8 bytes; metadata keys are sorted.
 // A float32 vector is dimension float32s; a compact one (flag 1) is its
 // scale as a float32, dimension int8 codes and (dimension+3)/4 bytes of
 // 2-bit refinement codes. Records are written in order of DocID, then
-// Index, then ID, so equal stores give equal files.
+// Index, then ID, so equal stores give equal files. The dimension is kept
+// even when there are no records.
+//
+// Version 1 is the same without Start and End. Its writer accepted any
+// Index but its reader refused one above MaxInt32; this reader takes any
+// Index an int holds, so such files load now.
 const (
 	magic         = "RAGKITVS"
-	formatVersion = 1
+	formatVersion = 2
 	headerSize    = 36
 	flagCompact   = 1
-	maxString     = 1 << 30
+	// checkEvery is how many records Save and Load handle between looks
+	// at the context.
+	checkEvery = 1024
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -117,6 +126,8 @@ func (m *Memory) encodeRecord(e *encoder, slot int) {
 	e.string(r.ID)
 	e.string(r.DocID)
 	e.uvarint(uint64(r.Index))
+	e.uvarint(uint64(r.Start))
+	e.uvarint(uint64(r.End))
 	e.string(r.Text)
 	e.uvarint(uint64(len(r.Metadata)))
 	for _, k := range slices.Sorted(maps.Keys(r.Metadata)) {
@@ -146,14 +157,24 @@ func putFloats(dst []byte, v []float32) {
 // temporary file in the same directory, syncs it to disk, renames it over
 // path and syncs the directory, so a crash at any point leaves either the
 // previous file or the new one, never a mix. A new file gets mode 0600; an
-// existing file keeps its mode.
+// existing file keeps its mode. If path is a symbolic link, the file it
+// points to is replaced (created, if the link dangles) and the link is
+// kept. A path that is empty or names a directory gives an error wrapping
+// [ErrInvalidArgument].
 func (m *Memory) SaveFile(ctx context.Context, path string) (err error) {
+	path, err = resolveLinks(path)
+	if err != nil {
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	mode := os.FileMode(0o600)
 	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("%w: SaveFile path %q is a directory", ErrInvalidArgument, path)
+		}
 		mode = fi.Mode().Perm()
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
@@ -187,6 +208,34 @@ func (m *Memory) SaveFile(ctx context.Context, path string) (err error) {
 	return syncDir(dir)
 }
 
+// maxLinks is how many symbolic links resolveLinks follows before it gives
+// up on a loop, as Linux does.
+const maxLinks = 40
+
+// resolveLinks returns the file that path leads to through symbolic links,
+// whether or not that file exists, so that SaveFile replaces the target
+// rather than the link.
+func resolveLinks(path string) (string, error) {
+	if path == "" || strings.HasSuffix(path, string(filepath.Separator)) {
+		return "", fmt.Errorf("%w: SaveFile path %q names no file", ErrInvalidArgument, path)
+	}
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil // not a link: the file itself, or one to create
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", &fs.PathError{Op: "save", Path: path, Err: syscall.ELOOP}
+}
+
 // saveFileHook, when set by a test, runs after the temporary file is
 // written and before it is synced and renamed.
 var saveFileHook func(tmp string)
@@ -214,7 +263,7 @@ func LoadFile(ctx context.Context, path string, cfg MemoryConfig) (*Memory, erro
 	defer f.Close()
 	m, err := Load(ctx, f, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w (file %s)", err, path)
+		return nil, fmt.Errorf("%w: file %s", err, path)
 	}
 	return m, nil
 }
@@ -251,7 +300,8 @@ type decoder struct {
 	crc   uint32
 	off   int64
 	one   [1]byte
-	fileC bool // the file holds compact vectors
+	fileC bool   // the file holds compact vectors
+	ver   uint32 // the file's format version
 }
 
 func (d *decoder) corrupt(format string, args ...any) error {
@@ -292,11 +342,17 @@ func (d *decoder) uvarint(limit uint64, what string) (uint64, error) {
 	return x, nil
 }
 
+// int reads a non-negative int.
+func (d *decoder) int(what string) (int, error) {
+	x, err := d.uvarint(math.MaxInt, what)
+	return int(x), err
+}
+
 // string reads a length-prefixed string. Long strings are read in pieces
 // so that a corrupt length cannot make Load allocate more than the input
 // holds.
 func (d *decoder) string(what string) (string, error) {
-	n, err := d.uvarint(maxString, what+" length")
+	n, err := d.uvarint(math.MaxInt, what+" length")
 	if err != nil {
 		return "", err
 	}
@@ -327,8 +383,9 @@ func (d *decoder) header(m *Memory, cfg MemoryConfig) (uint64, error) {
 	if crc32.Checksum(h[:32], castagnoli) != binary.LittleEndian.Uint32(h[32:]) {
 		return 0, fmt.Errorf("%w: header checksum mismatch", ErrCorrupt)
 	}
-	if v := binary.LittleEndian.Uint32(h[8:]); v != formatVersion {
-		return 0, fmt.Errorf("%w: %d (this package reads %d)", ErrVersion, v, formatVersion)
+	d.ver = binary.LittleEndian.Uint32(h[8:])
+	if d.ver < 1 || d.ver > formatVersion {
+		return 0, fmt.Errorf("%w: %d (this package reads 1 to %d)", ErrVersion, d.ver, formatVersion)
 	}
 	flags := binary.LittleEndian.Uint32(h[12:])
 	dim := int(binary.LittleEndian.Uint32(h[16:]))
@@ -338,14 +395,14 @@ func (d *decoder) header(m *Memory, cfg MemoryConfig) (uint64, error) {
 		return 0, fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, flags)
 	case dim > MaxDimension || dim == 0 && count > 0:
 		return 0, fmt.Errorf("%w: dimension %d", ErrCorrupt, dim)
-	case cfg.Dimension != 0 && count > 0 && dim != cfg.Dimension:
+	case cfg.Dimension != 0 && dim != 0 && dim != cfg.Dimension:
 		return 0, fmt.Errorf("%w: file has %d, configured %d", ErrDimensionMismatch, dim, cfg.Dimension)
 	}
 	d.fileC = flags&flagCompact != 0
 	if d.fileC {
 		m.compact, m.st.compact = true, true
 	}
-	if count > 0 {
+	if dim != 0 {
 		m.dim = dim
 	}
 	d.crc, d.off = 0, headerSize
@@ -394,15 +451,24 @@ func (d *decoder) record() (Record, error) {
 	if r.ID == "" || r.DocID == "" {
 		return r, d.corrupt("empty ID or DocID")
 	}
-	index, err := d.uvarint(math.MaxInt32, "Index")
-	if err != nil {
+	if r.Index, err = d.int("Index"); err != nil {
 		return r, err
 	}
-	r.Index = int(index)
+	if d.ver >= 2 {
+		if r.Start, err = d.int("Start"); err != nil {
+			return r, err
+		}
+		if r.End, err = d.int("End"); err != nil {
+			return r, err
+		}
+		if r.End < r.Start {
+			return r, d.corrupt("End %d is before Start %d", r.End, r.Start)
+		}
+	}
 	if r.Text, err = d.string("Text"); err != nil {
 		return r, err
 	}
-	n, err := d.uvarint(maxString, "metadata count")
+	n, err := d.uvarint(math.MaxInt, "metadata count")
 	if err != nil || n == 0 {
 		return r, err
 	}

@@ -6,44 +6,49 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/stretchr/testify/require"
 )
 
-func saved(t *testing.T, m *vectorstore.Memory) []byte {
+func saved(t testing.TB, m *vectorstore.Memory) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := m.Save(bg, &buf); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, m.Save(bg, &buf))
 	return buf.Bytes()
 }
 
-// sameContents checks that two stores hold the same records.
-func sameContents(t *testing.T, a, b *vectorstore.Memory, docs []string) {
+// contents returns every record of m by document, in order, for
+// comparing stores.
+func contents(t testing.TB, m *vectorstore.Memory, docs []string) map[string][]vectorstore.Record {
 	t.Helper()
-	if a.Len() != b.Len() || a.Dimension() != b.Dimension() || a.Compact() != b.Compact() {
-		t.Fatalf("Len %d/%d, Dimension %d/%d, Compact %v/%v", a.Len(), b.Len(), a.Dimension(), b.Dimension(), a.Compact(), b.Compact())
-	}
+	out := map[string][]vectorstore.Record{}
 	for _, d := range docs {
-		ra, errA := a.Range(bg, d, 0, 1<<30)
-		rb, errB := b.Range(bg, d, 0, 1<<30)
-		if (errA == nil) != (errB == nil) || len(ra) != len(rb) {
-			t.Fatalf("document %s: %d records (%v) vs %d (%v)", d, len(ra), errA, len(rb), errB)
+		recs, err := m.Range(bg, d, 0, math.MaxInt)
+		if errors.Is(err, vectorstore.ErrNotFound) {
+			continue
 		}
-		for i := range ra {
-			x, y := ra[i], rb[i]
-			if x.ID != y.ID || x.DocID != y.DocID || x.Index != y.Index || x.Text != y.Text ||
-				!slices.Equal(x.Vector, y.Vector) || fmt.Sprint(x.Metadata) != fmt.Sprint(y.Metadata) {
-				t.Fatalf("record %d of %s differs:\n%+v\n%+v", i, d, x, y)
-			}
-		}
+		require.NoError(t, err)
+		out[d] = recs
 	}
+	return out
+}
+
+// sameContents checks that two stores hold the same records, vectors bit
+// for bit, and have the same configuration.
+func sameContents(t testing.TB, want, got *vectorstore.Memory, docs []string) {
+	t.Helper()
+	require.Equal(t, want.Len(), got.Len())
+	require.Equal(t, want.Config(), got.Config())
+	require.Equal(t, contents(t, want, docs), contents(t, got, docs))
 }
 
 func docNames(n int) []string {
@@ -60,46 +65,206 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	recs[3].Metadata = map[string]string{"a": "1", "b": "", "ü": "x\ny"}
 	recs[4].Metadata = nil
 	recs[5].Text = ""
+	recs[6].Start, recs[6].End = 100, 250
 	for _, compact := range []bool{false, true} {
 		t.Run(fmt.Sprintf("compact=%v", compact), func(t *testing.T) {
 			m := newMemory(t, vectorstore.MemoryConfig{Compact: compact}, recs...)
 			data := saved(t, m)
 			got, err := vectorstore.Load(bg, bytes.NewReader(data), vectorstore.MemoryConfig{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			sameContents(t, m, got, docNames(6))
-			if again := saved(t, got); !bytes.Equal(again, data) {
-				t.Error("saving a loaded store gives different bytes")
-			}
+			require.Equal(t, data, saved(t, got), "saving a loaded store gives different bytes")
 			q := randVec(r, 19)
-			h1, _ := m.Query(bg, q, 10, vectorstore.Filter{})
-			h2, _ := got.Query(bg, q, 10, vectorstore.Filter{})
-			if !slices.Equal(hitIDs(h1), hitIDs(h2)) {
-				t.Error("loaded store answers differently")
-			}
+			h1, err := m.Query(bg, q, 10, vectorstore.Filter{})
+			require.NoError(t, err)
+			h2, err := got.Query(bg, q, 10, vectorstore.Filter{})
+			require.NoError(t, err)
+			require.Equal(t, h1, h2, "loaded store answers differently")
 			// The loaded store takes writes.
-			if err := got.Upsert(bg, vectorstore.Record{ID: "new", DocID: "d0", Index: 99, Vector: randVec(r, 19)}); err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, got.Upsert(bg, vectorstore.Record{ID: "new", DocID: "d0", Index: 99, Vector: randVec(r, 19)}))
 		})
 	}
 	t.Run("float file into compact store", func(t *testing.T) {
 		m := newMemory(t, vectorstore.MemoryConfig{}, recs...)
 		c, err := vectorstore.Load(bg, bytes.NewReader(saved(t, m)), vectorstore.MemoryConfig{Compact: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		direct := newMemory(t, vectorstore.MemoryConfig{Compact: true}, recs...)
 		sameContents(t, direct, c, docNames(6))
 	})
 	t.Run("empty store", func(t *testing.T) {
 		m := newMemory(t, vectorstore.MemoryConfig{})
 		got, err := vectorstore.Load(bg, bytes.NewReader(saved(t, m)), vectorstore.MemoryConfig{Dimension: 8})
-		if err != nil || got.Len() != 0 || got.Dimension() != 8 {
-			t.Fatalf("Load = %v, Len %d, Dimension %d", err, got.Len(), got.Dimension())
-		}
+		require.NoError(t, err)
+		require.Zero(t, got.Len())
+		require.Equal(t, 8, got.Dimension())
 	})
+}
+
+// TestHugeIndexRoundTrip is the regression test for data loss: Upsert
+// took any Index >= 0 and SaveFile wrote it, but LoadFile refused an Index
+// above MaxInt32 as corrupt, losing every record.
+func TestHugeIndexRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chat.rkv")
+	m := newMemory(t, vectorstore.MemoryConfig{},
+		vectorstore.Record{ID: "a", DocID: "chat", Index: int(min(timestamp, math.MaxInt)), Vector: []float32{1, 0}},
+		vectorstore.Record{ID: "b", DocID: "chat", Index: math.MaxInt, Start: math.MaxInt - 1, End: math.MaxInt, Vector: []float32{0, 1}},
+	)
+	require.NoError(t, m.SaveFile(bg, path))
+	got, err := vectorstore.LoadFile(bg, path, vectorstore.MemoryConfig{})
+	require.NoError(t, err)
+	sameContents(t, m, got, []string{"chat"})
+}
+
+// TestEmptiedStoreKeepsDimension is the regression test for an emptied
+// store that lost its dimension across Save and Load and then took
+// vectors of another length.
+func TestEmptiedStoreKeepsDimension(t *testing.T) {
+	for _, compact := range []bool{false, true} {
+		m := newMemory(t, vectorstore.MemoryConfig{Compact: compact}, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 2, 3}})
+		require.NoError(t, m.DeleteDocument(bg, "d"))
+		got, err := vectorstore.Load(bg, bytes.NewReader(saved(t, m)), vectorstore.MemoryConfig{})
+		require.NoError(t, err)
+		require.Equal(t, 3, got.Dimension())
+		err = got.Upsert(bg, vectorstore.Record{ID: "b", DocID: "d", Vector: []float32{1, 2}})
+		require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
+		_, err = vectorstore.Load(bg, bytes.NewReader(saved(t, m)), vectorstore.MemoryConfig{Dimension: 2})
+		require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
+	}
+}
+
+// timestamp is an Index above MaxInt32, such as a chat log keyed by time
+// in milliseconds would use.
+var timestamp int64 = 1700000000000
+
+// v1Records are the records of the version-1 files in testdata, written
+// by the package before version 2 (Save of a store upserted with them).
+// Record chat-1 has an Index above MaxInt32, which that version's Load
+// refused: those files load now.
+func v1Records() []vectorstore.Record {
+	return []vectorstore.Record{
+		{ID: "a-0", DocID: "a", Index: 0, Text: "first unit", Vector: []float32{1, 0, 0, 0, 0}, Metadata: map[string]string{"lang": "en", "ü": "x\ny"}},
+		{ID: "a-1", DocID: "a", Index: 1, Text: "", Vector: []float32{1, 2, 3, 4, 5}},
+		{ID: "a-1b", DocID: "a", Index: 1, Text: "same index, later ID", Vector: []float32{-1, 2, -3, 4, -5}},
+		{ID: "chat-1", DocID: "chat", Index: int(timestamp), Text: "an Index above MaxInt32", Vector: []float32{0, 1, 0, 0, 0}},
+		{ID: "日本", DocID: "文書", Index: 7, Text: "日本語のテキスト", Vector: []float32{0.25, -0.5, 0.125, 3, 1e-3}, Metadata: map[string]string{"k": ""}},
+	}
+}
+
+func TestLoadVersion1(t *testing.T) {
+	if math.MaxInt < timestamp {
+		t.Skip("the files hold an Index that an int of this platform cannot")
+	}
+	docs := []string{"a", "chat", "文書"}
+	for _, tt := range []struct {
+		file    string
+		compact bool
+	}{{"v1.rkv", false}, {"v1-compact.rkv", true}} {
+		t.Run(tt.file, func(t *testing.T) {
+			got, err := vectorstore.LoadFile(bg, filepath.Join("testdata", tt.file), vectorstore.MemoryConfig{})
+			require.NoError(t, err)
+			want := newMemory(t, vectorstore.MemoryConfig{Compact: tt.compact}, v1Records()...)
+			sameContents(t, want, got, docs)
+			// Saved again, it is a version-2 file of the same store.
+			again, err := vectorstore.Load(bg, bytes.NewReader(saved(t, got)), vectorstore.MemoryConfig{})
+			require.NoError(t, err)
+			sameContents(t, want, again, docs)
+		})
+	}
+	t.Run("v1-emptied.rkv", func(t *testing.T) {
+		got, err := vectorstore.LoadFile(bg, filepath.Join("testdata", "v1-emptied.rkv"), vectorstore.MemoryConfig{})
+		require.NoError(t, err)
+		require.Zero(t, got.Len())
+		require.Equal(t, 3, got.Dimension())
+	})
+}
+
+// TestSaveLoadProperty: any store that Upsert accepted round-trips through
+// Save and Load to an equal store. The records are random in every field,
+// over the whole range Upsert accepts, and the stores have seen deletes
+// and replacements.
+func TestSaveLoadProperty(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 30
+	}
+	for seed := range uint64(n) {
+		r := rand.New(rand.NewPCG(seed, 99))
+		compact := seed%2 == 1
+		m := newMemory(t, vectorstore.MemoryConfig{Compact: compact})
+		dim := 1 + r.IntN(40)
+		if seed%10 == 0 {
+			dim = 1 + r.IntN(vectorstore.MaxDimension)
+		}
+		docs := map[string]bool{}
+		for op := range 1 + r.IntN(8) {
+			batch := make([]vectorstore.Record, r.IntN(6))
+			for i := range batch {
+				batch[i] = randomRecord(r, dim, op)
+				docs[batch[i].DocID] = true
+			}
+			switch r.IntN(4) {
+			case 0:
+				if len(batch) > 0 {
+					require.NoError(t, m.ReplaceDocument(bg, batch[0].DocID, sameDoc(batch)...))
+				}
+			case 1:
+				require.NoError(t, m.DeleteDocument(bg, randomString(r, 2)))
+			default:
+				require.NoError(t, m.Upsert(bg, batch...))
+			}
+		}
+		data := saved(t, m)
+		got, err := vectorstore.Load(bg, bytes.NewReader(data), vectorstore.MemoryConfig{})
+		require.NoError(t, err, "seed %d", seed)
+		sameContents(t, m, got, slices.Sorted(maps.Keys(docs)))
+		require.Equal(t, data, saved(t, got), "seed %d", seed)
+	}
+}
+
+func sameDoc(recs []vectorstore.Record) []vectorstore.Record {
+	for i := range recs {
+		recs[i].DocID = recs[0].DocID
+	}
+	return recs
+}
+
+// randomRecord returns a record that Upsert accepts, random in every
+// field: IDs from a small alphabet (so that writes replace records), an
+// Index anywhere in [0, MaxInt], offsets or none, any valid text and
+// metadata, and a vector of any magnitude.
+func randomRecord(r *rand.Rand, dim, op int) vectorstore.Record {
+	rec := vectorstore.Record{
+		ID: randomString(r, 3), DocID: randomString(r, 2), Text: randomString(r, 20),
+		Index: []int{0, r.IntN(10), int(r.Int64N(min(1<<40, math.MaxInt))), math.MaxInt - r.IntN(3)}[r.IntN(4)],
+	}
+	if r.IntN(2) == 0 {
+		rec.Start = r.IntN(math.MaxInt)
+		rec.End = rec.Start + r.IntN(math.MaxInt-rec.Start+1)
+	}
+	switch r.IntN(3) {
+	case 0:
+		rec.Metadata = map[string]string{}
+	case 1:
+		rec.Metadata = map[string]string{randomString(r, 4): randomString(r, 4), fmt.Sprint(op): ""}
+	}
+	scale := math.Pow(10, float64(r.IntN(60)-30))
+	rec.Vector = make([]float32, dim)
+	for i := range rec.Vector {
+		rec.Vector[i] = float32(r.NormFloat64() * scale)
+	}
+	rec.Vector[r.IntN(dim)] = float32(scale) // never all zero
+	return rec
+}
+
+// randomString returns up to n runes of ASCII, Latin, CJK, emoji and
+// control characters.
+func randomString(r *rand.Rand, n int) string {
+	alphabet := []rune("ab\x00\n é日本🙂\u200d")
+	var b strings.Builder
+	for range 1 + r.IntN(n) {
+		b.WriteRune(alphabet[r.IntN(len(alphabet))])
+	}
+	return b.String()
 }
 
 func TestSaveIsDeterministic(t *testing.T) {
@@ -110,13 +275,9 @@ func TestSaveIsDeterministic(t *testing.T) {
 	r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 	b := newMemory(t, vectorstore.MemoryConfig{Workers: 1})
 	for _, rec := range shuffled {
-		if err := b.Upsert(bg, rec); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, b.Upsert(bg, rec))
 	}
-	if !bytes.Equal(saved(t, a), saved(t, b)) {
-		t.Error("equal stores built in different orders save different bytes")
-	}
+	require.Equal(t, saved(t, a), saved(t, b), "equal stores built in different orders save different bytes")
 }
 
 func TestLoadReadsNoFurther(t *testing.T) {
@@ -125,26 +286,24 @@ func TestLoadReadsNoFurther(t *testing.T) {
 	rd := bytes.NewReader(append(slices.Clone(data), "after"...))
 	// A reader without buffering of its own, so that Load's buffer is the
 	// only one: Load must stop at the end of the store.
-	if _, err := vectorstore.Load(bg, io.LimitReader(rd, int64(len(data))), vectorstore.MemoryConfig{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := vectorstore.Load(bg, bytes.NewReader(append(slices.Clone(data), data...)), vectorstore.MemoryConfig{}); err != nil {
-		t.Errorf("trailing data: %v", err)
-	}
+	_, err := vectorstore.Load(bg, io.LimitReader(rd, int64(len(data))), vectorstore.MemoryConfig{})
+	require.NoError(t, err)
+	_, err = vectorstore.Load(bg, bytes.NewReader(append(slices.Clone(data), data...)), vectorstore.MemoryConfig{})
+	require.NoError(t, err, "trailing data")
 }
 
 func TestLoadRefusesDamage(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 12))
 	recs := makeRecords(r, 3, 4, 6)
 	recs[0].Metadata = map[string]string{"k": "v"}
+	recs[1].Start, recs[1].End = 3, 9
 	for _, compact := range []bool{false, true} {
 		data := saved(t, newMemory(t, vectorstore.MemoryConfig{Compact: compact}, recs...))
 		t.Run(fmt.Sprintf("compact=%v/truncated", compact), func(t *testing.T) {
 			for n := range len(data) {
 				m, err := vectorstore.Load(bg, bytes.NewReader(data[:n]), vectorstore.MemoryConfig{})
-				if !errors.Is(err, vectorstore.ErrCorrupt) || m != nil {
-					t.Fatalf("cut at %d of %d: store %v, err %v", n, len(data), m, err)
-				}
+				require.ErrorIs(t, err, vectorstore.ErrCorrupt, "cut at %d of %d", n, len(data))
+				require.Nil(t, m)
 			}
 		})
 		t.Run(fmt.Sprintf("compact=%v/flipped", compact), func(t *testing.T) {
@@ -153,45 +312,37 @@ func TestLoadRefusesDamage(t *testing.T) {
 					bad := slices.Clone(data)
 					bad[i] ^= bit
 					m, err := vectorstore.Load(bg, bytes.NewReader(bad), vectorstore.MemoryConfig{})
-					if err == nil || m != nil {
-						t.Fatalf("byte %d ^ %#x: loaded", i, bit)
-					}
-					if !errors.Is(err, vectorstore.ErrCorrupt) && !errors.Is(err, vectorstore.ErrVersion) {
-						t.Fatalf("byte %d: err %v", i, err)
+					require.Nil(t, m, "byte %d ^ %#x: loaded", i, bit)
+					if !errors.Is(err, vectorstore.ErrVersion) {
+						require.ErrorIs(t, err, vectorstore.ErrCorrupt, "byte %d", i)
 					}
 				}
 			}
 		})
 	}
 	t.Run("version", func(t *testing.T) {
-		data := saved(t, newMemory(t, vectorstore.MemoryConfig{}, recs...))
-		binary.LittleEndian.PutUint32(data[8:], 2)
-		binary.LittleEndian.PutUint32(data[32:], vectorstore.Crc32c(data[:32]))
-		_, err := vectorstore.Load(bg, bytes.NewReader(data), vectorstore.MemoryConfig{})
-		if !errors.Is(err, vectorstore.ErrVersion) {
-			t.Errorf("err = %v, want ErrVersion", err)
+		for _, v := range []uint32{0, 3} {
+			data := saved(t, newMemory(t, vectorstore.MemoryConfig{}, recs...))
+			binary.LittleEndian.PutUint32(data[8:], v)
+			binary.LittleEndian.PutUint32(data[32:], vectorstore.Crc32c(data[:32]))
+			_, err := vectorstore.Load(bg, bytes.NewReader(data), vectorstore.MemoryConfig{})
+			require.ErrorIs(t, err, vectorstore.ErrVersion, "version %d", v)
 		}
 	})
 	t.Run("not a store", func(t *testing.T) {
 		_, err := vectorstore.Load(bg, bytes.NewReader([]byte("hello, this is not a vector store at all")), vectorstore.MemoryConfig{})
-		if !errors.Is(err, vectorstore.ErrCorrupt) {
-			t.Errorf("err = %v", err)
-		}
+		require.ErrorIs(t, err, vectorstore.ErrCorrupt)
 	})
 	t.Run("dimension", func(t *testing.T) {
 		data := saved(t, newMemory(t, vectorstore.MemoryConfig{}, recs...))
 		_, err := vectorstore.Load(bg, bytes.NewReader(data), vectorstore.MemoryConfig{Dimension: 7})
-		if !errors.Is(err, vectorstore.ErrDimensionMismatch) {
-			t.Errorf("err = %v", err)
-		}
+		require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
 	})
 	t.Run("read error", func(t *testing.T) {
 		data := saved(t, newMemory(t, vectorstore.MemoryConfig{}, recs...))
 		boom := errors.New("disk on fire")
 		_, err := vectorstore.Load(bg, io.MultiReader(bytes.NewReader(data[:50]), errReader{boom}), vectorstore.MemoryConfig{})
-		if !errors.Is(err, boom) {
-			t.Errorf("err = %v", err)
-		}
+		require.ErrorIs(t, err, boom)
 	})
 }
 
@@ -204,49 +355,80 @@ func TestSaveFile(t *testing.T) {
 	path := filepath.Join(dir, "store.rkv")
 	r := rand.New(rand.NewPCG(13, 13))
 	old := newMemory(t, vectorstore.MemoryConfig{}, makeRecords(r, 2, 5, 8)...)
-	if err := old.SaveFile(bg, path); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, old.SaveFile(bg, path))
 	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("new file: %v, mode %v", err, fi.Mode())
-	}
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 	loaded, err := vectorstore.LoadFile(bg, path, vectorstore.MemoryConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	sameContents(t, old, loaded, docNames(2))
 
 	// A save that fails midway leaves the old file as it was, and no
 	// temporary file behind.
-	before, _ := os.ReadFile(path)
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
 	bigger := newMemory(t, vectorstore.MemoryConfig{}, makeRecords(r, 4, 600, 8)...)
-	if err := bigger.SaveFile(newLateCancel(), path); err == nil {
-		t.Fatal("cancelled SaveFile succeeded")
-	}
-	after, _ := os.ReadFile(path)
-	if !bytes.Equal(before, after) {
-		t.Error("a failed save changed the file")
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("directory holds %d entries after a failed save", len(entries))
-	}
+	require.Error(t, bigger.SaveFile(newLateCancel(), path), "cancelled SaveFile succeeded")
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "a failed save changed the file")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "directory holds more after a failed save")
 	// A successful save replaces it and keeps its mode.
-	os.Chmod(path, 0o640)
-	if err := bigger.SaveFile(bg, path); err != nil {
-		t.Fatal(err)
-	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
-		t.Errorf("mode %v, want 0640", fi.Mode().Perm())
-	}
+	require.NoError(t, os.Chmod(path, 0o640))
+	require.NoError(t, bigger.SaveFile(bg, path))
+	fi, err = os.Stat(path)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o640), fi.Mode().Perm())
 	loaded, err = vectorstore.LoadFile(bg, path, vectorstore.MemoryConfig{})
-	if err != nil || loaded.Len() != bigger.Len() {
-		t.Fatalf("LoadFile = %v, Len %d", err, loaded.Len())
+	require.NoError(t, err)
+	require.Equal(t, bigger.Len(), loaded.Len())
+	_, err = vectorstore.LoadFile(bg, filepath.Join(dir, "missing"), vectorstore.MemoryConfig{})
+	require.ErrorIs(t, err, os.ErrNotExist)
+	require.Error(t, bigger.SaveFile(bg, filepath.Join(dir, "no", "such", "dir", "x")), "SaveFile into a missing directory")
+}
+
+// TestSaveFileSymlink is the regression test for SaveFile replacing a
+// symbolic link with a regular file: the link stays and its target gets
+// the data, through a chain of links, relative or absolute, and when the
+// target does not exist yet.
+func TestSaveFileSymlink(t *testing.T) {
+	dir := t.TempDir()
+	m := newMemory(t, vectorstore.MemoryConfig{}, makeRecords(rand.New(rand.NewPCG(14, 14)), 2, 3, 4)...)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "data"), 0o755))
+	target := filepath.Join(dir, "data", "store.rkv")
+	require.NoError(t, os.Symlink(filepath.Join("data", "store.rkv"), filepath.Join(dir, "current"))) // dangling
+	require.NoError(t, os.Symlink(filepath.Join(dir, "current"), filepath.Join(dir, "link")))
+	for range 2 { // create the target, then replace it
+		require.NoError(t, m.SaveFile(bg, filepath.Join(dir, "link")))
+		for _, link := range []string{"link", "current"} {
+			fi, err := os.Lstat(filepath.Join(dir, link))
+			require.NoError(t, err)
+			require.NotZero(t, fi.Mode()&os.ModeSymlink, "%s is no longer a link", link)
+		}
+		data, err := os.ReadFile(target)
+		require.NoError(t, err)
+		require.Equal(t, saved(t, m), data)
 	}
-	if _, err := vectorstore.LoadFile(bg, filepath.Join(dir, "missing"), vectorstore.MemoryConfig{}); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("missing file: %v", err)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 3, "temporary files left behind")
+
+	require.NoError(t, os.Symlink("loop", filepath.Join(dir, "loop")))
+	require.Error(t, m.SaveFile(bg, filepath.Join(dir, "loop")))
+}
+
+// TestSaveFileBadPath is the regression test for SaveFile("") failing with
+// an unclear rename error.
+func TestSaveFileBadPath(t *testing.T) {
+	m := newMemory(t, vectorstore.MemoryConfig{})
+	dir := t.TempDir()
+	for _, path := range []string{"", dir, dir + string(filepath.Separator)} {
+		err := m.SaveFile(bg, path)
+		require.ErrorIs(t, err, vectorstore.ErrInvalidArgument, "%q", path)
 	}
-	if err := bigger.SaveFile(bg, filepath.Join(dir, "no", "such", "dir", "x")); err == nil {
-		t.Error("SaveFile into a missing directory succeeded")
-	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Empty(t, entries)
 }

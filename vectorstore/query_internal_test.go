@@ -5,6 +5,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestTakeCoversEveryPosition runs the chunk hand-out of a scan on several
@@ -37,14 +40,12 @@ func checkTake(t *testing.T, total, workers, chunk int) {
 			if lo == hi {
 				return
 			}
-			if lo > hi || lo < 0 || hi > total {
-				t.Errorf("goroutine %d got [%d, %d)", w, lo, hi)
+			// assert, not require: this runs on goroutines of its own.
+			if !assert.True(t, 0 <= lo && lo < hi && hi <= total, "goroutine %d got [%d, %d)", w, lo, hi) {
 				return
 			}
 			for i := lo; i < hi; i++ {
-				if !owner[i].CompareAndSwap(0, int32(w+1)) {
-					t.Errorf("position %d given to %d and %d", i, owner[i].Load()-1, w)
-				}
+				assert.True(t, owner[i].CompareAndSwap(0, int32(w+1)), "position %d given to %d and %d", i, owner[i].Load()-1, w)
 			}
 		}
 	}
@@ -63,13 +64,12 @@ func checkTake(t *testing.T, total, workers, chunk int) {
 	run(last, -1)
 	for i := range owner {
 		o := int(owner[i].Load()) - 1
-		switch {
-		case o < 0:
-			t.Fatalf("position %d never handed out", i)
-		case i < total/workers && o != 0:
-			t.Fatalf("position %d of started goroutine 0 taken by %d", i, o)
-		case workers > 1 && o == last:
-			t.Fatalf("position %d left to the late goroutine", i)
+		require.GreaterOrEqual(t, o, 0, "position %d never handed out", i)
+		if i < total/workers {
+			require.Equal(t, 0, o, "position %d of started goroutine 0 taken by %d", i, o)
+		}
+		if workers > 1 {
+			require.NotEqual(t, last, o, "position %d left to the late goroutine", i)
 		}
 	}
 }
@@ -82,22 +82,14 @@ func TestWorkersFor(t *testing.T) {
 		for _, workers := range []int{1, 2, 7} {
 			for _, dim := range []int{3, 384, 1536} {
 				m, err := NewMemory(MemoryConfig{Dimension: dim, Workers: workers, Compact: compact})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				name := fmt.Sprintf("compact=%v/workers=%d/dim=%d", compact, workers, dim)
-				if got := m.workersFor(10); got != 1 {
-					t.Errorf("%s: 10 vectors get %d goroutines", name, got)
-				}
-				if got := m.workersFor(1 << 24); got != workers {
-					t.Errorf("%s: 16M vectors get %d goroutines, want %d", name, got, workers)
-				}
+				require.Equal(t, 1, m.workersFor(10), "%s: 10 vectors", name)
+				require.Equal(t, workers, m.workersFor(1<<24), "%s: 16M vectors", name)
 				prev := 1
 				for n := 1; n <= 1<<24; n *= 2 {
 					got := m.workersFor(n)
-					if got < prev || got > workers {
-						t.Fatalf("%s: %d vectors get %d goroutines (%d for fewer)", name, n, got, prev)
-					}
+					require.True(t, prev <= got && got <= workers, "%s: %d vectors get %d goroutines (%d for fewer)", name, n, got, prev)
 					prev = got
 				}
 			}

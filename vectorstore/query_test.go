@@ -2,12 +2,15 @@ package vectorstore_test
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/stretchr/testify/require"
 )
 
 // storedRecords returns the records of m as it stores them: for a compact
@@ -17,9 +20,7 @@ func storedRecords(t *testing.T, m *vectorstore.Memory, recs []vectorstore.Recor
 	out := make([]vectorstore.Record, len(recs))
 	for i, r := range recs {
 		got, err := m.Get(bg, r.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		out[i] = got
 	}
 	return out
@@ -46,9 +47,7 @@ func TestCompactSmallStoreIsExact(t *testing.T) {
 			for _, k := range []int{1, 5, 64} {
 				q := randVec(r, 96)
 				got, err := m.Query(bg, q, k, f)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				want := bruteForceBy(stored, q, len(stored), f, unitDot)
 				checkHits(t, fmt.Sprintf("workers=%d/%s", workers, name), got, want, k)
 			}
@@ -65,30 +64,53 @@ func TestCompactScoresAreRefined(t *testing.T) {
 	recs := makeRecords(r, 30, 100, 128)
 	m := newMemory(t, vectorstore.MemoryConfig{Compact: true, Workers: 4})
 	vectorstore.ForceFanOut(m)
-	if err := m.Upsert(bg, recs...); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, m.Upsert(bg, recs...))
 	for range 10 {
 		q := randVec(r, 128)
 		hits, err := m.Query(bg, q, 10, vectorstore.Filter{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(hits) != 10 {
-			t.Fatalf("%d hits", len(hits))
-		}
+		require.NoError(t, err)
+		require.Len(t, hits, 10)
 		for i, h := range hits {
-			if want := unitDot(q, h.Vector); abs(float64(h.Score)-want) > 1e-5 {
-				t.Errorf("hit %s: score %v, dot product with its vector %v", h.ID, h.Score, want)
-			}
-			if i > 0 && h.Score > hits[i-1].Score {
-				t.Errorf("hits out of order at %d", i)
+			require.InDelta(t, unitDot(q, h.Vector), h.Score, 1e-5, "hit %s: score against the dot product with its vector", h.ID)
+			if i > 0 {
+				require.LessOrEqual(t, h.Score, hits[i-1].Score, "hits out of order at %d", i)
 			}
 		}
 	}
 }
 
-func abs(x float64) float64 { return max(x, -x) }
+// TestScoresWithinUnitRange is the regression test for compact-store
+// scores above 1 (1.00098 for a 65,536-dimensional all-ones vector, whose
+// refined reconstruction is longer than the original), though scores are
+// documented within [-1, 1]: in both modes, a vector queried with itself
+// or its opposite scores within the range, and equal clamped scores are
+// ordered by ID.
+func TestScoresWithinUnitRange(t *testing.T) {
+	for _, dim := range []int{3, 384, vectorstore.MaxDimension} {
+		ones := make([]float32, dim)
+		for i := range ones {
+			ones[i] = 1
+		}
+		minus := make([]float32, dim)
+		for i := range minus {
+			minus[i] = -1
+		}
+		for _, compact := range []bool{false, true} {
+			m := newMemory(t, vectorstore.MemoryConfig{Compact: compact},
+				vectorstore.Record{ID: "b", DocID: "d", Vector: ones},
+				vectorstore.Record{ID: "a", DocID: "d", Index: 1, Vector: ones},
+				vectorstore.Record{ID: "c", DocID: "d", Index: 2, Vector: minus},
+			)
+			hits, err := m.Query(bg, ones, 3, vectorstore.Filter{})
+			require.NoError(t, err)
+			require.Equal(t, []string{"a", "b", "c"}, hitIDs(hits), "dim=%d compact=%v", dim, compact)
+			for _, h := range hits {
+				require.LessOrEqual(t, h.Score, float32(1), "dim=%d compact=%v", dim, compact)
+				require.GreaterOrEqual(t, h.Score, float32(-1), "dim=%d compact=%v", dim, compact)
+			}
+		}
+	}
+}
 
 // recallAt10 returns the mean recall@10 of the compact store against exact
 // search over the same records: a hit counts when its exact score is at
@@ -101,18 +123,14 @@ func recallAt10(t *testing.T, recs []vectorstore.Record, queries [][]float32) fl
 	var sum float64
 	for _, q := range queries {
 		truth, err := exact.Query(bg, q, len(recs), vectorstore.Filter{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		score := make(map[string]float32, len(truth))
 		for _, h := range truth {
 			score[h.ID] = h.Score
 		}
 		kth := truth[9].Score
 		got, err := compact.Query(bg, q, 10, vectorstore.Filter{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		n := 0
 		for _, h := range got {
 			if score[h.ID] >= kth-1e-6 {
@@ -139,9 +157,7 @@ func TestCompactRecall(t *testing.T) {
 		for range 64 {
 			queries = append(queries, randVec(r, 384))
 		}
-		if got := recallAt10(t, recs, queries); got < 0.99 {
-			t.Errorf("recall@10 = %.4f, want >= 0.99", got)
-		}
+		require.GreaterOrEqual(t, recallAt10(t, recs, queries), 0.99, "recall@10")
 	})
 	t.Run("lexical", func(t *testing.T) {
 		words := strings.Fields(testcorpus.Must(t, "room_with_a_view.txt"))
@@ -156,50 +172,53 @@ func TestCompactRecall(t *testing.T) {
 			start := r.IntN(max(1, len(w)-8))
 			texts = append(texts, strings.Join(w[start:min(start+8, len(w))], " "))
 		}
-		l, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 384})
+		l, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 384})
+		require.NoError(t, err)
 		vecs, err := l.Embed(bg, pieces)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		queries, err := l.Embed(bg, texts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		recs := make([]vectorstore.Record, len(vecs))
 		for i, v := range vecs {
 			recs[i] = vectorstore.Record{ID: fmt.Sprintf("p%05d", i), DocID: "room", Index: i, Vector: v}
 		}
-		if got := recallAt10(t, recs, queries); got < 0.99 {
-			t.Errorf("recall@10 = %.4f over %d pieces, want >= 0.99", got, len(recs))
-		}
+		require.GreaterOrEqual(t, recallAt10(t, recs, queries), 0.99, "recall@10 over %d pieces", len(recs))
 	})
 }
 
 // TestQueryAllocs guards the allocations of a query: the hits and one slab
 // for their vectors, plus one closure per goroutine when the scan is
-// shared.
+// shared, plus a copy of each hit's metadata.
 func TestQueryAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops items under -race")
 	}
 	r := rand.New(rand.NewPCG(19, 20))
 	recs := makeRecords(r, 10, 100, 64)
+	bare := slices.Clone(recs)
+	for i := range bare {
+		bare[i].Metadata = nil
+	}
 	q := randVec(r, 64)
-	for _, compact := range []bool{false, true} {
-		for _, workers := range []int{1, 3} {
-			m := newMemory(t, vectorstore.MemoryConfig{Compact: compact, Workers: workers}, recs...)
-			vectorstore.ForceFanOut(m)
-			allocs := testing.AllocsPerRun(50, func() {
-				if _, err := m.Query(bg, q, 10, vectorstore.Filter{}); err != nil {
-					t.Fatal(err)
+	md := map[string]string{"k": "v"}
+	metadataCopyAllocs := testing.AllocsPerRun(10, func() { _ = maps.Clone(md) })
+	for _, meta := range []bool{false, true} {
+		for _, compact := range []bool{false, true} {
+			for _, workers := range []int{1, 3} {
+				m := newMemory(t, vectorstore.MemoryConfig{Compact: compact, Workers: workers}, map[bool][]vectorstore.Record{false: bare, true: recs}[meta]...)
+				vectorstore.ForceFanOut(m)
+				allocs := testing.AllocsPerRun(50, func() {
+					_, err := m.Query(bg, q, 10, vectorstore.Filter{})
+					require.NoError(t, err)
+				})
+				want := 2.0
+				if workers > 1 {
+					want += float64(workers)
 				}
-			})
-			want := 2.0
-			if workers > 1 {
-				want += float64(workers)
-			}
-			if allocs > want {
-				t.Errorf("compact=%v workers=%d: %v allocations per query, want at most %v", compact, workers, allocs, want)
+				if meta {
+					want += 10 * metadataCopyAllocs
+				}
+				require.LessOrEqual(t, allocs, want, "metadata=%v compact=%v workers=%d", meta, compact, workers)
 			}
 		}
 	}

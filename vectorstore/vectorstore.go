@@ -2,17 +2,23 @@ package vectorstore
 
 import (
 	"context"
-	"errors"
 	"slices"
 )
 
 // Record is one stored unit of a document: a chunk, a sentence or any other
-// piece that was embedded on its own. Records returned by [Memory] share
-// their Metadata map with the store: read it, do not modify it.
+// piece that was embedded on its own. Records a store returns are copies:
+// changing their Vector or Metadata does not change the store.
 type Record struct {
-	ID       string            // unique in the store; Upsert replaces a record with the same ID
-	DocID    string            // the document the unit belongs to
-	Index    int               // position of the unit in its document, from 0
+	ID    string // unique in the store; Upsert replaces a record with the same ID
+	DocID string // the document the unit belongs to
+	Index int    // position of the unit in its document, from 0 (any int >= 0: a timestamp works too)
+
+	// Start and End are the unit's byte offsets in its document, End
+	// exclusive, so that the text between two units can be rebuilt from
+	// the document (see the window package). Both zero means the record
+	// carries no offsets; otherwise 0 <= Start <= End.
+	Start, End int
+
 	Text     string            // the unit's text, returned with hits
 	Vector   []float32         // the embedding; stores keep it at unit length
 	Metadata map[string]string // free-form labels that a [Filter] can match
@@ -35,12 +41,19 @@ type Filter struct {
 
 // Match reports whether r passes the filter. Adapters that cannot push a
 // filter down to their database can apply it to the results with Match.
+// It compares r.DocID with each of DocIDs in turn: for a long list, test
+// membership in a set of your own first.
 func (f Filter) Match(r Record) bool {
 	if len(f.DocIDs) > 0 && !slices.Contains(f.DocIDs, r.DocID) {
 		return false
 	}
-	for k, want := range f.Metadata {
-		if got, ok := r.Metadata[k]; !ok || got != want {
+	return matchMetadata(f.Metadata, r.Metadata)
+}
+
+// matchMetadata reports whether have holds every pair of want.
+func matchMetadata(want, have map[string]string) bool {
+	for k, v := range want {
+		if got, ok := have[k]; !ok || got != v {
 			return false
 		}
 	}
@@ -79,26 +92,3 @@ type VectorStore interface {
 // compact store accumulates in int32, which cannot overflow below this
 // length, and no embedding model comes near it.
 const MaxDimension = 1 << 16
-
-// Errors returned by the package, wrapped with details; test for them with
-// [errors.Is].
-var (
-	ErrDimensionMismatch = errors.New("vectorstore: vector dimension does not match the store")
-	ErrEmptyVector       = errors.New("vectorstore: empty vector")
-	ErrDimensionTooLarge = errors.New("vectorstore: vector is longer than MaxDimension")
-	ErrZeroVector        = errors.New("vectorstore: zero vector has no direction")
-	ErrNonFinite         = errors.New("vectorstore: vector holds NaN or infinity")
-	ErrNotFound          = errors.New("vectorstore: not found")
-	ErrClosed            = errors.New("vectorstore: store is closed")
-	ErrEmptyID           = errors.New("vectorstore: record ID is empty")
-	ErrEmptyDocID        = errors.New("vectorstore: record DocID is empty")
-	ErrNegativeIndex     = errors.New("vectorstore: record Index is negative")
-	ErrWrongDocument     = errors.New("vectorstore: record belongs to another document")
-	ErrInvalidUTF8       = errors.New("vectorstore: text is not valid UTF-8")
-	ErrInvalidK          = errors.New("vectorstore: k must be positive")
-	ErrInvalidRange      = errors.New("vectorstore: range start is after its end")
-	ErrInvalidConfig     = errors.New("vectorstore: invalid configuration")
-	ErrEmptyText         = errors.New("vectorstore: text has nothing to embed")
-	ErrCorrupt           = errors.New("vectorstore: data is truncated or corrupt")
-	ErrVersion           = errors.New("vectorstore: unsupported format version")
-)
