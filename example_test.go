@@ -80,7 +80,11 @@ func Example() {
 	for rank, h := range hits {
 		retrieved = append(retrieved, budget.Item{ID: h.ID, Text: h.Text, Rank: float64(len(hits) - rank)})
 	}
-	res, err := budget.Assembler{Tokenizer: tok, Limit: 200, Reserve: 50}.Assemble(
+	assembler, err := budget.New(budget.Config{Tokenizer: tok, Limit: 200, Reserve: 50})
+	if err != nil {
+		panic(err)
+	}
+	res, err := assembler.Assemble(
 		budget.Section{Name: "instructions", Priority: 3, MaxTokens: 30, Required: true,
 			Items: []budget.Item{{Text: "Answer from the context only."}}},
 		budget.Section{Name: "context", Priority: 1, MaxTokens: 40, Strategy: budget.DropLowestRank,

@@ -3,40 +3,14 @@ package benchmarks
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
-
-// budgetCounter counts the calls and bytes that reach a tokenizer. It
-// keeps the Offsetter of the tokenizer it wraps, so the assembler takes
-// the same path as with the bare encoding.
-type budgetCounter struct {
-	t                   *tokencount.BPE
-	counts, ends, bytes atomic.Int64
-}
-
-func (c *budgetCounter) Count(s string) int {
-	c.counts.Add(1)
-	c.bytes.Add(int64(len(s)))
-	return c.t.Count(s)
-}
-
-func (c *budgetCounter) AppendTokenEnds(dst []int, s string) []int {
-	c.ends.Add(1)
-	c.bytes.Add(int64(len(s)))
-	return c.t.AppendTokenEnds(dst, s)
-}
-
-func (c *budgetCounter) reset() {
-	c.counts.Store(0)
-	c.ends.Store(0)
-	c.bytes.Store(0)
-}
 
 func budgetTokenizer(b *testing.B) *tokencount.BPE {
 	t, err := tokencount.Encoding(tokencount.Cl100kBase)
@@ -124,12 +98,15 @@ func BenchmarkBudgetAssemble(b *testing.B) {
 			sections := budgetReference(candidates)
 			for _, limit := range []int{8000, 1500} {
 				b.Run(fmt.Sprintf("corpus=%s/candidates=%d/limit=%d", name, n, limit), func(b *testing.B) {
-					c := &budgetCounter{t: bpe}
-					a := budget.Assembler{Tokenizer: c, Limit: limit, Reserve: limit / 8}
+					c := tokentest.NewCounting(bpe)
+					a, err := budget.New(budget.Config{Tokenizer: c, Limit: limit, Reserve: limit / 8})
+					if err != nil {
+						b.Fatal(err)
+					}
 					if _, err := a.Assemble(sections...); err != nil { // warm the encoding's cache
 						b.Fatal(err)
 					}
-					c.reset()
+					c.Reset()
 					in := budgetInputBytes(sections)
 					b.SetBytes(int64(in))
 					b.ReportAllocs()
@@ -140,10 +117,10 @@ func BenchmarkBudgetAssemble(b *testing.B) {
 						}
 						runs++
 					}
-					b.ReportMetric(float64(c.counts.Load())/float64(runs), "counts/op")
-					b.ReportMetric(float64(c.ends.Load())/float64(runs), "ends/op")
-					b.ReportMetric(float64(c.bytes.Load())/float64(runs), "tokenized-B/op")
-					b.ReportMetric(float64(c.bytes.Load())/float64(runs)/float64(in), "passes")
+					b.ReportMetric(float64(c.Counts())/float64(runs), "counts/op")
+					b.ReportMetric(float64(c.Ends())/float64(runs), "ends/op")
+					b.ReportMetric(float64(c.Bytes())/float64(runs), "tokenized-B/op")
+					b.ReportMetric(float64(c.Bytes())/float64(runs)/float64(in), "passes")
 				})
 			}
 		}
@@ -172,11 +149,11 @@ func BenchmarkBudgetRetrieval(b *testing.B) {
 		for i, c := range candidates {
 			items[i] = budget.Item{Text: c, Rank: -float64(i)}
 		}
-		run := func(name string, fill func(c *budgetCounter) string) {
+		run := func(name string, fill func(c *tokentest.Counting) string) {
 			b.Run(fmt.Sprintf("candidates=%d/%s", n, name), func(b *testing.B) {
-				c := &budgetCounter{t: bpe}
+				c := tokentest.NewCounting(bpe)
 				fill(c)
-				c.reset()
+				c.Reset()
 				b.SetBytes(int64(in))
 				b.ReportAllocs()
 				runs := 0
@@ -185,20 +162,24 @@ func BenchmarkBudgetRetrieval(b *testing.B) {
 					text = fill(c)
 					runs++
 				}
-				b.ReportMetric(float64(c.counts.Load())/float64(runs), "counts/op")
-				b.ReportMetric(float64(c.bytes.Load())/float64(runs)/float64(in), "passes")
+				b.ReportMetric(float64(c.Counts())/float64(runs), "counts/op")
+				b.ReportMetric(float64(c.Bytes())/float64(runs)/float64(in), "passes")
 				b.ReportMetric(float64(bpe.Count(text)), "tokens")
 			})
 		}
-		run("budget", func(c *budgetCounter) string {
-			res, err := budget.Assembler{Tokenizer: c, Limit: 8000}.Assemble(
+		run("budget", func(c *tokentest.Counting) string {
+			a, err := budget.New(budget.Config{Tokenizer: c, Limit: 8000})
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := a.Assemble(
 				budget.Section{Name: "retrieval", MaxTokens: maxTokens, Strategy: budget.DropLowestRank, Items: items})
 			if err != nil {
 				b.Fatal(err)
 			}
 			return res.Text
 		})
-		run("sum-of-parts", func(c *budgetCounter) string {
+		run("sum-of-parts", func(c *tokentest.Counting) string {
 			var kept []string
 			sum := 0
 			for _, s := range candidates {
@@ -211,7 +192,7 @@ func BenchmarkBudgetRetrieval(b *testing.B) {
 			}
 			return strings.Join(kept, sep)
 		})
-		run("recount", func(c *budgetCounter) string {
+		run("recount", func(c *tokentest.Counting) string {
 			text := ""
 			for _, s := range candidates {
 				next := s

@@ -19,7 +19,7 @@ import (
 // the section listed later first): the lowest one is shed as far as it
 // may be (to nothing, or to its anchor if it is Required) before the next
 // one gives up anything, and the section that makes the whole fit keeps
-// as much as fits. With [Assembler.Flow], unused budget flows to cut
+// as much as fits. With [Config.Flow], unused budget flows to cut
 // sections between the two steps.
 //
 // Every decision is checked with the Tokenizer's exact count of the
@@ -28,21 +28,26 @@ import (
 // guide the search, so that exact passes over the text stay few, and
 // items that their section's budget cannot reach are never counted.
 //
-// Bad configuration returns a zero Result and an error wrapping one of
-// the package's sentinel errors. If required content cannot fit, the
-// error wraps [ErrRequiredTooLarge] and the Result is still complete: it
-// holds the smallest assembly the rules allow, whose Tokens exceed the
-// space available or a required section's budget, with the report.
-func (a Assembler) Assemble(sections ...Section) (Result, error) {
-	if err := a.validate(); err != nil {
-		return Result{}, err
+// Bad sections return a zero Result and an error wrapping one of the
+// package's sentinel errors; so does an Assembler not made by [New] (the
+// zero Assembler, or nil), with [ErrNoTokenizer]. If required content
+// cannot fit, the error wraps [ErrRequiredTooLarge] and the Result is
+// still complete: it holds the smallest assembly the rules allow, whose
+// Tokens exceed the space available or a required section's budget, with
+// the report.
+func (a *Assembler) Assemble(sections ...Section) (Result, error) {
+	if a == nil {
+		return Result{}, ErrNoTokenizer
+	}
+	if err := validate(a.cfg); err != nil {
+		return Result{}, err // an Assembler not made by New
 	}
 	if err := validateSections(sections); err != nil {
 		return Result{}, err
 	}
-	as := newAssembly(a, sections)
+	as := newAssembly(a.cfg, sections)
 	errs := as.fitBudgets()
-	if a.Flow {
+	if a.cfg.Flow {
 		as.flow()
 	}
 	for _, p := range as.plans {
@@ -56,7 +61,7 @@ func (a Assembler) Assemble(sections ...Section) (Result, error) {
 
 // An assembly is one call of Assemble in progress.
 type assembly struct {
-	a      Assembler
+	cfg    Config
 	c      *counter
 	plans  []*plan
 	avail  int
@@ -65,16 +70,16 @@ type assembly struct {
 	blocks []string
 }
 
-func newAssembly(a Assembler, sections []Section) *assembly {
-	as := &assembly{a: a, avail: a.Limit - a.Reserve, sep: a.Separator}
+func newAssembly(cfg Config, sections []Section) *assembly {
+	as := &assembly{cfg: cfg, avail: cfg.Limit - cfg.Reserve, sep: cfg.Separator}
 	if as.sep == "" {
 		as.sep = DefaultSeparator
 	}
-	marker := a.Marker
+	marker := cfg.Marker
 	if marker == "" {
 		marker = DefaultMarker
 	}
-	as.c = &counter{tok: a.Tokenizer, memo: map[string]int{}}
+	as.c = &counter{tok: cfg.Tokenizer, memo: map[string]int{}}
 	as.plans = make([]*plan, len(sections))
 	for i := range sections {
 		as.plans[i] = newPlan(&sections[i], i, as.c, marker)
@@ -193,7 +198,7 @@ func (as *assembly) shed() error {
 		return nil
 	}
 	return fmt.Errorf("%w: %d tokens with every section shed as far as allowed, %d available (Limit %d - Reserve %d)",
-		ErrRequiredTooLarge, total, as.avail, as.a.Limit, as.a.Reserve)
+		ErrRequiredTooLarge, total, as.avail, as.cfg.Limit, as.cfg.Reserve)
 }
 
 // render renders the text from the plans' current states and returns it
@@ -231,7 +236,7 @@ func (as *assembly) measure() int {
 // result builds the Result from the plans' current states.
 func (as *assembly) result() Result {
 	text, spans := as.render()
-	res := Result{Text: text, Tokens: as.total, Limit: as.a.Limit, Reserve: as.a.Reserve}
+	res := Result{Text: text, Tokens: as.total, Limit: as.cfg.Limit, Reserve: as.cfg.Reserve}
 	res.Sections = make([]SectionReport, len(as.plans))
 	for i, p := range as.plans {
 		res.Sections[i] = p.report(spans[i])
@@ -306,7 +311,7 @@ func (as *assembly) warnings() []string {
 	}
 	if limited != nil {
 		w = append(w, fmt.Sprintf("sections that gave up content to fit the limit of %d tokens (Limit %d - Reserve %d): %s",
-			as.avail, as.a.Limit, as.a.Reserve, strings.Join(limited, ", ")))
+			as.avail, as.cfg.Limit, as.cfg.Reserve, strings.Join(limited, ", ")))
 	}
 	return w
 }

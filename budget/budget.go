@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -12,11 +13,12 @@ import (
 )
 
 var (
-	// ErrNilTokenizer is returned when [Assembler.Tokenizer] is nil.
-	ErrNilTokenizer = errors.New("budget: Tokenizer is nil")
-	// ErrLimit is returned when [Assembler.Limit] is not positive.
+	// ErrNoTokenizer is returned when [Config.Tokenizer] is nil, and by
+	// the zero [Assembler] and a nil *Assembler.
+	ErrNoTokenizer = errors.New("budget: Tokenizer is required")
+	// ErrLimit is returned when [Config.Limit] is not positive.
 	ErrLimit = errors.New("budget: Limit must be positive")
-	// ErrReserve is returned when [Assembler.Reserve] is negative or
+	// ErrReserve is returned when [Config.Reserve] is negative or
 	// leaves no room below Limit.
 	ErrReserve = errors.New("budget: Reserve must be at least 0 and less than Limit")
 	// ErrMaxTokens is returned for a section with a negative MaxTokens.
@@ -62,7 +64,7 @@ const (
 // after it), and, where the strategy allows, the first unit that does not
 // fit whole may be kept in part, cut at a sentence boundary or, if not
 // even one sentence fits, at a word boundary; a unit that cannot be cut
-// even at a word is dropped. A cut is marked with [Assembler.Marker].
+// even at a word is dropped. A cut is marked with [Config.Marker].
 // Kept items are always rendered in their order in Section.Items,
 // whatever the strategy.
 type Strategy int
@@ -91,11 +93,19 @@ const (
 	KeepNewest
 )
 
-var strategyNames = [...]string{"TruncateEnd", "TruncateStart", "DropLowestRank", "DropOldest", "KeepNewest"}
+var strategyNames = [...]string{
+	TruncateEnd:    "TruncateEnd",
+	TruncateStart:  "TruncateStart",
+	DropLowestRank: "DropLowestRank",
+	DropOldest:     "DropOldest",
+	KeepNewest:     "KeepNewest",
+}
 
+// String returns the constant's Go name, or Strategy(N) for a value out
+// of range.
 func (s Strategy) String() string {
 	if s < 0 || int(s) >= len(strategyNames) {
-		return fmt.Sprintf("Strategy(%d)", int(s))
+		return "Strategy(" + strconv.Itoa(int(s)) + ")"
 	}
 	return strategyNames[s]
 }
@@ -114,11 +124,13 @@ const (
 	CutStart
 )
 
-var cutNames = [...]string{"NoCut", "CutEnd", "CutStart"}
+var cutNames = [...]string{NoCut: "NoCut", CutEnd: "CutEnd", CutStart: "CutStart"}
 
+// String returns the constant's Go name, or Cut(N) for a value out of
+// range.
 func (c Cut) String() string {
 	if c < 0 || int(c) >= len(cutNames) {
-		return fmt.Sprintf("Cut(%d)", int(c))
+		return "Cut(" + strconv.Itoa(int(c)) + ")"
 	}
 	return cutNames[c]
 }
@@ -199,24 +211,23 @@ type Section struct {
 	Items []Item
 }
 
-// An Assembler fits sections into a model's context window. Its zero
-// value is not usable: Tokenizer and Limit are required. An Assembler is
-// a plain value and safe for concurrent use if its Tokenizer is.
-type Assembler struct {
+// Config configures an [Assembler]. Tokenizer and Limit are required;
+// every other field's zero value means the default.
+type Config struct {
 	// Tokenizer counts tokens as the model does; required.
 	Tokenizer tokencount.Tokenizer
 	// Limit is the model's context window in tokens; required, positive.
 	Limit int
 	// Reserve is the number of tokens kept free for the answer: the
 	// assembled text has at most Limit - Reserve tokens. It must be at
-	// least 0 and less than Limit.
+	// least 0 and less than Limit; 0 reserves nothing.
 	Reserve int
 	// Separator joins the sections' rendered blocks; empty means
-	// DefaultSeparator. Sections that render nothing get no separator.
+	// [DefaultSeparator]. Sections that render nothing get no separator.
 	Separator string
 	// Marker marks a cut: it follows a text cut at its end and precedes a
 	// text cut at its start, with a space between. Empty means
-	// DefaultMarker.
+	// [DefaultMarker].
 	Marker string
 	// Flow lets budget that sections leave unused flow to sections that
 	// were cut to their own budget, highest priority first (among equal
@@ -227,16 +238,45 @@ type Assembler struct {
 	Flow bool
 }
 
-func (a *Assembler) validate() error {
+// An Assembler fits sections into a model's context window. Make one with
+// [New]. The zero Assembler, and a nil *Assembler, have no Tokenizer:
+// their Assemble returns [ErrNoTokenizer]. An Assembler is safe for
+// concurrent use if its Tokenizer is.
+type Assembler struct {
+	cfg Config
+}
+
+// New validates cfg and returns an Assembler. Errors wrap
+// [ErrNoTokenizer], [ErrLimit], [ErrReserve] or [ErrInvalidUTF8].
+func New(cfg Config) (*Assembler, error) {
+	if err := validate(cfg); err != nil {
+		return nil, err
+	}
+	return &Assembler{cfg: cfg}, nil
+}
+
+// Config returns the configuration a was made with, as given to [New]:
+// empty fields are not replaced by their defaults. A nil Assembler
+// returns the zero Config.
+func (a *Assembler) Config() Config {
+	if a == nil {
+		return Config{}
+	}
+	return a.cfg
+}
+
+func validate(cfg Config) error {
 	switch {
-	case a.Tokenizer == nil:
-		return ErrNilTokenizer
-	case a.Limit <= 0:
-		return fmt.Errorf("%w: got %d", ErrLimit, a.Limit)
-	case a.Reserve < 0 || a.Reserve >= a.Limit:
-		return fmt.Errorf("%w: Reserve %d, Limit %d", ErrReserve, a.Reserve, a.Limit)
-	case !utf8.ValidString(a.Separator) || !utf8.ValidString(a.Marker):
-		return fmt.Errorf("%w: Assembler Separator or Marker", ErrInvalidUTF8)
+	case cfg.Tokenizer == nil:
+		return ErrNoTokenizer
+	case cfg.Limit <= 0:
+		return fmt.Errorf("%w: got %d", ErrLimit, cfg.Limit)
+	case cfg.Reserve < 0 || cfg.Reserve >= cfg.Limit:
+		return fmt.Errorf("%w: got Reserve %d with Limit %d", ErrReserve, cfg.Reserve, cfg.Limit)
+	case !utf8.ValidString(cfg.Separator):
+		return fmt.Errorf("%w: Config.Separator", ErrInvalidUTF8)
+	case !utf8.ValidString(cfg.Marker):
+		return fmt.Errorf("%w: Config.Marker", ErrInvalidUTF8)
 	}
 	return nil
 }
@@ -250,7 +290,7 @@ func validateSections(sections []Section) error {
 		}
 		seen[s.Name] = true
 		if err := validateSection(s); err != nil {
-			return fmt.Errorf("section %q: %w", s.Name, err)
+			return err
 		}
 	}
 	return nil
@@ -259,24 +299,28 @@ func validateSections(sections []Section) error {
 func validateSection(s *Section) error {
 	switch {
 	case s.MaxTokens < 0:
-		return fmt.Errorf("%w: got %d", ErrMaxTokens, s.MaxTokens)
+		return fmt.Errorf("%w: section %q: got %d", ErrMaxTokens, s.Name, s.MaxTokens)
 	case s.Strategy < TruncateEnd || s.Strategy > KeepNewest || s.Cut < NoCut || s.Cut > CutStart:
-		return fmt.Errorf("%w: %v, %v", ErrStrategy, s.Strategy, s.Cut)
+		return fmt.Errorf("%w: section %q: %v, %v", ErrStrategy, s.Name, s.Strategy, s.Cut)
 	case s.Template != "" && strings.Count(s.Template, Placeholder) != 1:
-		return fmt.Errorf("%w: %q", ErrTemplate, s.Template)
+		return fmt.Errorf("%w: section %q: got %q", ErrTemplate, s.Name, s.Template)
 	case !utf8.ValidString(s.Heading) || !utf8.ValidString(s.Template) || !utf8.ValidString(s.Separator):
-		return fmt.Errorf("%w: Heading, Template or Separator", ErrInvalidUTF8)
+		return fmt.Errorf("%w: section %q: Heading, Template or Separator", ErrInvalidUTF8, s.Name)
 	}
 	for j := range s.Items {
 		it := &s.Items[j]
+		var err error
 		switch {
 		case it.Text == "":
-			return fmt.Errorf("%w: item %d (ID %q)", ErrEmptyItem, j, it.ID)
+			err = ErrEmptyItem
 		case !utf8.ValidString(it.Text):
-			return fmt.Errorf("%w: item %d (ID %q)", ErrInvalidUTF8, j, it.ID)
+			err = ErrInvalidUTF8
 		case math.IsNaN(it.Rank):
-			return fmt.Errorf("%w: item %d (ID %q)", ErrRank, j, it.ID)
+			err = ErrRank
+		default:
+			continue
 		}
+		return fmt.Errorf("%w: section %q: item %d (ID %q)", err, s.Name, j, it.ID)
 	}
 	return nil
 }

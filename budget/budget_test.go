@@ -13,15 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/budget"
-	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
-
-// words counts white-space separated words, so that expectations can be
-// worked out by hand. Like a real tokenizer it is not additive: "a"+"b"
-// is one word.
-type words struct{}
-
-func (words) Count(s string) int { return len(strings.Fields(s)) }
 
 // kept returns the texts of the items a section kept, in order.
 func kept(r budget.SectionReport) []string {
@@ -170,14 +163,14 @@ func TestStrategies(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := budget.Assembler{Tokenizer: words{}, Limit: 1000}
+			a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 1000})
 			tt.section.Name = "s"
 			res, err := a.Assemble(tt.section)
 			require.NoError(t, err)
 			r := res.Sections[0]
 			assert.Equal(t, tt.want, kept(r))
 			assert.Equal(t, tt.status, r.Status)
-			assert.Equal(t, words{}.Count(res.Text), res.Tokens)
+			assert.Equal(t, tokentest.Words{}.Count(res.Text), res.Tokens)
 			if tt.section.MaxTokens > 0 {
 				assert.LessOrEqual(t, r.Tokens, tt.section.MaxTokens)
 			}
@@ -186,7 +179,7 @@ func TestStrategies(t *testing.T) {
 }
 
 func TestCutInsideSentenceWarns(t *testing.T) {
-	a := budget.Assembler{Tokenizer: words{}, Limit: 1000}
+	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 1000})
 	res, err := a.Assemble(budget.Section{Name: "s", MaxTokens: 3, Items: []budget.Item{{Text: "One two three four. Five.", ID: "doc"}}})
 	require.NoError(t, err)
 	assert.Equal(t, "One two […]", res.Text)
@@ -194,7 +187,7 @@ func TestCutInsideSentenceWarns(t *testing.T) {
 }
 
 func TestTemplateAndSeparators(t *testing.T) {
-	a := budget.Assembler{Tokenizer: words{}, Limit: 1000, Separator: "\n---\n", Marker: "(cut)"}
+	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 1000, Separator: "\n---\n", Marker: "(cut)"})
 	res, err := a.Assemble(
 		budget.Section{Name: "a", Heading: "# Docs", Template: "<docs>\n{content}\n</docs>", Separator: "\n", Items: []budget.Item{item("one"), item("two")}},
 		budget.Section{Name: "empty"},
@@ -210,7 +203,7 @@ func TestTemplateAndSeparators(t *testing.T) {
 }
 
 func TestBudgetTooSmallForHeading(t *testing.T) {
-	a := budget.Assembler{Tokenizer: words{}, Limit: 1000}
+	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 1000})
 	res, err := a.Assemble(budget.Section{Name: "s", MaxTokens: 2, Heading: "A long heading", Items: []budget.Item{item("x")}})
 	require.NoError(t, err)
 	assert.Equal(t, "", res.Text)
@@ -244,7 +237,7 @@ func TestShedding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint("limit ", tt.limit), func(t *testing.T) {
-			a := budget.Assembler{Tokenizer: words{}, Limit: tt.limit}
+			a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: tt.limit})
 			res, err := a.Assemble(sections()...)
 			require.NoError(t, err)
 			got := map[string][]string{}
@@ -259,7 +252,7 @@ func TestShedding(t *testing.T) {
 		})
 	}
 	t.Run("required content too large", func(t *testing.T) {
-		a := budget.Assembler{Tokenizer: words{}, Limit: 1}
+		a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 1})
 		res, err := a.Assemble(sections()...)
 		require.ErrorIs(t, err, budget.ErrRequiredTooLarge)
 		assert.Equal(t, "l2 l2", res.Text, "the smallest assembly the rules allow")
@@ -272,14 +265,14 @@ func TestShedding(t *testing.T) {
 }
 
 func TestReserve(t *testing.T) {
-	a := budget.Assembler{Tokenizer: words{}, Limit: 10, Reserve: 6}
+	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 10, Reserve: 6})
 	res, err := a.Assemble(budget.Section{Name: "s", Strategy: budget.DropOldest, Items: []budget.Item{item("a a"), item("b b"), item("c c")}})
 	require.NoError(t, err)
 	assert.Equal(t, "b b\n\nc c", res.Text)
 }
 
 func TestRequiredAnchorOverBudget(t *testing.T) {
-	a := budget.Assembler{Tokenizer: words{}, Limit: 100}
+	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 100})
 	res, err := a.Assemble(
 		budget.Section{Name: "q", MaxTokens: 2, Required: true, Strategy: budget.KeepNewest, Items: []budget.Item{item("old"), item("a long question")}},
 		budget.Section{Name: "other", Items: []budget.Item{item("x")}},
@@ -296,7 +289,7 @@ func TestFlow(t *testing.T) {
 		{Name: "cut-low", Priority: 2, MaxTokens: 2, Strategy: budget.DropOldest, Items: []budget.Item{item("l1 l1"), item("l2 l2"), item("l3 l3")}},
 		{Name: "cut-high", Priority: 3, MaxTokens: 2, Strategy: budget.DropOldest, Items: []budget.Item{item("h1 h1 h1 h1 h1 h1"), item("h2 h2 h2 h2"), item("h3 h3")}},
 	}
-	a := budget.Assembler{Tokenizer: words{}, Limit: 100}
+	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 100})
 	res, err := a.Assemble(sections...)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"l3 l3"}, kept(res.Sections[1]))
@@ -305,8 +298,7 @@ func TestFlow(t *testing.T) {
 	// "roomy" leaves 8 tokens unused. "cut-high" has the higher priority
 	// and takes 4 of them for h2 (h1 would need 6 more); "cut-low" takes
 	// the other 4 for l2 and l1.
-	a.Flow = true
-	res, err = a.Assemble(sections...)
+	res, err = newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 100, Flow: true}).Assemble(sections...)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"h2 h2 h2 h2", "h3 h3"}, kept(res.Sections[2]))
 	assert.Equal(t, 4, res.Sections[2].Extra)
@@ -317,7 +309,7 @@ func TestFlow(t *testing.T) {
 }
 
 func TestMessages(t *testing.T) {
-	a := budget.Assembler{Tokenizer: words{}, Limit: 100}
+	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 100})
 	res, err := a.Assemble(
 		budget.Section{Name: "system", Role: "system", Heading: "Rules:", Items: []budget.Item{item("be brief"), item("cite sources")}},
 		budget.Section{Name: "chat", Strategy: budget.KeepNewest, Items: []budget.Item{
@@ -333,45 +325,83 @@ func TestMessages(t *testing.T) {
 	}, res.Messages)
 }
 
-func TestConfigErrors(t *testing.T) {
-	tok := words{}
-	ok := budget.Section{Name: "s", Items: []budget.Item{item("x")}}
+func TestNewErrors(t *testing.T) {
+	tok := tokentest.Words{}
 	tests := []struct {
-		name     string
-		a        budget.Assembler
-		sections []budget.Section
-		want     error
+		name string
+		cfg  budget.Config
+		want error
 	}{
-		{"nil tokenizer", budget.Assembler{Limit: 10}, nil, budget.ErrNilTokenizer},
-		{"zero limit", budget.Assembler{Tokenizer: tok}, nil, budget.ErrLimit},
-		{"negative limit", budget.Assembler{Tokenizer: tok, Limit: -5}, nil, budget.ErrLimit},
-		{"negative reserve", budget.Assembler{Tokenizer: tok, Limit: 10, Reserve: -1}, nil, budget.ErrReserve},
-		{"reserve equals limit", budget.Assembler{Tokenizer: tok, Limit: 10, Reserve: 10}, nil, budget.ErrReserve},
-		{"invalid marker", budget.Assembler{Tokenizer: tok, Limit: 10, Marker: "\xff"}, nil, budget.ErrInvalidUTF8},
-		{"negative budget", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{Name: "s", MaxTokens: -1}}, budget.ErrMaxTokens},
-		{"no name", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{}}, budget.ErrName},
-		{"duplicate name", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{ok, ok}, budget.ErrName},
-		{"unknown strategy", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{Name: "s", Strategy: 99}}, budget.ErrStrategy},
-		{"negative cut", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{Name: "s", Cut: -1}}, budget.ErrStrategy},
-		{"template without placeholder", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{Name: "s", Template: "<x></x>"}}, budget.ErrTemplate},
-		{"template with two placeholders", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{Name: "s", Template: "{content}{content}"}}, budget.ErrTemplate},
-		{"invalid heading", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{Name: "s", Heading: "\xc3"}}, budget.ErrInvalidUTF8},
-		{"empty item", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{Name: "s", Items: []budget.Item{{}}}}, budget.ErrEmptyItem},
-		{"invalid item", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{Name: "s", Items: []budget.Item{item("a\xffb")}}}, budget.ErrInvalidUTF8},
-		{"NaN rank", budget.Assembler{Tokenizer: tok, Limit: 10}, []budget.Section{{Name: "s", Items: []budget.Item{{Text: "a", Rank: math.NaN()}}}}, budget.ErrRank},
+		{"nil tokenizer", budget.Config{Limit: 10}, budget.ErrNoTokenizer},
+		{"zero limit", budget.Config{Tokenizer: tok}, budget.ErrLimit},
+		{"negative limit", budget.Config{Tokenizer: tok, Limit: -5}, budget.ErrLimit},
+		{"negative reserve", budget.Config{Tokenizer: tok, Limit: 10, Reserve: -1}, budget.ErrReserve},
+		{"reserve equals limit", budget.Config{Tokenizer: tok, Limit: 10, Reserve: 10}, budget.ErrReserve},
+		{"invalid marker", budget.Config{Tokenizer: tok, Limit: 10, Marker: "\xff"}, budget.ErrInvalidUTF8},
+		{"invalid separator", budget.Config{Tokenizer: tok, Limit: 10, Separator: "\xc3"}, budget.ErrInvalidUTF8},
+		{"minimal", budget.Config{Tokenizer: tok, Limit: 1}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := tt.a.Assemble(tt.sections...)
+			a, err := budget.New(tt.cfg)
+			if tt.want == nil {
+				require.NoError(t, err)
+				require.Equal(t, tt.cfg, a.Config())
+				return
+			}
 			require.ErrorIs(t, err, tt.want)
-			assert.True(t, strings.HasPrefix(err.Error(), "budget: ") || strings.HasPrefix(err.Error(), "section "), err.Error())
-			assert.Equal(t, budget.Result{}, res)
+			require.True(t, strings.HasPrefix(err.Error(), "budget: "), err.Error())
+			require.Nil(t, a)
+		})
+	}
+}
+
+// TestZeroAssembler checks that an Assembler not made by New returns
+// ErrNoTokenizer rather than panicking.
+func TestZeroAssembler(t *testing.T) {
+	sec := budget.Section{Name: "s", Items: []budget.Item{item("x")}}
+	for name, a := range map[string]*budget.Assembler{"zero": {}, "nil": nil} {
+		t.Run(name, func(t *testing.T) {
+			res, err := a.Assemble(sec)
+			require.ErrorIs(t, err, budget.ErrNoTokenizer)
+			require.Equal(t, budget.Result{}, res)
+			require.Equal(t, budget.Config{}, a.Config())
+		})
+	}
+}
+
+func TestSectionErrors(t *testing.T) {
+	ok := budget.Section{Name: "s", Items: []budget.Item{item("x")}}
+	tests := []struct {
+		name     string
+		sections []budget.Section
+		want     error
+	}{
+		{"negative budget", []budget.Section{{Name: "s", MaxTokens: -1}}, budget.ErrMaxTokens},
+		{"no name", []budget.Section{{}}, budget.ErrName},
+		{"duplicate name", []budget.Section{ok, ok}, budget.ErrName},
+		{"unknown strategy", []budget.Section{{Name: "s", Strategy: 99}}, budget.ErrStrategy},
+		{"negative cut", []budget.Section{{Name: "s", Cut: -1}}, budget.ErrStrategy},
+		{"template without placeholder", []budget.Section{{Name: "s", Template: "<x></x>"}}, budget.ErrTemplate},
+		{"template with two placeholders", []budget.Section{{Name: "s", Template: "{content}{content}"}}, budget.ErrTemplate},
+		{"invalid heading", []budget.Section{{Name: "s", Heading: "\xc3"}}, budget.ErrInvalidUTF8},
+		{"empty item", []budget.Section{{Name: "s", Items: []budget.Item{{}}}}, budget.ErrEmptyItem},
+		{"invalid item", []budget.Section{{Name: "s", Items: []budget.Item{item("a\xffb")}}}, budget.ErrInvalidUTF8},
+		{"NaN rank", []budget.Section{{Name: "s", Items: []budget.Item{{Text: "a", Rank: math.NaN()}}}}, budget.ErrRank},
+	}
+	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 10})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := a.Assemble(tt.sections...)
+			require.ErrorIs(t, err, tt.want)
+			require.True(t, strings.HasPrefix(err.Error(), tt.want.Error()+": "), err.Error())
+			require.Equal(t, budget.Result{}, res)
 		})
 	}
 }
 
 func TestNoSections(t *testing.T) {
-	res, err := budget.Assembler{Tokenizer: words{}, Limit: 1}.Assemble()
+	res, err := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 1}).Assemble()
 	require.NoError(t, err)
 	assert.Equal(t, "", res.Text)
 	assert.Equal(t, 0, res.Tokens)
@@ -380,7 +410,7 @@ func TestNoSections(t *testing.T) {
 func TestConcurrentUse(t *testing.T) {
 	tok := cl100k(t)
 	paras := paragraphs(t, tok, 50, 200)[:40]
-	a := budget.Assembler{Tokenizer: tok, Limit: 1500, Reserve: 200}
+	a := newAssembler(t, budget.Config{Tokenizer: tok, Limit: 1500, Reserve: 200})
 	secs := []budget.Section{
 		{Name: "a", Priority: 2, MaxTokens: 300, Items: []budget.Item{item(paras[0]), item(paras[1])}},
 		{Name: "b", Priority: 1, Strategy: budget.DropLowestRank, Cut: budget.CutEnd, Items: itemsOf(paras[2:])},
@@ -416,10 +446,10 @@ func TestCountCalls(t *testing.T) {
 	tok := cl100k(t)
 	paras := paragraphs(t, tok, 50, 300)
 	require.Greater(t, len(paras), 400)
-	run := func(n int) (*counting, int) {
-		c := &counting{t: tok}
+	run := func(n int) (*tokentest.Counting, int) {
+		c := tokentest.NewCounting(tok)
 		secs := referenceSections(paras[:n])
-		_, err := budget.Assembler{Tokenizer: c, Limit: 8000, Reserve: 1000}.Assemble(secs...)
+		_, err := newAssembler(t, budget.Config{Tokenizer: c, Limit: 8000, Reserve: 1000}).Assemble(secs...)
 		require.NoError(t, err)
 		size := 0
 		for _, s := range secs {
@@ -431,15 +461,15 @@ func TestCountCalls(t *testing.T) {
 	}
 	small, _ := run(40)
 	large, size := run(400)
-	assert.Equal(t, small.counts.Load(), large.counts.Load(), "Count calls")
-	assert.Equal(t, small.ends.Load(), large.ends.Load(), "AppendTokenEnds calls")
-	assert.Less(t, large.bytes.Load(), int64(size), "bytes tokenized")
+	assert.Equal(t, small.Counts(), large.Counts(), "Count calls")
+	assert.Equal(t, small.Ends(), large.Ends(), "AppendTokenEnds calls")
+	assert.Less(t, large.Bytes(), size, "bytes tokenized")
 }
 
 func TestAllocsDoNotGrowWithDroppedCandidates(t *testing.T) {
 	tok := cl100k(t)
 	paras := paragraphs(t, tok, 50, 300)
-	a := budget.Assembler{Tokenizer: tok, Limit: 8000, Reserve: 1000}
+	a := newAssembler(t, budget.Config{Tokenizer: tok, Limit: 8000, Reserve: 1000})
 	allocs := func(n int) float64 {
 		secs := referenceSections(paras[:n])
 		return testing.AllocsPerRun(5, func() {
@@ -457,14 +487,13 @@ func TestStringers(t *testing.T) {
 	assert.Equal(t, "Strategy(9)", budget.Strategy(9).String())
 	assert.Equal(t, "CutStart", budget.CutStart.String())
 	assert.Equal(t, "Cut(-1)", budget.Cut(-1).String())
-	assert.Equal(t, "truncated", budget.Truncated.String())
+	assert.Equal(t, "Truncated", budget.Truncated.String())
+	assert.Equal(t, "Preserved", budget.Preserved.String())
 	assert.Equal(t, "Status(7)", budget.Status(7).String())
 }
 
-var _ tokencount.Offsetter = (*counting)(nil)
-
 func TestErrorsAreDistinct(t *testing.T) {
-	all := []error{budget.ErrNilTokenizer, budget.ErrLimit, budget.ErrReserve, budget.ErrMaxTokens, budget.ErrName,
+	all := []error{budget.ErrNoTokenizer, budget.ErrLimit, budget.ErrReserve, budget.ErrMaxTokens, budget.ErrName,
 		budget.ErrStrategy, budget.ErrTemplate, budget.ErrEmptyItem, budget.ErrInvalidUTF8, budget.ErrRank, budget.ErrRequiredTooLarge}
 	for i, e := range all {
 		assert.True(t, strings.HasPrefix(e.Error(), "budget: "), e.Error())

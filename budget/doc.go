@@ -1,8 +1,8 @@
 // Package budget assembles a prompt from sections under token budgets, on
 // purpose rather than by accident: each [Section] has a priority, a budget
 // of its own and a [Strategy] that says which of its content gives way
-// first, and an [Assembler] fits them all into a model's context window,
-// less the tokens reserved for the answer. The [Result] holds the final
+// first, and an [Assembler], made by [New] from a [Config], fits them all
+// into a model's context window, less the tokens reserved for the answer. The [Result] holds the final
 // text, its exact token count, chat messages and a report of what each
 // section kept, cut and dropped, which renders as a table.
 //
@@ -59,5 +59,6 @@
 // and token offsets from [tokencount.AppendTokenEnds] only guide the
 // search, so a prompt built from hundreds of candidates costs one count
 // per candidate the budget can reach, plus a few exact passes over the
-// result.
+// result. The README's Performance section has the measured figures:
+// https://github.com/ragkit/ragkit#prompt-assembly.
 package budget

@@ -23,7 +23,10 @@ func Example() {
 		text := strings.Repeat(fmt.Sprintf("A passage of the novel that takes place near %s. ", place), 10)
 		chunks = append(chunks, budget.Item{Text: text, ID: fmt.Sprint("chunk-", i+1), Rank: 1 - float64(i)/10})
 	}
-	a := budget.Assembler{Tokenizer: tok, Limit: 8000, Reserve: 1000}
+	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 8000, Reserve: 1000})
+	if err != nil {
+		panic(err)
+	}
 	res, err := a.Assemble(
 		budget.Section{Name: "instructions", Priority: 5, MaxTokens: 255, Role: "system",
 			Items: []budget.Item{{Text: "You are a careful assistant. Answer from the context. Say so when the context does not hold the answer."}}},
@@ -66,7 +69,7 @@ func Example() {
 // go first, then the oldest turn of the conversation; the question stays.
 func ExampleAssembler_Assemble() {
 	tok, _ := tokencount.Encoding("cl100k_base")
-	a := budget.Assembler{Tokenizer: tok, Limit: 56, Reserve: 20}
+	a, _ := budget.New(budget.Config{Tokenizer: tok, Limit: 56, Reserve: 20})
 	res, err := a.Assemble(
 		budget.Section{Name: "instructions", Priority: 3,
 			Items: []budget.Item{{Text: "Answer in one sentence. Cite the chapter."}}},
@@ -95,16 +98,16 @@ func ExampleAssembler_Assemble() {
 	// Why does Lucy refuse him at first?
 	// ---
 	// 32 tokens
-	// instructions: preserved, limited false
-	// conversation: truncated, limited true
-	// notes: dropped, limited true
+	// instructions: Preserved, limited false
+	// conversation: Truncated, limited true
+	// notes: Dropped, limited true
 }
 
 // TruncateEnd, the zero Strategy, cuts a long text at its end, at a
 // sentence boundary, and marks the cut; TruncateStart keeps the end.
 func ExampleStrategy() {
 	tok, _ := tokencount.Encoding("cl100k_base")
-	a := budget.Assembler{Tokenizer: tok, Limit: 1000}
+	a, _ := budget.New(budget.Config{Tokenizer: tok, Limit: 1000})
 	log := "Build started. Compiling 12 packages. Running 340 tests. Two tests failed: TestParse and TestRender."
 	for _, s := range []budget.Strategy{budget.TruncateEnd, budget.TruncateStart} {
 		res, _ := a.Assemble(budget.Section{Name: "log", MaxTokens: 12, Strategy: s, Items: []budget.Item{{Text: log}}})
@@ -120,7 +123,7 @@ func ExampleStrategy() {
 // messages of their own.
 func ExampleResult_Messages() {
 	tok, _ := tokencount.Encoding("cl100k_base")
-	a := budget.Assembler{Tokenizer: tok, Limit: 1000}
+	a, _ := budget.New(budget.Config{Tokenizer: tok, Limit: 1000})
 	res, _ := a.Assemble(
 		budget.Section{Name: "instructions", Role: "system", Items: []budget.Item{{Text: "Be brief."}}},
 		budget.Section{Name: "chat", Strategy: budget.KeepNewest, Items: []budget.Item{
@@ -142,7 +145,7 @@ func ExampleResult_Messages() {
 // Required content that cannot fit is an error, returned with the report.
 func ExampleAssembler_Assemble_required() {
 	tok, _ := tokencount.Encoding("cl100k_base")
-	a := budget.Assembler{Tokenizer: tok, Limit: 10}
+	a, _ := budget.New(budget.Config{Tokenizer: tok, Limit: 10})
 	res, err := a.Assemble(budget.Section{Name: "question", Required: true,
 		Items: []budget.Item{{Text: "Which chapters take place in Florence, and which in Surrey?"}}})
 	fmt.Println(errors.Is(err, budget.ErrRequiredTooLarge))

@@ -1,19 +1,20 @@
 package budget_test
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
 // The property test and the fuzz target share one generator: a chooser
@@ -77,7 +78,7 @@ func newFixture(tb testing.TB) fixture {
 		}
 	}
 	tok := cl100k(tb)
-	return fixture{sentences: sents, tokenizers: []tokencount.Tokenizer{tok, tok, hidden{tok}, lumpy{}, crowded{}}}
+	return fixture{sentences: sents, tokenizers: []tokencount.Tokenizer{tok, tok, tokentest.Hidden{Tokenizer: tok}, tokentest.Lumpy{}, tokentest.Crowded{}}}
 }
 
 func (f fixture) text(c *chooser) string {
@@ -95,8 +96,8 @@ func (f fixture) text(c *chooser) string {
 	return b.String()
 }
 
-func (f fixture) generate(c *chooser) (budget.Assembler, []budget.Section) {
-	a := budget.Assembler{
+func (f fixture) generate(c *chooser) (budget.Config, []budget.Section) {
+	a := budget.Config{
 		Tokenizer: pick(c, f.tokenizers),
 		Limit:     1 + c.n(1500),
 		Separator: pick(c, separators),
@@ -180,55 +181,42 @@ func FuzzAssemble(f *testing.F) {
 
 // checkAssemble checks every guarantee of Assemble on one case, against
 // the documented rules, never against the implementation's internals.
-func checkAssemble(t *testing.T, a budget.Assembler, secs []budget.Section) {
+func checkAssemble(t *testing.T, a budget.Config, secs []budget.Section) {
 	t.Helper()
-	res, err := a.Assemble(secs...)
-	again, err2 := a.Assemble(secs...)
-	if !reflect.DeepEqual(res, again) || fmt.Sprint(err) != fmt.Sprint(err2) {
-		t.Fatalf("not deterministic")
-	}
-	if len(res.Sections) != len(secs) {
-		t.Fatalf("%d section reports for %d sections (err %v)", len(res.Sections), len(secs), err)
-	}
+	as := newAssembler(t, a)
+	res, err := as.Assemble(secs...)
+	again, err2 := as.Assemble(secs...)
+	require.Equal(t, res, again, "not deterministic")
+	require.Equal(t, fmt.Sprint(err), fmt.Sprint(err2), "not deterministic")
+	require.Len(t, res.Sections, len(secs), "section reports (err %v)", err)
 	if err != nil {
-		if !errors.Is(err, budget.ErrRequiredTooLarge) {
-			t.Fatalf("unexpected error: %v", err)
-		}
+		require.ErrorIs(t, err, budget.ErrRequiredTooLarge)
 		checkRequiredTooLarge(t, a, secs)
 		return
 	}
 	tok := a.Tokenizer
-	if n := tok.Count(res.Text); res.Tokens != n || n > a.Limit-a.Reserve {
-		t.Fatalf("Tokens %d, Count(Text) %d, available %d", res.Tokens, n, a.Limit-a.Reserve)
-	}
+	require.Equal(t, tok.Count(res.Text), res.Tokens, "Tokens is the count of Text")
+	require.LessOrEqual(t, res.Tokens, a.Limit-a.Reserve, "Tokens within the space available")
 	var blocks []string
 	used, budgets := 0, 0
 	for i, r := range res.Sections {
 		block := res.Text[r.Start:r.End]
-		if n := tok.Count(block); r.Tokens != n {
-			t.Fatalf("section %s: Tokens %d, Count of its block %d", r.Name, r.Tokens, n)
-		}
+		require.Equal(t, tok.Count(block), r.Tokens, "section %s: Tokens is the count of its block", r.Name)
 		if r.Budget > 0 {
 			used += r.Tokens
 			budgets += r.Budget
-			if r.Tokens > r.Budget+r.Extra {
-				t.Fatalf("section %s: %d tokens over its budget %d+%d", r.Name, r.Tokens, r.Budget, r.Extra)
-			}
+			require.LessOrEqual(t, r.Tokens, r.Budget+r.Extra, "section %s: within its budget %d+%d", r.Name, r.Budget, r.Extra)
 		}
-		if r.Extra != 0 && !a.Flow {
-			t.Fatalf("section %s: extra budget %d without Flow", r.Name, r.Extra)
+		if !a.Flow {
+			require.Zero(t, r.Extra, "section %s: extra budget without Flow", r.Name)
 		}
 		checkSection(t, a, secs[i], r, block)
 		if block != "" {
 			blocks = append(blocks, block)
 		}
 	}
-	if used > budgets {
-		t.Fatalf("sections with a budget use %d tokens, their budgets total %d", used, budgets)
-	}
-	if strings.Join(blocks, or(a.Separator, budget.DefaultSeparator)) != res.Text {
-		t.Fatalf("Text is not the sections' blocks joined")
-	}
+	require.LessOrEqual(t, used, budgets, "sections with a budget within their budgets' total")
+	require.Equal(t, strings.Join(blocks, or(a.Separator, budget.DefaultSeparator)), res.Text, "Text is the sections' blocks joined")
 	checkMessages(t, secs, res)
 	checkPriority(t, a, secs, res)
 	checkMaximal(t, a, secs, res)
@@ -239,7 +227,7 @@ func checkAssemble(t *testing.T, a budget.Assembler, secs []budget.Section) {
 // budget or, for the section that the limit cut short, the limit. (Flow
 // budgets and cuts make the next step harder to state, so those cases
 // are left to the other checks.)
-func checkMaximal(t *testing.T, a budget.Assembler, secs []budget.Section, res budget.Result) {
+func checkMaximal(t *testing.T, a budget.Config, secs []budget.Section, res budget.Result) {
 	t.Helper()
 	for i, r := range res.Sections {
 		sec := secs[i]
@@ -282,9 +270,7 @@ func checkMaximal(t *testing.T, a budget.Assembler, secs []budget.Section, res b
 			text := strings.Join(blocks, or(a.Separator, budget.DefaultSeparator))
 			over = over || a.Tokenizer.Count(text) > a.Limit-a.Reserve
 		}
-		if !over {
-			t.Fatalf("section %s keeps %d of %d units, but %d would fit", sec.Name, k, len(units), k+1)
-		}
+		require.True(t, over, "section %s keeps %d of %d units, but %d would fit", sec.Name, k, len(units), k+1)
 	}
 }
 
@@ -378,39 +364,30 @@ func cutSide(sec budget.Section) (cuts, atEnd bool) {
 // checkSection checks one section's report and block: the block renders
 // the kept items, cuts are at boundaries and marked, the strategy keeps a
 // prefix of its order, groups stay together, anchors stay whole.
-func checkSection(t *testing.T, a budget.Assembler, sec budget.Section, r budget.SectionReport, block string) {
+func checkSection(t *testing.T, a budget.Config, sec budget.Section, r budget.SectionReport, block string) {
 	t.Helper()
 	cuts, atEnd := cutSide(sec)
 	marker := or(a.Marker, budget.DefaultMarker)
 	var texts []string
 	kept, truncated := 0, 0
 	for i, ir := range r.Items {
-		if ir.Index != i || ir.ID != sec.Items[i].ID {
-			t.Fatalf("section %s: item report %d is %+v", sec.Name, i, ir)
-		}
+		require.Equal(t, i, ir.Index, "section %s: item report %d", sec.Name, i)
+		require.Equal(t, sec.Items[i].ID, ir.ID, "section %s: item report %d", sec.Name, i)
 		switch ir.Status {
 		case budget.Preserved:
-			if ir.Text != sec.Items[i].Text {
-				t.Fatalf("section %s item %d: preserved text differs", sec.Name, i)
-			}
+			require.Equal(t, sec.Items[i].Text, ir.Text, "section %s item %d: preserved text", sec.Name, i)
 		case budget.Truncated:
-			if !cuts {
-				t.Fatalf("section %s item %d: cut, but %v with %v does not cut", sec.Name, i, sec.Strategy, sec.Cut)
-			}
+			require.True(t, cuts, "section %s item %d: cut, but %v with %v does not cut", sec.Name, i, sec.Strategy, sec.Cut)
 			checkCut(t, sec.Items[i].Text, ir.Text, marker, atEnd)
 			truncated++
 		case budget.Dropped:
-			if ir.Text != "" {
-				t.Fatalf("section %s item %d: dropped but has text", sec.Name, i)
-			}
+			require.Empty(t, ir.Text, "section %s item %d: dropped", sec.Name, i)
 			continue
 		}
 		kept++
 		texts = append(texts, ir.Text)
 	}
-	if want := render(sec, texts); block != want {
-		t.Fatalf("section %s: block\n%q\nwant\n%q", sec.Name, block, want)
-	}
+	require.Equal(t, render(sec, texts), block, "section %s: block", sec.Name)
 	wantStatus := budget.Truncated
 	switch {
 	case kept == len(sec.Items) && truncated == 0:
@@ -418,9 +395,8 @@ func checkSection(t *testing.T, a budget.Assembler, sec budget.Section, r budget
 	case kept == 0:
 		wantStatus = budget.Dropped
 	}
-	if r.Status != wantStatus || truncated > 1 {
-		t.Fatalf("section %s: status %v with %d of %d kept, %d cut", sec.Name, r.Status, kept, len(sec.Items), truncated)
-	}
+	require.Equal(t, wantStatus, r.Status, "section %s: %d of %d kept, %d cut", sec.Name, kept, len(sec.Items), truncated)
+	require.LessOrEqual(t, truncated, 1, "section %s: items cut", sec.Name)
 	checkUnits(t, sec, r, atEnd)
 }
 
@@ -441,12 +417,8 @@ func checkUnits(t *testing.T, sec budget.Section, r budget.SectionReport, atEnd 
 				cutAt = i
 			}
 		}
-		if dropped != 0 && dropped != len(u) {
-			t.Fatalf("section %s: group %v split: %d of %d dropped", sec.Name, u, dropped, len(u))
-		}
-		if dropped == 0 && !prefix {
-			t.Fatalf("section %s: unit %d of the keep order %v kept after a dropped one", sec.Name, k, units)
-		}
+		require.True(t, dropped == 0 || dropped == len(u), "section %s: group %v split: %d of %d dropped", sec.Name, u, dropped, len(u))
+		require.True(t, dropped > 0 || prefix, "section %s: unit %d of the keep order %v kept after a dropped one", sec.Name, k, units)
 		if dropped > 0 {
 			prefix = false
 		}
@@ -455,20 +427,13 @@ func checkUnits(t *testing.T, sec budget.Section, r budget.SectionReport, atEnd 
 			if atEnd {
 				member = u[len(u)-1]
 			}
-			if cutAt != member {
-				t.Fatalf("section %s: group %v cut at item %d", sec.Name, u, cutAt)
-			}
-			if k+1 < len(units) && r.Items[units[k+1][0]].Status != budget.Dropped {
-				t.Fatalf("section %s: unit %d cut but unit %d kept", sec.Name, k, k+1)
-			}
+			require.Equal(t, member, cutAt, "section %s: group %v cut at the wrong member", sec.Name, u)
+			require.True(t, k+1 == len(units) || r.Items[units[k+1][0]].Status == budget.Dropped,
+				"section %s: unit %d cut but unit %d kept", sec.Name, k, k+1)
 		}
 		anchor := k == 0 && (sec.Required || sec.Strategy == budget.KeepNewest)
-		if anchor && cutAt >= 0 {
-			t.Fatalf("section %s: anchor %v cut", sec.Name, u)
-		}
-		if k == 0 && sec.Required && dropped > 0 {
-			t.Fatalf("section %s: required anchor %v dropped", sec.Name, u)
-		}
+		require.False(t, anchor && cutAt >= 0, "section %s: anchor %v cut", sec.Name, u)
+		require.False(t, k == 0 && sec.Required && dropped > 0, "section %s: required anchor %v dropped", sec.Name, u)
 	}
 	if sec.Strategy == budget.KeepNewest && len(units) > 0 && r.Status != budget.Dropped {
 		newest := len(sec.Items) - 1
@@ -477,9 +442,7 @@ func checkUnits(t *testing.T, sec budget.Section, r budget.SectionReport, atEnd 
 				newest = i
 			}
 		}
-		if r.Items[newest].Status != budget.Preserved {
-			t.Fatalf("section %s: newest item %d not kept whole while the section survives", sec.Name, newest)
-		}
+		require.Equal(t, budget.Preserved, r.Items[newest].Status, "section %s: newest item %d while the section survives", sec.Name, newest)
 	}
 }
 
@@ -504,41 +467,32 @@ func checkMessages(t *testing.T, secs []budget.Section, res budget.Result) {
 			}
 		}
 	}
-	if !reflect.DeepEqual(res.Messages, want) {
-		t.Fatalf("messages\n%+v\nwant\n%+v", res.Messages, want)
-	}
+	require.Equal(t, want, res.Messages)
 }
 
 // checkPriority checks that shedding follows priority, against the same
 // sections assembled without a limit: a section that lost content to the
 // limit has only sections below it in shedding order that hold nothing
 // they could give up.
-func checkPriority(t *testing.T, a budget.Assembler, secs []budget.Section, res budget.Result) {
+func checkPriority(t *testing.T, a budget.Config, secs []budget.Section, res budget.Result) {
 	t.Helper()
 	free := a
 	free.Limit, free.Reserve = math.MaxInt32, 0
-	u, err := free.Assemble(secs...)
-	if err != nil {
-		t.Fatalf("without a limit: %v", err)
-	}
+	u, err := newAssembler(t, free).Assemble(secs...)
+	require.NoError(t, err, "without a limit")
 	for i, r := range res.Sections {
 		ur := u.Sections[i]
-		if ur.Limited {
-			t.Fatalf("section %s limited without a limit", ur.Name)
-		}
+		require.False(t, ur.Limited, "section %s limited without a limit", ur.Name)
 		lost := res.Text[r.Start:r.End] != u.Text[ur.Start:ur.End]
-		if lost != r.Limited {
-			t.Fatalf("section %s: Limited %v, but lost content to the limit: %v", r.Name, r.Limited, lost)
-		}
+		require.Equal(t, lost, r.Limited, "section %s: Limited is whether it lost content to the limit", r.Name)
 		if !lost {
 			continue
 		}
 		for j, lower := range res.Sections {
 			below := lower.Priority < r.Priority || lower.Priority == r.Priority && j > i
-			if below && !atFloor(secs[j], lower) {
-				t.Fatalf("section %s (priority %d) gave up content while %s (priority %d) still holds some it could give up",
-					r.Name, r.Priority, lower.Name, lower.Priority)
-			}
+			require.False(t, below && !atFloor(secs[j], lower),
+				"section %s (priority %d) gave up content while %s (priority %d) still holds some it could give up",
+				r.Name, r.Priority, lower.Name, lower.Priority)
 		}
 	}
 }
@@ -576,7 +530,7 @@ func atFloor(sec budget.Section, r budget.SectionReport) bool {
 // checkRequiredTooLarge checks that an ErrRequiredTooLarge is true: some
 // required anchor exceeds its section's budget, or the anchors together
 // exceed the space available.
-func checkRequiredTooLarge(t *testing.T, a budget.Assembler, secs []budget.Section) {
+func checkRequiredTooLarge(t *testing.T, a budget.Config, secs []budget.Section) {
 	t.Helper()
 	var floors []string
 	for _, sec := range secs {
@@ -594,7 +548,5 @@ func checkRequiredTooLarge(t *testing.T, a budget.Assembler, secs []budget.Secti
 		floors = append(floors, block)
 	}
 	text := strings.Join(floors, or(a.Separator, budget.DefaultSeparator))
-	if n := a.Tokenizer.Count(text); n <= a.Limit-a.Reserve {
-		t.Fatalf("ErrRequiredTooLarge, but the required anchors fit: %d tokens of %d", n, a.Limit-a.Reserve)
-	}
+	require.Greater(t, a.Tokenizer.Count(text), a.Limit-a.Reserve, "ErrRequiredTooLarge, but the required anchors fit")
 }

@@ -109,7 +109,7 @@ func TestReferenceDesign(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := budget.Assembler{Tokenizer: tok, Limit: tt.limit, Reserve: tt.reserve}
+			a := newAssembler(t, budget.Config{Tokenizer: tok, Limit: tt.limit, Reserve: tt.reserve})
 			secs := referenceSections(candidates)
 			res, err := a.Assemble(secs...)
 			require.NoError(t, err)
@@ -144,7 +144,7 @@ func TestReferenceDesign(t *testing.T) {
 func TestReferenceTable(t *testing.T) {
 	tok := cl100k(t)
 	candidates := paragraphs(t, tok, 60, 250)[:200]
-	a := budget.Assembler{Tokenizer: tok, Limit: 8000, Reserve: 1000}
+	a := newAssembler(t, budget.Config{Tokenizer: tok, Limit: 8000, Reserve: 1000})
 	res, err := a.Assemble(referenceSections(candidates)...)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSuffix(res.String(), "\n"), "\n")

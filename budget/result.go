@@ -20,11 +20,13 @@ const (
 	Dropped
 )
 
-var statusNames = [...]string{"preserved", "truncated", "dropped"}
+var statusNames = [...]string{Preserved: "Preserved", Truncated: "Truncated", Dropped: "Dropped"}
 
+// String returns the constant's Go name, or Status(N) for a value out of
+// range. The report table of [Result.String] words statuses its own way.
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
-		return fmt.Sprintf("Status(%d)", int(s))
+		return "Status(" + strconv.Itoa(int(s)) + ")"
 	}
 	return statusNames[s]
 }
@@ -53,7 +55,7 @@ type SectionReport struct {
 	Priority int
 	Required bool
 	// Budget is the section's MaxTokens (0: none); Extra is the budget it
-	// received from other sections with [Assembler.Flow].
+	// received from other sections with [Config.Flow].
 	Budget, Extra int
 	// Tokens is the exact count of the section's block, Text[Start:End]
 	// of the Result, the section's content as it appears in the final
@@ -97,7 +99,7 @@ type Result struct {
 	// fit the limit, cuts that fell back to a word boundary, budgets too
 	// small for a section's heading.
 	Warnings []string
-	// Limit and Reserve repeat the Assembler's settings.
+	// Limit and Reserve repeat the Assembler's [Config].
 	Limit, Reserve int
 }
 
