@@ -157,7 +157,9 @@ type Item struct {
 	// non-empty Group are kept or dropped as one unit, such as a tool call
 	// and its result. A group is kept as long as its longest-kept member
 	// would be on its own (its best Rank, its newest Time, its earliest
-	// position under TruncateEnd, its latest under TruncateStart). If the
+	// position under TruncateEnd, its latest under TruncateStart), ties
+	// included: a group tied in Rank with another item is ordered by the
+	// position of its best-ranked member, not of its first one. If the
 	// group is the boundary unit and may be cut, only its last member
 	// (CutEnd) or first member (CutStart) in Items order is cut.
 	Group string
@@ -187,9 +189,10 @@ type Section struct {
 	// Required sections are never dropped. Their anchor (the unit their
 	// strategy keeps longest: the first item under TruncateEnd, the last
 	// under TruncateStart, the best-ranked under DropLowestRank, the
-	// newest under DropOldest and KeepNewest, with its group) is never cut
-	// either; other content of theirs may still be shed. If the anchors
-	// cannot fit, Assemble returns an error wrapping ErrRequiredTooLarge.
+	// newest under DropOldest and KeepNewest, with its group, ties broken
+	// as the strategy breaks them) is never cut either; other content of
+	// theirs may still be shed. If the anchors cannot fit, Assemble
+	// returns an error wrapping ErrRequiredTooLarge.
 	Required bool
 	// Strategy decides which content gives way first; see [Strategy].
 	Strategy Strategy

@@ -160,35 +160,28 @@ func buildUnits(sec *Section, side Cut) ([]unit, []int) {
 }
 
 // sortUnits orders units, which are in order of their first member, by
-// how long strategy keeps them. The sort is stable, so ties keep the
-// order of first members, which is the documented tie order. It sorts
-// indices rather than units, whose slices would cost a write barrier on
-// every move.
+// how long strategy keeps them. A unit is kept as long as its
+// longest-kept member would be on its own, so units compare by that
+// member, tie-break included: a group tied in Rank with another unit
+// takes the position of its best-ranked member. It sorts indices rather
+// than units, whose slices would cost a write barrier on every move.
 func sortUnits(strategy Strategy, items []Item, units []unit) []unit {
-	var by func(a, b int) int
-	switch strategy {
-	case TruncateStart:
-		by = func(a, b int) int { return cmp.Compare(last(units[b]), last(units[a])) }
-	case DropLowestRank:
-		rank := make([]float64, len(units))
-		for k, u := range units {
-			rank[k] = bestRank(items, u)
-		}
-		by = func(a, b int) int { return cmp.Compare(rank[b], rank[a]) }
-	case DropOldest, KeepNewest:
-		newer := make([]int, len(units))
-		for k, u := range units {
-			newer[k] = newest(items, u)
-		}
-		by = func(a, b int) int { return compareAge(items, newer[b], newer[a]) }
-	default:
-		return units
+	keep := keepCompare(strategy, items)
+	if keep == nil {
+		return units // TruncateEnd: Items order, which units are in
 	}
+	best := make([]int, len(units))
 	order := make([]int, len(units))
-	for k := range order {
+	for k, u := range units {
+		best[k] = u.items[0]
+		for _, i := range u.items[1:] {
+			if keep(i, best[k]) < 0 {
+				best[k] = i
+			}
+		}
 		order[k] = k
 	}
-	slices.SortStableFunc(order, by)
+	slices.SortFunc(order, func(a, b int) int { return keep(best[a], best[b]) })
 	sorted := make([]unit, len(units))
 	for k, u := range order {
 		sorted[k] = units[u]
@@ -196,27 +189,23 @@ func sortUnits(strategy Strategy, items []Item, units []unit) []unit {
 	return sorted
 }
 
+// keepCompare returns the order in which strategy keeps single items:
+// negative if item i is kept longer than item j. It is total (ties in
+// Rank or Time are broken by position), so the order of units needs no
+// stable sort. It returns nil for TruncateEnd, which keeps Items order.
+func keepCompare(strategy Strategy, items []Item) func(i, j int) int {
+	switch strategy {
+	case TruncateStart:
+		return func(i, j int) int { return cmp.Compare(j, i) }
+	case DropLowestRank:
+		return func(i, j int) int { return cmp.Or(cmp.Compare(items[j].Rank, items[i].Rank), cmp.Compare(i, j)) }
+	case DropOldest, KeepNewest:
+		return func(i, j int) int { return compareAge(items, j, i) }
+	}
+	return nil
+}
+
 func last(u unit) int { return u.items[len(u.items)-1] }
-
-// bestRank is the best Rank among u's members.
-func bestRank(items []Item, u unit) float64 {
-	r := items[u.items[0]].Rank
-	for _, i := range u.items[1:] {
-		r = max(r, items[i].Rank)
-	}
-	return r
-}
-
-// newest is u's newest member.
-func newest(items []Item, u unit) int {
-	n := u.items[0]
-	for _, i := range u.items[1:] {
-		if compareAge(items, i, n) > 0 {
-			n = i
-		}
-	}
-	return n
-}
 
 // compareAge compares items i and j by Time, then by position: a later
 // item is newer.

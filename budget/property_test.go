@@ -297,9 +297,10 @@ func render(sec budget.Section, texts []string) string {
 	return content
 }
 
-// keepOrder returns the section's units (groups of item indices) in the
-// order the strategy keeps them, longest first, as Strategy and Item.Group
-// document it.
+// keepOrder returns the section's units (groups of item indices, in
+// Items order) in the order the strategy keeps them, longest first,
+// straight from the docs: Strategy orders items, and Item.Group says that
+// a group is kept as long as its longest-kept member would be on its own.
 func keepOrder(sec budget.Section) [][]int {
 	var units [][]int
 	group := map[string]int{}
@@ -311,42 +312,43 @@ func keepOrder(sec budget.Section) [][]int {
 		group[it.Group] = len(units)
 		units = append(units, []int{i})
 	}
-	items := sec.Items
-	newer := func(i, j int) bool { // item i is newer than item j
-		if c := items[i].Time.Compare(items[j].Time); c != 0 {
-			return c > 0
-		}
-		return i > j
-	}
-	key := func(u []int) float64 { // higher is kept longer
-		switch sec.Strategy {
-		case budget.TruncateStart:
-			return float64(u[len(u)-1])
-		case budget.DropLowestRank:
-			r := math.Inf(-1)
-			for _, i := range u {
-				r = max(r, items[i].Rank)
+	longer := keptLonger(sec)
+	best := func(u []int) int { // the member kept longest
+		b := u[0]
+		for _, i := range u[1:] {
+			if longer(i, b) {
+				b = i
 			}
-			return r
 		}
-		return -float64(u[0])
+		return b
 	}
-	switch sec.Strategy {
-	case budget.DropOldest, budget.KeepNewest:
-		newest := func(u []int) int {
-			n := u[0]
-			for _, i := range u {
-				if newer(i, n) {
-					n = i
-				}
-			}
-			return n
-		}
-		sort.SliceStable(units, func(a, b int) bool { return newer(newest(units[a]), newest(units[b])) })
-	default:
-		sort.SliceStable(units, func(a, b int) bool { return key(units[a]) > key(units[b]) })
-	}
+	sort.SliceStable(units, func(a, b int) bool { return longer(best(units[a]), best(units[b])) })
 	return units
+}
+
+// keptLonger returns the strategy's order of single items, as Strategy
+// documents it: whether item i is kept longer than item j.
+func keptLonger(sec budget.Section) func(i, j int) bool {
+	items := sec.Items
+	switch sec.Strategy {
+	case budget.TruncateStart: // the end is kept
+		return func(i, j int) bool { return i > j }
+	case budget.DropLowestRank: // ascending Rank dropped first; among equals, the later item first
+		return func(i, j int) bool {
+			if items[i].Rank != items[j].Rank {
+				return items[i].Rank > items[j].Rank
+			}
+			return i < j
+		}
+	case budget.DropOldest, budget.KeepNewest: // oldest dropped first; among equal times, the earlier item is older
+		return func(i, j int) bool {
+			if c := items[i].Time.Compare(items[j].Time); c != 0 {
+				return c > 0
+			}
+			return i > j
+		}
+	}
+	return func(i, j int) bool { return i < j } // TruncateEnd: the start is kept
 }
 
 // cutSide returns whether the section may cut its boundary item, and at
