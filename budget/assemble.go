@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -30,7 +31,8 @@ import (
 //
 // Bad sections return a zero Result and an error wrapping one of the
 // package's sentinel errors; so does an Assembler not made by [New] (the
-// zero Assembler, or nil), with [ErrNoTokenizer]. If required content
+// zero Assembler, or nil), with [ErrNoTokenizer], and a Tokenizer that
+// returns a negative count, with [ErrTokenizer]. If required content
 // cannot fit, the error wraps [ErrRequiredTooLarge] and the Result is
 // still complete: it holds the smallest assembly the rules allow, whose
 // Tokens exceed the space available or a required section's budget, with
@@ -56,7 +58,11 @@ func (a *Assembler) Assemble(sections ...Section) (Result, error) {
 	if err := as.shed(); err != nil {
 		errs = append(errs, err)
 	}
-	return as.result(), errors.Join(errs...)
+	res := as.result()
+	if as.c.err != nil {
+		return Result{}, as.c.err
+	}
+	return res, errors.Join(errs...)
 }
 
 // An assembly is one call of Assemble in progress.
@@ -134,7 +140,7 @@ func (as *assembly) flow() {
 	pool := 0
 	for _, p := range as.plans {
 		if p.sec.MaxTokens > 0 {
-			pool += max(0, p.sec.MaxTokens-p.size(p.st))
+			pool = addSat(pool, max(0, p.sec.MaxTokens-p.size(p.st)))
 		}
 	}
 	order := slices.Clone(as.plans)
@@ -147,7 +153,7 @@ func (as *assembly) flow() {
 			continue // no budget, nothing cut, or a required anchor over its budget
 		}
 		used := p.size(p.st)
-		st, err := p.fitBudget(used + pool)
+		st, err := p.fitBudget(addSat(used, pool))
 		if err != nil || !less(p.st, st) {
 			continue
 		}
@@ -156,6 +162,15 @@ func (as *assembly) flow() {
 		p.extra = max(0, p.size(st)-p.sec.MaxTokens)
 		p.budget = p.sec.MaxTokens + p.extra
 	}
+}
+
+// addSat returns a + b for a, b >= 0, or math.MaxInt if that overflows:
+// budgets of math.MaxInt mean "no limit" and must not wrap around.
+func addSat(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
 
 // less reports whether state a keeps less than state b.
@@ -297,9 +312,7 @@ func (as *assembly) warnings() []string {
 	for _, p := range as.plans {
 		name := p.sec.Name
 		if p.sec.MaxTokens > 0 && len(p.units) > 0 && p.fitted == (state{0, -1}) {
-			if ovh := p.c.fixed(p.prefix) + p.c.fixed(p.suffix); ovh > p.budget {
-				w = append(w, fmt.Sprintf("section %q: its heading and template take %d tokens, more than its budget of %d", name, ovh, p.budget))
-			}
+			w = append(w, p.droppedWhy())
 		}
 		if p.st.cut >= 0 && p.st.cut < p.cutsFor(p.st.k).words {
 			it := p.units[p.st.k].cutItem
@@ -314,4 +327,34 @@ func (as *assembly) warnings() []string {
 			as.avail, as.cfg.Limit, as.cfg.Reserve, strings.Join(limited, ", ")))
 	}
 	return w
+}
+
+// droppedWhy says why a section with items kept none of them within its
+// own budget: its heading and template alone exceed it, or the first unit
+// of its keep order does not fit whole and cannot be cut to fit.
+func (p *plan) droppedWhy() string {
+	name := p.sec.Name
+	if ovh := p.c.fixed(p.prefix) + p.c.fixed(p.suffix); ovh > p.budget {
+		return fmt.Sprintf("section %q: its heading and template take %d tokens, more than its budget of %d", name, ovh, p.budget)
+	}
+	u := p.units[0]
+	what := fmt.Sprintf("item %d (ID %q)", u.items[0], p.sec.Items[u.items[0]].ID)
+	if len(u.items) > 1 {
+		what = fmt.Sprintf("group %q (%d items)", p.sec.Items[u.items[0]].Group, len(u.items))
+	}
+	var why string
+	switch {
+	case p.side == NoCut:
+		why = "its Cut is NoCut"
+	case !p.cuttable(0):
+		why = "the newest item is never cut"
+	case len(p.cutsFor(0).pos) == 0:
+		why = "it has no sentence or word boundary to cut at"
+	case p.c.fixed(p.marker) > p.budget:
+		why = fmt.Sprintf("the marker %q alone takes %d tokens", p.marker, p.c.fixed(p.marker))
+	default:
+		why = "not even its shortest cut fits"
+	}
+	return fmt.Sprintf("section %q: dropped whole: %s, the first to keep, takes %d tokens, more than its budget of %d, and %s",
+		name, what, p.size(state{1, -1}), p.budget, why)
 }

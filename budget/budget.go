@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -31,13 +32,17 @@ var (
 	// ErrTemplate is returned for a Template that does not contain
 	// [Placeholder] exactly once.
 	ErrTemplate = errors.New("budget: Template must contain " + Placeholder + " exactly once")
-	// ErrEmptyItem is returned for an item whose Text is empty.
-	ErrEmptyItem = errors.New("budget: item text is empty")
+	// ErrEmptyItem is returned for an item whose Text is empty or only
+	// white space.
+	ErrEmptyItem = errors.New("budget: item text is empty or white space")
 	// ErrInvalidUTF8 is returned when an item's text, a heading, a
 	// template, a separator or the marker is not valid UTF-8.
 	ErrInvalidUTF8 = errors.New("budget: text is not valid UTF-8")
 	// ErrRank is returned for an item whose Rank is NaN.
 	ErrRank = errors.New("budget: Rank is NaN")
+	// ErrTokenizer is returned when the Tokenizer returns a negative
+	// count.
+	ErrTokenizer = errors.New("budget: Tokenizer returned a negative count")
 	// ErrRequiredTooLarge is returned when required content cannot fit:
 	// a required section's anchor exceeds the section's MaxTokens, or the
 	// required content of all sections exceeds Limit minus Reserve. The
@@ -138,7 +143,11 @@ func (c Cut) String() string {
 // An Item is one piece of a section's content: a retrieved chunk, a
 // message of the conversation, a remembered fact, a tool call or result.
 type Item struct {
-	Text string // required, valid UTF-8
+	// Text is the item's content: required, valid UTF-8, with at least
+	// one character that is not white space. An empty or white-space-only
+	// Text is an error wrapping ErrEmptyItem, as it would render as
+	// nothing but spacing.
+	Text string
 	// ID identifies the item in the report. It need not be unique; the
 	// report also gives the item's index in Section.Items.
 	ID string
@@ -314,7 +323,7 @@ func validateSection(s *Section) error {
 		it := &s.Items[j]
 		var err error
 		switch {
-		case it.Text == "":
+		case space.Skip(it.Text, 0, len(it.Text)) == len(it.Text):
 			err = ErrEmptyItem
 		case !utf8.ValidString(it.Text):
 			err = ErrInvalidUTF8

@@ -19,14 +19,16 @@ type cutPoints struct {
 	text string
 	side Cut
 	pos  []int // byte offsets: keep text[:pos] (CutEnd) or text[pos:] (CutStart)
+	// tokens is the count of the whole text.
+	tokens int
 	// words is how many of pos, the first ones, are word boundaries
 	// inside a sentence rather than sentence boundaries.
 	words int
 	ends  []int // token ends of text, computed on first use
 }
 
-func newCutPoints(tok tokencount.Tokenizer, text string, side Cut) *cutPoints {
-	c := &cutPoints{tok: tok, text: text, side: side}
+func newCutPoints(tok tokencount.Tokenizer, text string, tokens int, side Cut) *cutPoints {
+	c := &cutPoints{tok: tok, text: text, tokens: tokens, side: side}
 	sents := segment.Sentences(text)
 	if len(sents) == 0 {
 		return c
@@ -87,6 +89,9 @@ func startPoints(text string, sents []segment.Span) (pos []int, words int) {
 // from the token ends of the whole text: one pass of the tokenizer per
 // cut item, however many cuts are tried.
 func (c *cutPoints) est(j int) int {
+	if c.tokens > len(c.text) {
+		return c.share(j)
+	}
 	if c.ends == nil {
 		c.ends = tokencount.AppendTokenEnds(c.tok, make([]int, 0, len(c.text)/3+1), c.text)
 	}
@@ -99,6 +104,18 @@ func (c *cutPoints) est(j int) int {
 		i++ // a token straddles the cut
 	}
 	return i
+}
+
+// share estimates the tokens kept by cut j as their share of the whole
+// text's count by bytes. It stands in for token ends when a tokenizer
+// counts more tokens than bytes, as no real one does: token ends spread
+// from such counts would take memory in proportion to the count.
+func (c *cutPoints) share(j int) int {
+	kept := c.pos[j]
+	if c.side == CutStart {
+		kept = len(c.text) - kept
+	}
+	return int(float64(c.tokens) * float64(kept) / float64(len(c.text)))
 }
 
 // kept returns the text kept by cut j, marked.

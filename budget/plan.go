@@ -2,6 +2,7 @@ package budget
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -23,16 +24,26 @@ type unit struct {
 
 // counter counts with the Assembler's Tokenizer, remembering the counts
 // of the few fixed strings (separators, headings, markers) it meets again.
+// A negative count is kept as err and counts as 0, so that the assembly
+// runs to its end on sane numbers and then reports it.
 type counter struct {
 	tok  tokencount.Tokenizer
 	memo map[string]int
+	err  error
 }
 
 func (c *counter) count(s string) int {
 	if s == "" {
 		return 0
 	}
-	return c.tok.Count(s)
+	n := c.tok.Count(s)
+	if n < 0 {
+		if c.err == nil {
+			c.err = fmt.Errorf("%w: %d for %d bytes of text", ErrTokenizer, n, len(s))
+		}
+		return 0
+	}
+	return n
 }
 
 func (c *counter) fixed(s string) int {
@@ -268,7 +279,7 @@ func (p *plan) item(i int) int {
 func (p *plan) small(budget int) bool {
 	n := len(p.prefix) + len(p.suffix) + len(p.sep)*len(p.sec.Items)
 	for _, it := range p.sec.Items {
-		if n += len(it.Text); n > 4*budget {
+		if n += len(it.Text); n/4 > budget { // not n > 4*budget, which overflows
 			return false
 		}
 	}
@@ -298,10 +309,24 @@ func (p *plan) est(st state) int {
 func (p *plan) size(st state) int {
 	n, ok := p.sizes[st]
 	if !ok {
-		n = p.c.count(p.render(st))
+		if i, one := p.single(st); one {
+			n = p.item(i) // the same string: a huge item is counted once
+		} else {
+			n = p.c.count(p.render(st))
+		}
 		p.sizes[st] = n
 	}
 	return n
+}
+
+// single reports whether the block of state st is exactly the text of
+// one whole item, and which: no heading, no template, one unit of one
+// item.
+func (p *plan) single(st state) (int, bool) {
+	if st != (state{1, -1}) || p.prefix != "" || p.suffix != "" || len(p.units[0].items) != 1 {
+		return 0, false
+	}
+	return p.units[0].items[0], true
 }
 
 // block returns the section's block in its current state.
@@ -321,6 +346,9 @@ func (p *plan) render(st state) string {
 }
 
 func (p *plan) renderNew(st state) string {
+	if i, one := p.single(st); one {
+		return p.sec.Items[i].Text // no copy of what may be a huge item
+	}
 	var b strings.Builder
 	b.WriteString(p.prefix)
 	for j, i := range p.keptItems(st) {
@@ -385,7 +413,8 @@ func (p *plan) cutsFor(k int) *cutPoints {
 		if p.cuts == nil {
 			p.cuts = map[int]*cutPoints{}
 		}
-		c = newCutPoints(p.c.tok, p.sec.Items[p.units[k].cutItem].Text, p.side)
+		i := p.units[k].cutItem
+		c = newCutPoints(p.c.tok, p.sec.Items[i].Text, p.item(i), p.side)
 		p.cuts[k] = c
 	}
 	return c

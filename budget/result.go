@@ -96,8 +96,11 @@ type Result struct {
 	// Sections reports on each section, in the order given to Assemble.
 	Sections []SectionReport
 	// Warnings notes what a caller may want to know: content given up to
-	// fit the limit, cuts that fell back to a word boundary, budgets too
-	// small for a section's heading.
+	// fit the limit, cuts that fell back to a word boundary, and every
+	// section with items that its own budget left empty, with the reason
+	// (its heading and template alone exceed the budget, or its first
+	// unit does not fit and cannot be cut to fit: no Cut, no boundary to
+	// cut at, a marker longer than the budget).
 	Warnings []string
 	// Limit and Reserve repeat the Assembler's [Config].
 	Limit, Reserve int
