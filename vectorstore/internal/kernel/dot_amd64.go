@@ -2,8 +2,14 @@
 
 package kernel
 
-// useAVX2 reports whether the CPU and the operating system support AVX2.
-var useAVX2 = hasAVX2()
+// useAVX2 reports whether the CPU and the operating system support AVX2;
+// useFMA, whether they also support FMA3. Both are fixed at start-up, so
+// that a store scores the same vectors the same way for as long as the
+// process runs.
+var (
+	useAVX2 = hasAVX2()
+	useFMA  = useAVX2 && hasFMA()
+)
 
 func hasAVX2() bool {
 	_, _, ecx1, _ := cpuid(1, 0)
@@ -23,8 +29,19 @@ func hasAVX2() bool {
 	return ebx7&(1<<5) != 0
 }
 
+func hasFMA() bool {
+	_, _, ecx1, _ := cpuid(1, 0)
+	return ecx1&(1<<12) != 0
+}
+
 func cpuid(eax, ecx uint32) (a, b, c, d uint32)
 func xgetbv() (eax, edx uint32)
+
+// dotFMA returns the dot product of the n float32 values at a and b; n
+// must be positive. See [Dot] for its order of summation.
+//
+//go:noescape
+func dotFMA(a, b *float32, n int) float32
 
 // dotInt8AVX2 returns the dot product of the n int8 values at a and b; n
 // must be a positive multiple of 64.

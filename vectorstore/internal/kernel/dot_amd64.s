@@ -21,6 +21,78 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	MOVL DX, edx+4(FP)
 	RET
 
+// func dotFMA(a, b *float32, n int) float32
+// Four accumulators of eight lanes take 32 components per iteration with
+// VFMADD231PS, enough to cover the latency of an FMA at the rate of two
+// loads per cycle. Pointers advance by a plain ADDQ, so the only chains
+// carried from one iteration to the next are one cycle long (the pointers
+// and the count) or are the accumulators themselves. After the 32-wide
+// loop, up to three groups of eight go into the first accumulator; the
+// accumulators are then added pairwise ((0+1)+(2+3)), the lanes of the
+// sum pairwise (lane i + lane i+4, then i + i+2, then i + i+1), and the
+// last n%8 components one by one, each with a fused multiply-add.
+TEXT ·dotFMA(SB), NOSPLIT, $0-28
+	MOVQ   a+0(FP), SI
+	MOVQ   b+8(FP), DI
+	MOVQ   n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	CMPQ   CX, $32
+	JB     fma8
+
+fma32:
+	VMOVUPS     (SI), Y4
+	VMOVUPS     32(SI), Y5
+	VMOVUPS     64(SI), Y6
+	VMOVUPS     96(SI), Y7
+	VFMADD231PS (DI), Y4, Y0
+	VFMADD231PS 32(DI), Y5, Y1
+	VFMADD231PS 64(DI), Y6, Y2
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $32, CX
+	CMPQ        CX, $32
+	JAE         fma32
+
+fma8:
+	CMPQ        CX, $8
+	JB          fmasum
+	VMOVUPS     (SI), Y4
+	VFMADD231PS (DI), Y4, Y0
+	ADDQ        $32, SI
+	ADDQ        $32, DI
+	SUBQ        $8, CX
+	JMP         fma8
+
+fmasum:
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VPERMILPS    $0x4E, X0, X1
+	VADDPS       X1, X0, X0
+	VPERMILPS    $0xB1, X0, X1
+	VADDSS       X1, X0, X0
+
+fma1:
+	TESTQ       CX, CX
+	JZ          fmadone
+	VMOVSS      (SI), X1
+	VFMADD231SS (DI), X1, X0
+	ADDQ        $4, SI
+	ADDQ        $4, DI
+	DECQ        CX
+	JMP         fma1
+
+fmadone:
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
 // SUMINT32 adds up the int32 lanes of Y4 to Y7 into the low lane of X4.
 #define SUMINT32 \
 	VPADDD       Y4, Y5, Y4 \

@@ -2,7 +2,9 @@
 
 package kernel
 
-var useAVX2 = false
+var useAVX2, useFMA = false, false
+
+func dotFMA(a, b *float32, n int) float32 { panic("kernel: no FMA") }
 
 func dotInt8AVX2(a, b *int8, n int) int32 { panic("kernel: no AVX2") }
 

@@ -15,20 +15,6 @@ func randFloats(r *rand.Rand, n int) []float32 {
 	return v
 }
 
-func TestDot(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for n := range 70 {
-		a, b := randFloats(r, n), randFloats(r, n)
-		var want float64
-		for i := range a {
-			want += float64(a[i]) * float64(b[i])
-		}
-		if got := Dot(a, b); math.Abs(float64(got)-want) > 1e-4*(1+math.Abs(want)) {
-			t.Errorf("n=%d: Dot = %v, want %v", n, got, want)
-		}
-	}
-}
-
 func TestDotInt8(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 7, 31, 32, 33, 63, 64, 65, 100, 384, 1536, 4099} {
