@@ -1,0 +1,356 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults used for the zero values of [Config]'s fields.
+const (
+	DefaultBaseURL       = "https://api.openai.com/v1"
+	DefaultTimeout       = 2 * time.Minute
+	DefaultMaxRetries    = 2
+	DefaultBackoffBase   = 500 * time.Millisecond
+	DefaultBackoffMax    = 8 * time.Second
+	DefaultMaxRetryAfter = time.Minute
+)
+
+// The environment variables [New] reads for fields left empty, as the
+// official OpenAI clients do.
+const (
+	EnvBaseURL = "OPENAI_BASE_URL"
+	EnvAPIKey  = "OPENAI_API_KEY"
+)
+
+// Config configures a [Client]. The zero value talks to OpenAI (or to
+// $OPENAI_BASE_URL) with the key in $OPENAI_API_KEY.
+//
+// Printing a Config (with any fmt verb, with log/slog or as JSON) never
+// shows the API key.
+type Config struct {
+	// BaseURL is the API's root, up to and including the version:
+	// "https://api.openai.com/v1", "http://localhost:11434/v1" (Ollama),
+	// "http://localhost:8000/v1" (vLLM), "http://localhost:8080/v1"
+	// (llama.cpp's server), "http://localhost:1234/v1" (LM Studio).
+	// Empty means $OPENAI_BASE_URL, or DefaultBaseURL if that is unset.
+	BaseURL string
+	// APIKey is sent as a bearer token. Empty means $OPENAI_API_KEY, but
+	// only when the base URL is $OPENAI_BASE_URL or DefaultBaseURL: a key
+	// from the environment is never sent to a server the program named
+	// itself. Local servers need no key; leave it empty.
+	APIKey string `json:"-"`
+	// HTTPClient sends the requests; nil means a client of the package's
+	// own over http.DefaultTransport. Give one to set a proxy, TLS
+	// settings or extra headers (through its Transport).
+	HTTPClient *http.Client `json:"-"`
+	// Timeout bounds each attempt: the whole exchange for a plain call,
+	// and for a stream the wait for the response and then each silence
+	// between two pieces of it. Zero means DefaultTimeout; negative means
+	// none. Slow local models may need more.
+	Timeout time.Duration
+	// MaxRetries is how many times a request is retried after a 429, a
+	// 5xx, a timeout or a connection failure. Zero means
+	// DefaultMaxRetries; negative means never retry.
+	MaxRetries int
+	// BackoffBase and BackoffMax shape the wait before retry n (from 0):
+	// a random duration in [0, min(BackoffMax, BackoffBase·2ⁿ)] ("full
+	// jitter"). Zero means DefaultBackoffBase and DefaultBackoffMax.
+	BackoffBase, BackoffMax time.Duration
+	// MaxRetryAfter caps the wait a server may ask for with Retry-After:
+	// a longer wait is not made, and the [*APIError] is returned at once
+	// with its RetryAfter set, for the caller to schedule. Zero means
+	// DefaultMaxRetryAfter.
+	MaxRetryAfter time.Duration
+	// Logger, if not nil, receives a warning for each retry (the path,
+	// the attempt, the wait and the error, never the key).
+	Logger *slog.Logger `json:"-"`
+}
+
+// A Client talks to an OpenAI-compatible API: [Client.Chat] and
+// [Client.ChatStream] for answers; [Embedder] and [Summarizer] use it for
+// embeddings and document summaries. It is safe for concurrent use.
+//
+// A Client never shows its API key: not in errors, logs or fmt output.
+type Client struct {
+	cfg  Config        // resolved, APIKey left empty
+	key  func() string // behind a func so that printers that walk fields by reflection cannot reach it
+	base *url.URL
+	http *http.Client
+	// sleep waits between attempts; tests replace it.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// New returns a client for cfg, with the environment's defaults filled in
+// (see [Config]). It makes no request.
+func New(cfg Config) (*Client, error) {
+	c := &Client{sleep: sleep}
+	base, key, err := resolveEndpoint(cfg.BaseURL, cfg.APIKey)
+	if err != nil {
+		return nil, err
+	}
+	c.base = base
+	c.key = func() string { return key }
+	cfg.BaseURL, cfg.APIKey = base.String(), ""
+	if err := resolveTiming(&cfg); err != nil {
+		return nil, err
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{}
+	}
+	c.http = cfg.HTTPClient
+	c.cfg = cfg
+	return c, nil
+}
+
+func resolveEndpoint(baseURL, key string) (*url.URL, string, error) {
+	envBase := strings.TrimSuffix(strings.TrimSpace(os.Getenv(EnvBaseURL)), "/")
+	defaultBase := firstNonEmpty(envBase, DefaultBaseURL)
+	raw := strings.TrimSuffix(strings.TrimSpace(firstNonEmpty(baseURL, defaultBase)), "/")
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, "", fmt.Errorf("%w: BaseURL %q is not an http or https URL", ErrInvalidConfig, redactURL(raw))
+	}
+	if key == "" && (raw == defaultBase || raw == DefaultBaseURL) {
+		key = os.Getenv(EnvAPIKey)
+	}
+	if strings.ContainsFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return nil, "", fmt.Errorf("%w: APIKey holds white space or a control character (a newline from a file?)", ErrInvalidConfig)
+	}
+	return u, key, nil
+}
+
+func resolveTiming(cfg *Config) error {
+	if cfg.BackoffBase < 0 || cfg.BackoffMax < 0 || cfg.MaxRetryAfter < 0 {
+		return fmt.Errorf("%w: negative BackoffBase, BackoffMax or MaxRetryAfter", ErrInvalidConfig)
+	}
+	cfg.Timeout = orDefault(cfg.Timeout, DefaultTimeout)
+	cfg.MaxRetries = orDefault(cfg.MaxRetries, DefaultMaxRetries)
+	cfg.BackoffBase = orDefault(cfg.BackoffBase, DefaultBackoffBase)
+	cfg.BackoffMax = orDefault(cfg.BackoffMax, DefaultBackoffMax)
+	cfg.MaxRetryAfter = orDefault(cfg.MaxRetryAfter, DefaultMaxRetryAfter)
+	if cfg.BackoffMax < cfg.BackoffBase {
+		return fmt.Errorf("%w: BackoffMax %v is less than BackoffBase %v", ErrInvalidConfig, cfg.BackoffMax, cfg.BackoffBase)
+	}
+	return nil
+}
+
+func orDefault[T int | time.Duration](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Config returns the client's configuration with the defaults filled in,
+// the API key included.
+func (c *Client) Config() Config {
+	cfg := c.cfg
+	if c.key != nil {
+		cfg.APIKey = c.key()
+	}
+	return cfg
+}
+
+func (c *Client) ready() error {
+	if c == nil || c.http == nil {
+		return fmt.Errorf("%w: use openai.New", ErrNotConfigured)
+	}
+	return nil
+}
+
+// maxBody bounds a successful response read into memory; a vector of
+// 3,072 floats is about 40 KB of JSON, so this allows batches of
+// thousands.
+const maxBody = 512 << 20
+
+// post sends payload as JSON to path and returns the body of a 2xx
+// response, retrying as the Config says. Reading the body is part of the
+// attempt, so a connection lost mid-body is retried too.
+func (c *Client) post(ctx context.Context, path string, payload any) ([]byte, error) {
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+	}
+	var out []byte
+	err = c.retry(ctx, path, func(ctx context.Context) error {
+		actx, cancel := c.attemptContext(ctx)
+		defer cancel()
+		resp, err := c.send(ctx, actx, path, body, false)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		out, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+		if err != nil {
+			return transportError(ctx, actx, c.cfg.Timeout, err)
+		}
+		if len(out) > maxBody {
+			return fmt.Errorf("%w: body over %d bytes", ErrBadResponse, maxBody)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (c *Client) attemptContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.cfg.Timeout < 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, c.cfg.Timeout)
+}
+
+// send makes one attempt with the attempt's context actx (ctx is the
+// caller's, to tell its cancellation from a timeout). It returns the
+// response if its status is 2xx, else an [*APIError].
+func (c *Client) send(ctx, actx context.Context, path string, body []byte, stream bool) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, c.base.JoinPath(path).String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if stream {
+		req.Header.Set("Accept", "text/event-stream")
+	}
+	req.Header.Set("User-Agent", "ragkit")
+	if key := c.key(); key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, transportError(ctx, actx, c.cfg.Timeout, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, c.apiError(resp)
+	}
+	return resp, nil
+}
+
+// maxErrorBody bounds the error body read: enough for any API error, not
+// for a proxy's whole HTML page.
+const maxErrorBody = 64 << 10
+
+func (c *Client) apiError(resp *http.Response) *APIError {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	e := &APIError{StatusCode: resp.StatusCode, RequestID: snippet(resp.Header.Get("X-Request-Id"))}
+	parseErrorBody(e, body)
+	e.Message = c.redact(e.Message)
+	e.RetryAfter, _ = retryAfter(resp.Header, time.Now())
+	e.retryable = retryableStatus(e.StatusCode) && !e.quota()
+	switch strings.ToLower(resp.Header.Get("X-Should-Retry")) {
+	case "true":
+		e.retryable = true
+	case "false":
+		e.retryable = false
+	}
+	return e
+}
+
+// minRedact is the shortest key removed from server messages: shorter
+// values are placeholders (Ollama's docs use "ollama"), and scrubbing
+// them would garble the message, not protect a secret.
+const minRedact = 8
+
+// redact removes the API key from a message, in case a server or a proxy
+// echoes it.
+func (c *Client) redact(s string) string {
+	if key := c.key(); len(key) >= minRedact {
+		s = strings.ReplaceAll(s, key, "[REDACTED]")
+	}
+	return s
+}
+
+// transportError classifies err from an attempt: the caller's
+// cancellation as is, the attempt's deadline as ErrTimeout, anything else
+// as ErrConnection.
+func transportError(ctx, actx context.Context, timeout time.Duration, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if actx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: no response within %v", ErrTimeout, timeout)
+	}
+	return fmt.Errorf("%w: %w", ErrConnection, err)
+}
+
+// String describes the client without its key.
+func (c *Client) String() string {
+	if c == nil || c.key == nil {
+		return "openai.Client{}"
+	}
+	return "openai.Client" + c.Config().describe()
+}
+
+// GoString is String, so that %#v hides the key too.
+func (c *Client) GoString() string { return c.String() }
+
+// LogValue logs the client as its configuration, without the key.
+func (c *Client) LogValue() slog.Value {
+	if c == nil || c.key == nil {
+		return slog.GroupValue()
+	}
+	return c.Config().LogValue()
+}
+
+// Format prints the configuration for every verb (%v, %+v, %#v, %s, %d,
+// ...), so that no verb reaches the key.
+func (cfg Config) Format(f fmt.State, verb rune) {
+	io.WriteString(f, "openai.Config"+cfg.describe())
+}
+
+// String describes the configuration without the key.
+func (cfg Config) String() string { return "openai.Config" + cfg.describe() }
+
+// GoString is String, so that %#v hides the key too.
+func (cfg Config) GoString() string { return cfg.String() }
+
+// LogValue logs the configuration without the key.
+func (cfg Config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("base_url", redactURL(cfg.BaseURL)),
+		slog.String("api_key", keyText(cfg.APIKey)),
+		slog.Duration("timeout", cfg.Timeout),
+		slog.Int("max_retries", cfg.MaxRetries),
+	)
+}
+
+func (cfg Config) describe() string {
+	return "{BaseURL: " + strconv.Quote(redactURL(cfg.BaseURL)) +
+		", APIKey: " + keyText(cfg.APIKey) +
+		", Timeout: " + cfg.Timeout.String() +
+		", MaxRetries: " + strconv.Itoa(cfg.MaxRetries) +
+		", BackoffBase: " + cfg.BackoffBase.String() +
+		", BackoffMax: " + cfg.BackoffMax.String() +
+		", MaxRetryAfter: " + cfg.MaxRetryAfter.String() + "}"
+}
+
+func keyText(key string) string {
+	if key == "" {
+		return `""`
+	}
+	return "[REDACTED]"
+}
+
+// redactURL hides a password in a URL's user information.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		if strings.Contains(raw, "@") {
+			return "[REDACTED]"
+		}
+		return raw
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,66 @@
+// Package openai connects ragkit to the models people run: OpenAI, and the
+// servers that speak its HTTP API (Ollama, vLLM, llama.cpp's server, LM
+// Studio). It uses net/http and the standard library only.
+//
+// A [Client] holds the endpoint, the key and the retry policy. On it:
+//
+//   - an [Embedder] (POST /embeddings) implements vectorstore.Embedder:
+//     texts are checked and counted first, sent in batches bounded by
+//     count and by tokens, several batches in flight, and the vectors
+//     come back in the order of the texts whatever order the server
+//     answers in;
+//   - a [Summarizer] (POST /chat/completions) implements
+//     contextheader.Summarizer;
+//   - [Client.Chat] answers a conversation, and [Client.ChatStream]
+//     streams the answer as it is written.
+//
+// # Pointing it at a server
+//
+// OpenAI, with the key in $OPENAI_API_KEY:
+//
+//	c, err := openai.New(openai.Config{}) // https://api.openai.com/v1
+//	emb, err := openai.NewEmbedder(openai.EmbedderConfig{Client: c, Model: "text-embedding-3-small"})
+//	sum, err := openai.NewSummarizer(openai.SummarizerConfig{Client: c, Model: "gpt-4o-mini"})
+//	reply, err := c.Chat(ctx, msgs, openai.ChatOptions{Model: "gpt-4o-mini"})
+//
+// Ollama (after "ollama pull llama3.2" and "ollama pull nomic-embed-text";
+// no key):
+//
+//	c, err := openai.New(openai.Config{BaseURL: "http://localhost:11434/v1"})
+//	emb, err := openai.NewEmbedder(openai.EmbedderConfig{Client: c, Model: "nomic-embed-text", MaxTextTokens: 2048})
+//	reply, err := c.Chat(ctx, msgs, openai.ChatOptions{Model: "llama3.2"})
+//
+// vLLM, llama.cpp's server and LM Studio work the same way with their
+// base URLs (by default http://localhost:8000/v1, http://localhost:8080/v1
+// and http://localhost:1234/v1). An empty [Config.BaseURL] means
+// $OPENAI_BASE_URL, then OpenAI. An empty [Config.APIKey] means
+// $OPENAI_API_KEY, but only for that same base URL: a key from the
+// environment is never sent to a server the program named itself.
+//
+// # Failures
+//
+// Requests that fail for a reason that may pass (429, 5xx, a timeout, a
+// connection that could not be made or broke before the response was
+// complete) are retried up to [Config.MaxRetries] times, after a wait
+// drawn at random up to an exponentially growing ceiling ("full jitter"),
+// or after the wait the server asked for with Retry-After (seconds or an
+// HTTP date) or retry-after-ms, up to [Config.MaxRetryAfter], plus a
+// little jitter so that requests turned away together do not come back
+// together. Other 4xx
+// answers are not retried, nor is a 429 that says the quota is spent.
+// Cancelling the context stops a request or a wait at once.
+//
+// An error answer is an [*APIError] with the HTTP status and the API's
+// type, code and message, whatever shape of error body the server uses; it
+// matches the sentinel of its class with errors.Is ([ErrRateLimited],
+// [ErrAuth], [ErrNotFound], [ErrContextLength], ...). Errors about input
+// name the text or message at fault; errors of the [Embedder] say which
+// batch and which texts failed.
+//
+// # The API key
+//
+// The key never appears in an error, a log record or the printed form of
+// a [Config] or [Client] (with any fmt verb, log/slog or encoding/json):
+// the client removes it from messages that servers echo, and keeps it
+// where reflection-based printers cannot reach it.
+package openai

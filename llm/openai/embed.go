@@ -1,0 +1,321 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+// Defaults used for the zero values of [EmbedderConfig]'s fields.
+const (
+	// DefaultBatchSize is well under OpenAI's 2,048 inputs per request.
+	DefaultBatchSize = 256
+	// DefaultBatchTokens is a third of OpenAI's 300,000 input tokens per
+	// request, leaving room for a tokenizer that is not the model's.
+	DefaultBatchTokens = 100_000
+	// DefaultMaxTextTokens is the input limit of OpenAI's embedding
+	// models (text-embedding-3-small, -large, ada-002).
+	DefaultMaxTextTokens = 8191
+	// DefaultConcurrency is the number of requests in flight at once.
+	DefaultConcurrency = 4
+)
+
+// EmbedderConfig configures an [Embedder]. Only Model is required.
+type EmbedderConfig struct {
+	// Client sends the requests; nil means New(Config{}): OpenAI, or
+	// whatever $OPENAI_BASE_URL names, with $OPENAI_API_KEY.
+	Client *Client
+	// Model names the embedding model, such as "text-embedding-3-small"
+	// or "nomic-embed-text"; required.
+	Model string
+	// Dimensions asks for shorter vectors (OpenAI's text-embedding-3
+	// models); zero leaves the model's own length. Vectors of another
+	// length are an error.
+	Dimensions int
+	// BatchSize is the most texts one request carries; zero means
+	// DefaultBatchSize. Lower it for a server that takes fewer.
+	BatchSize int
+	// BatchTokens is the most input tokens one request carries, summed
+	// over its texts; zero means DefaultBatchTokens.
+	BatchTokens int
+	// MaxTextTokens is the model's input limit for one text; zero means
+	// DefaultMaxTextTokens. Set it to your model's window: a text longer
+	// than this (or than BatchTokens) is an error, never cut. Ollama and
+	// llama.cpp's server often run embedding models with 512 or 2,048
+	// tokens of context.
+	MaxTextTokens int
+	// Tokenizer counts the tokens of a text for the two limits above;
+	// give the model's own (tokencount.Encoding("cl100k_base") for
+	// OpenAI's models) for exact limits. Nil means an estimate that
+	// errs high: tokencount.Heuristic's count plus a third plus 4, which
+	// is at least cl100k_base's count on every paragraph of the test
+	// corpora (prose, Markdown, code) and leaves room for tokenizers with
+	// smaller vocabularies (BERT's WordPiece, as in nomic-embed-text).
+	Tokenizer tokencount.Tokenizer
+	// Concurrency is the number of requests in flight at once; zero
+	// means DefaultConcurrency.
+	Concurrency int
+}
+
+// An Embedder turns texts into vectors through the embeddings endpoint
+// (POST /embeddings). It implements vectorstore.Embedder and is safe for
+// concurrent use.
+type Embedder struct {
+	cfg EmbedderConfig
+}
+
+// NewEmbedder returns an embedder for cfg, with the defaults filled in.
+// It makes no request.
+func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
+	if cfg.Model == "" {
+		return nil, fmt.Errorf("%w: EmbedderConfig.Model is empty", ErrInvalidConfig)
+	}
+	if cfg.Dimensions < 0 || cfg.BatchSize < 0 || cfg.BatchTokens < 0 || cfg.MaxTextTokens < 0 || cfg.Concurrency < 0 {
+		return nil, fmt.Errorf("%w: a negative Dimensions, BatchSize, BatchTokens, MaxTextTokens or Concurrency", ErrInvalidConfig)
+	}
+	if cfg.Client == nil {
+		c, err := New(Config{})
+		if err != nil {
+			return nil, err
+		}
+		cfg.Client = c
+	}
+	if err := cfg.Client.ready(); err != nil {
+		return nil, err
+	}
+	cfg.BatchSize = orDefault(cfg.BatchSize, DefaultBatchSize)
+	cfg.BatchTokens = orDefault(cfg.BatchTokens, DefaultBatchTokens)
+	cfg.MaxTextTokens = orDefault(cfg.MaxTextTokens, DefaultMaxTextTokens)
+	cfg.Concurrency = orDefault(cfg.Concurrency, DefaultConcurrency)
+	return &Embedder{cfg: cfg}, nil
+}
+
+// Config returns the embedder's configuration with the defaults filled in.
+func (e *Embedder) Config() EmbedderConfig { return e.cfg }
+
+// Embed returns one vector per text, in the order of texts, all of the
+// same length. It checks and counts every text before sending anything,
+// splits them into batches of at most BatchSize texts and BatchTokens
+// tokens, sends up to Concurrency batches at once, and places each
+// vector by the index the server gives it (servers may reorder).
+//
+// A text that is empty or white space, not valid UTF-8, or over the
+// token limit is an error wrapping [ErrEmptyText], [ErrInvalidUTF8] or
+// [ErrTextTooLong] that names it. A failing batch cancels the others; its
+// error says which batch and which texts. Embed sends no request for no
+// texts.
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if e == nil || e.cfg.Client == nil {
+		return nil, fmt.Errorf("%w: use openai.NewEmbedder", ErrNotConfigured)
+	}
+	counts, err := e.count(texts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(texts))
+	if err := e.run(ctx, texts, plan(counts, e.cfg.BatchSize, e.cfg.BatchTokens), out); err != nil {
+		return nil, err
+	}
+	for i, v := range out {
+		if len(v) != len(out[0]) {
+			return nil, fmt.Errorf("%w: text %d has %d dimensions, text 0 has %d", ErrBadResponse, i, len(v), len(out[0]))
+		}
+	}
+	return out, nil
+}
+
+// count checks each text and returns its token count.
+func (e *Embedder) count(texts []string) ([]int, error) {
+	limit := min(e.cfg.MaxTextTokens, e.cfg.BatchTokens)
+	how := "counted"
+	if e.cfg.Tokenizer == nil {
+		how = "estimated"
+	}
+	counts := make([]int, len(texts))
+	for i, t := range texts {
+		switch {
+		case !utf8.ValidString(t):
+			return nil, fmt.Errorf("%w: text %d", ErrInvalidUTF8, i)
+		case blank(t):
+			return nil, fmt.Errorf("%w: text %d", ErrEmptyText, i)
+		}
+		n := e.tokens(t)
+		if n < 0 {
+			return nil, fmt.Errorf("%w: the Tokenizer counted %d tokens for text %d", ErrInvalidConfig, n, i)
+		}
+		if n > limit {
+			return nil, fmt.Errorf("%w: text %d (%q) has %d tokens (%s), the limit is %d", ErrTextTooLong, i, preview(t), n, how, limit)
+		}
+		counts[i] = n
+	}
+	return counts, nil
+}
+
+func (e *Embedder) tokens(text string) int {
+	if e.cfg.Tokenizer != nil {
+		return e.cfg.Tokenizer.Count(text)
+	}
+	n := tokencount.Heuristic{}.Count(text)
+	return n + (n+2)/3 + 4
+}
+
+// preview is the start of a text, to name it in an error.
+func preview(text string) string {
+	const n = 40
+	if len(text) <= n {
+		return text
+	}
+	cut := n
+	for !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + "…"
+}
+
+// A batch is the texts [lo, hi) of one request.
+type batch struct{ lo, hi int }
+
+// plan cuts the texts into consecutive batches of at most size texts and
+// tokens tokens (each text alone is within tokens: count checked it).
+func plan(counts []int, size, tokens int) []batch {
+	var bs []batch
+	lo, sum := 0, 0
+	for i, n := range counts {
+		if i > lo && (i-lo == size || sum+n > tokens) {
+			bs = append(bs, batch{lo, i})
+			lo, sum = i, 0
+		}
+		sum += n
+	}
+	if lo < len(counts) {
+		bs = append(bs, batch{lo, len(counts)})
+	}
+	return bs
+}
+
+// run embeds the batches into out, Concurrency at a time. The first
+// failure cancels the batches in flight and is the error returned.
+func (e *Embedder) run(ctx context.Context, texts []string, batches []batch, out [][]float32) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+		sem   = make(chan struct{}, e.cfg.Concurrency)
+	)
+	fail := func(err error) {
+		once.Do(func() { first = err; cancel() })
+	}
+	for bi, b := range batches {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			fail(ctx.Err())
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := e.embedBatch(ctx, texts[b.lo:b.hi], out[b.lo:b.hi]); err != nil {
+				fail(fmt.Errorf("%w: batch %d of %d (texts %d-%d)", err, bi+1, len(batches), b.lo, b.hi-1))
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+type embeddingRequest struct {
+	Model      string   `json:"model"`
+	Input      []string `json:"input"`
+	Dimensions int      `json:"dimensions,omitempty"`
+}
+
+// embeddingResponse is the part of an embeddings response the client reads:
+//
+//	{"object": "list", "model": "text-embedding-3-small",
+//	 "data": [{"object": "embedding", "index": 0, "embedding": [0.0023064255, -0.009327292, ...]}],
+//	 "usage": {"prompt_tokens": 8, "total_tokens": 8}}
+type embeddingResponse struct {
+	Data []struct {
+		Index     *int      `json:"index"`
+		Embedding []float32 `json:"embedding"`
+	} `json:"data"`
+}
+
+// An embeddingItem is one entry of an embeddings response's data.
+type embeddingItem struct {
+	index    int
+	hasIndex bool // false if the index is absent or null
+	vector   []float32
+}
+
+// embeddingsPath is the embeddings endpoint, under the base URL.
+const embeddingsPath = "embeddings"
+
+// embedBatch embeds texts into out (of the same length).
+func (e *Embedder) embedBatch(ctx context.Context, texts []string, out [][]float32) error {
+	body, err := e.cfg.Client.post(ctx, embeddingsPath, embeddingRequest{Model: e.cfg.Model, Input: texts, Dimensions: e.cfg.Dimensions})
+	if err != nil {
+		return err
+	}
+	items, err := decodeEmbeddingResponse(body)
+	if err != nil {
+		return err
+	}
+	if len(items) != len(texts) {
+		return fmt.Errorf("%w: %d embeddings for %d texts", ErrBadResponse, len(items), len(texts))
+	}
+	positional := !items[0].hasIndex // servers that leave index out send them in order
+	for i, it := range items {
+		at := i
+		if !positional {
+			if !it.hasIndex || it.index < 0 || it.index >= len(texts) || out[it.index] != nil {
+				return fmt.Errorf("%w: embedding %d has a missing, repeated or out-of-range index", ErrBadResponse, i)
+			}
+			at = it.index
+		} else if it.hasIndex {
+			return fmt.Errorf("%w: embedding %d has an index, embedding 0 has none", ErrBadResponse, i)
+		}
+		if err := e.checkVector(it.vector, len(items[0].vector)); err != nil {
+			return fmt.Errorf("%w: embedding %d: %s", ErrBadResponse, i, err)
+		}
+		out[at] = it.vector
+	}
+	return nil
+}
+
+// decodeEmbeddingResponse decodes an embeddings response.
+func decodeEmbeddingResponse(body []byte) ([]embeddingItem, error) {
+	var r embeddingResponse
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, fmt.Errorf("%w: embeddings: %v (body starts %q)", ErrBadResponse, err, snippet(string(body[:min(len(body), 80)])))
+	}
+	items := make([]embeddingItem, len(r.Data))
+	for i, d := range r.Data {
+		items[i] = embeddingItem{vector: d.Embedding}
+		if d.Index != nil {
+			items[i].index, items[i].hasIndex = *d.Index, true
+		}
+	}
+	return items, nil
+}
+
+func (e *Embedder) checkVector(v []float32, want int) error {
+	switch {
+	case len(v) == 0:
+		return fmt.Errorf("empty vector")
+	case e.cfg.Dimensions > 0 && len(v) != e.cfg.Dimensions:
+		return fmt.Errorf("%d dimensions, asked for %d (does the model take Dimensions?)", len(v), e.cfg.Dimensions)
+	case len(v) != want:
+		return fmt.Errorf("%d dimensions, embedding 0 has %d", len(v), want)
+	}
+	return nil
+}

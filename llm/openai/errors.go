@@ -1,0 +1,230 @@
+package openai
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Errors returned by the package, wrapped with details; test for them with
+// [errors.Is]. The ones that classify a server's answer (ErrBadRequest to
+// ErrServer) match an [*APIError]; get its details with [errors.As].
+var (
+	// ErrInvalidConfig reports a bad field of a Config, EmbedderConfig,
+	// SummarizerConfig or ChatOptions.
+	ErrInvalidConfig = errors.New("openai: invalid configuration")
+	// ErrNotConfigured is returned by the methods of a zero Client,
+	// Embedder or Summarizer: make them with [New], [NewEmbedder] and
+	// [NewSummarizer].
+	ErrNotConfigured = errors.New("openai: not made by New")
+	// ErrEmptyText reports a text with nothing but white space in it.
+	ErrEmptyText = errors.New("openai: text is empty")
+	// ErrInvalidUTF8 reports a text that is not valid UTF-8 (JSON would
+	// silently replace its bad bytes).
+	ErrInvalidUTF8 = errors.New("openai: text is not valid UTF-8")
+	// ErrTextTooLong reports a text to embed that is longer than the
+	// token limit of one request or of one input: it is never cut.
+	ErrTextTooLong = errors.New("openai: text is over the token limit")
+	// ErrNoMessages reports a chat call without messages.
+	ErrNoMessages = errors.New("openai: no messages")
+	// ErrInvalidMessage reports a chat message without a Role or with
+	// content that is not valid UTF-8.
+	ErrInvalidMessage = errors.New("openai: invalid message")
+
+	// ErrBadRequest matches an [*APIError] with a 4xx status other than
+	// 401, 403, 404 and 429: the request itself is wrong; retrying the
+	// same request cannot help.
+	ErrBadRequest = errors.New("openai: bad request")
+	// ErrContextLength matches an [*APIError] saying the input is longer
+	// than the model's context window (it also matches ErrBadRequest).
+	ErrContextLength = errors.New("openai: input exceeds the model's context length")
+	// ErrAuth matches an [*APIError] with status 401 or 403: a missing,
+	// wrong or revoked API key, or one without access to the model.
+	ErrAuth = errors.New("openai: not authorized")
+	// ErrNotFound matches an [*APIError] with status 404: a wrong base
+	// URL, or a model the server does not have (for Ollama: not pulled).
+	ErrNotFound = errors.New("openai: not found")
+	// ErrRateLimited matches an [*APIError] with status 429 that asks to
+	// slow down; the client has already retried it MaxRetries times.
+	ErrRateLimited = errors.New("openai: rate limited")
+	// ErrQuotaExceeded matches an [*APIError] with status 429 and code
+	// "insufficient_quota": the account is out of credit, so waiting
+	// does not help. It does not match ErrRateLimited, and it is never
+	// retried.
+	ErrQuotaExceeded = errors.New("openai: quota exceeded")
+	// ErrServer matches an [*APIError] with a 5xx status.
+	ErrServer = errors.New("openai: server error")
+
+	// ErrTimeout reports a request that got no answer (or, streaming, no
+	// new data) within Config.Timeout.
+	ErrTimeout = errors.New("openai: request timed out")
+	// ErrConnection reports a failure to reach the server or a
+	// connection lost before the response was complete.
+	ErrConnection = errors.New("openai: connection failed")
+	// ErrBadResponse reports a response the client cannot use: not the
+	// API's JSON, a wrong number of embeddings, a missing or repeated
+	// index, vectors of different lengths.
+	ErrBadResponse = errors.New("openai: unusable response")
+	// ErrStreamInterrupted reports a stream that ended before the model
+	// finished: the connection dropped, went silent or the server sent an
+	// error. The [Reply] returned with it holds what arrived.
+	ErrStreamInterrupted = errors.New("openai: stream interrupted")
+	// ErrEmptyReply reports a reply with no text in it.
+	ErrEmptyReply = errors.New("openai: empty reply")
+	// ErrTruncated reports a summary the model stopped before its end,
+	// at MaxTokens or at the end of its context window.
+	ErrTruncated = errors.New("openai: reply cut short")
+)
+
+// An APIError is an error answer from the server: its HTTP status and
+// what the API's error body says. It matches the sentinel of its class
+// with [errors.Is] (ErrAuth for 401, ErrRateLimited for 429, ...). The
+// API key never appears in it: the client removes it from the server's
+// message.
+type APIError struct {
+	StatusCode int    // the HTTP status, such as 429
+	Type       string // the API's error type, such as "invalid_request_error"; may be empty
+	Code       string // the API's error code, such as "invalid_api_key"; may be empty
+	Message    string // the API's message, or the start of a body that is not the API's JSON
+	RequestID  string // the x-request-id header, for the provider's support; may be empty
+	// RetryAfter is how long the server asked the client to wait
+	// (Retry-After or retry-after-ms headers); zero if it did not say.
+	RetryAfter time.Duration
+
+	retryable bool
+}
+
+// Error returns "openai: 429 Too Many Requests (requests, rate_limit_exceeded):
+// Rate limit reached ... [request req_123]", leaving out what is empty.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString("openai: ")
+	b.WriteString(strconv.Itoa(e.StatusCode))
+	if t := http.StatusText(e.StatusCode); t != "" {
+		b.WriteString(" " + t)
+	}
+	if e.Type != "" || e.Code != "" {
+		b.WriteString(" (" + strings.Trim(e.Type+", "+e.Code, ", ") + ")")
+	}
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	if e.RequestID != "" {
+		b.WriteString(" [request " + e.RequestID + "]")
+	}
+	return b.String()
+}
+
+// Is reports whether target is the sentinel of e's class.
+func (e *APIError) Is(target error) bool {
+	s := e.StatusCode
+	switch target {
+	case ErrBadRequest:
+		return s >= 400 && s < 500 && s != 401 && s != 403 && s != 404 && s != 429
+	case ErrContextLength:
+		return s == 400 && (e.Code == "context_length_exceeded" ||
+			strings.Contains(strings.ToLower(e.Message), "maximum context length"))
+	case ErrAuth:
+		return s == 401 || s == 403
+	case ErrNotFound:
+		return s == 404
+	case ErrRateLimited:
+		return s == 429 && !e.quota()
+	case ErrQuotaExceeded:
+		return e.quota()
+	case ErrServer:
+		return s >= 500
+	}
+	return false
+}
+
+func (e *APIError) quota() bool {
+	return e.StatusCode == 429 && (e.Code == "insufficient_quota" || e.Type == "insufficient_quota")
+}
+
+// maxMessage caps the message taken from a body that is not the API's
+// JSON (an HTML error page from a proxy, say).
+const maxMessage = 300
+
+// parseErrorBody fills e's Type, Code and Message from an error body in
+// any of the shapes OpenAI-compatible servers send:
+//
+//	{"error": {"message": "...", "type": "...", "param": null, "code": "..."}}  OpenAI, Ollama
+//	{"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}}  llama.cpp
+//	{"object": "error", "message": "...", "type": "BadRequestError", "code": 400}  older vLLM
+//	{"error": "..."}  {"detail": "..."}  plain text, HTML
+func parseErrorBody(e *APIError, body []byte) {
+	var env struct {
+		Error   json.RawMessage `json:"error"`
+		Message json.RawMessage `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+		Type    json.RawMessage `json:"type"`
+		Code    json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		e.Message = snippet(string(body))
+		return
+	}
+	var inner struct {
+		Message json.RawMessage `json:"message"`
+		Type    json.RawMessage `json:"type"`
+		Code    json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(env.Error, &inner) == nil && (inner.Message != nil || inner.Type != nil || inner.Code != nil) {
+		e.Message, e.Type, e.Code = scalar(inner.Message), scalar(inner.Type), scalar(inner.Code)
+		return
+	}
+	e.Message = firstNonEmpty(scalar(env.Error), scalar(env.Message), scalar(env.Detail))
+	e.Type, e.Code = scalar(env.Type), scalar(env.Code)
+	if e.Message == "" && e.Type == "" && e.Code == "" {
+		e.Message = snippet(string(body))
+	}
+}
+
+// scalar returns a JSON string's value or a number's text; "" for
+// anything else (null, objects, arrays).
+func scalar(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return snippet(s)
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return snippet(n.String())
+	}
+	return ""
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// snippet makes s fit for an error message: valid UTF-8, white space
+// collapsed, at most maxMessage bytes.
+func snippet(s string) string {
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+	if len(s) <= maxMessage {
+		return s
+	}
+	cut := maxMessage
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// retryableStatus says whether a status is worth retrying: rate limits
+// and server errors, except 501 (the server lacks the endpoint: llama.cpp
+// answers it to /embeddings without --embeddings) and 505.
+func retryableStatus(status int) bool {
+	return status == 429 || (status >= 500 && status != 501 && status != 505)
+}

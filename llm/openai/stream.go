@@ -1,0 +1,288 @@
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// ChatStream is [Client.Chat] with the reply streamed (server-sent
+// events, "stream": true): onDelta receives each piece of text as it
+// arrives, in order, on the calling goroutine. It returns the whole
+// [Reply] at the end.
+//
+// Only the opening of the stream is retried: once text has arrived,
+// nothing is sent again. If the stream breaks off (the connection drops,
+// the server falls silent for longer than Config.Timeout, or it sends an
+// error event), ChatStream returns an error wrapping
+// [ErrStreamInterrupted] together with the Reply so far. If onDelta
+// returns an error, the stream is closed and that error is returned, with
+// the Reply so far. Keep-alive comments are skipped; "data: [DONE]" ends
+// the stream.
+func (c *Client) ChatStream(ctx context.Context, messages []Message, opts ChatOptions, onDelta func(delta string) error) (Reply, error) {
+	req, err := c.chatRequest(messages, opts, true)
+	if err != nil {
+		return Reply{}, err
+	}
+	if onDelta == nil {
+		return Reply{}, fmt.Errorf("%w: onDelta is nil", ErrInvalidConfig)
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return Reply{}, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+	}
+	var (
+		resp *http.Response
+		wd   *watchdog
+	)
+	err = c.retry(ctx, chatPath, func(ctx context.Context) error {
+		actx, w := newWatchdog(ctx, c.cfg.Timeout)
+		r, err := c.send(ctx, actx, chatPath, body, true)
+		if err != nil {
+			w.stop()
+			return err
+		}
+		resp, wd = r, w
+		return nil
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	defer wd.stop()
+	defer resp.Body.Close()
+	s := stream{c: c, ctx: ctx, wd: wd, status: resp.StatusCode, onDelta: onDelta}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
+		return s.whole(resp.Body) // a server that ignored "stream"
+	}
+	return s.read(resp.Body)
+}
+
+// stream reads one streamed reply.
+type stream struct {
+	c       *Client
+	ctx     context.Context
+	wd      *watchdog
+	status  int
+	onDelta func(string) error
+
+	reply Reply
+	text  strings.Builder
+}
+
+// streamChunk is the part of a chunk the client reads:
+//
+//	data: {"id": "chatcmpl-123", "object": "chat.completion.chunk", "created": 1694268190, "model": "gpt-4o-mini",
+//	       "choices": [{"index": 0, "delta": {"content": "Hello"}, "logprobs": null, "finish_reason": null}]}
+//
+// The last chunk may carry only usage, with "choices" empty or null
+// (vLLM); a failing server may send {"error": {...}} instead.
+type streamChunk struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		Delta struct {
+			Content string `json:"content"`
+		} `json:"delta"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *Usage          `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+func (s *stream) read(body io.Reader) (Reply, error) {
+	events := newEventReader(kickReader{body, s.wd})
+	for {
+		data, err := events.next()
+		if err != nil {
+			return s.result(s.broken(err))
+		}
+		if string(data) == "[DONE]" {
+			return s.result(nil)
+		}
+		var ch streamChunk
+		if err := json.Unmarshal(data, &ch); err != nil {
+			return s.result(fmt.Errorf("%w: %w: chunk %q: %v", ErrStreamInterrupted, ErrBadResponse, snippet(string(data[:min(len(data), 80)])), err))
+		}
+		if err := s.take(&ch, data); err != nil {
+			return s.result(err)
+		}
+	}
+}
+
+// take adds a chunk to the reply and hands its text to onDelta.
+func (s *stream) take(ch *streamChunk, data []byte) error {
+	if len(ch.Error) > 0 && string(ch.Error) != "null" {
+		e := &APIError{StatusCode: s.status}
+		parseErrorBody(e, data)
+		e.Message = s.c.redact(e.Message)
+		return fmt.Errorf("%w: %w", ErrStreamInterrupted, e)
+	}
+	if ch.Model != "" {
+		s.reply.Model = ch.Model
+	}
+	if ch.Usage != nil {
+		s.reply.Usage = *ch.Usage
+	}
+	if len(ch.Choices) == 0 {
+		return nil
+	}
+	if r := ch.Choices[0].FinishReason; r != "" {
+		s.reply.FinishReason = r
+	}
+	if d := ch.Choices[0].Delta.Content; d != "" {
+		s.text.WriteString(d)
+		return s.onDelta(d)
+	}
+	return nil
+}
+
+// broken turns a read error into the stream's error. A stream that ends
+// cleanly after the model said why it finished is complete even without
+// [DONE], which some servers leave out.
+func (s *stream) broken(err error) error {
+	n := s.text.Len()
+	switch {
+	case errors.Is(err, io.EOF) && s.reply.FinishReason != "":
+		return nil
+	case s.ctx.Err() != nil:
+		return s.ctx.Err()
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%w: the stream ended without [DONE] after %d bytes of reply", ErrStreamInterrupted, n)
+	case s.wd.fired.Load():
+		return fmt.Errorf("%w: after %d bytes of reply: %w: no data for %v", ErrStreamInterrupted, n, ErrTimeout, s.c.cfg.Timeout)
+	case errors.Is(err, bufio.ErrTooLong):
+		return fmt.Errorf("%w: after %d bytes of reply: %w: a line over %d bytes", ErrStreamInterrupted, n, ErrBadResponse, maxLine)
+	}
+	return fmt.Errorf("%w: after %d bytes of reply: %w: %w", ErrStreamInterrupted, n, ErrConnection, err)
+}
+
+func (s *stream) result(err error) (Reply, error) {
+	s.reply.Content = s.text.String()
+	return s.reply, err
+}
+
+// whole reads a plain chat completion sent in answer to a stream request
+// and hands its text to onDelta in one piece.
+func (s *stream) whole(body io.Reader) (Reply, error) {
+	data, err := io.ReadAll(io.LimitReader(body, maxBody))
+	if err != nil {
+		return s.result(s.broken(err))
+	}
+	r, err := decodeChat(data)
+	if err != nil {
+		return Reply{}, err
+	}
+	s.reply = r
+	s.text.WriteString(r.Content)
+	if r.Content != "" {
+		err = s.onDelta(r.Content)
+	}
+	return s.result(err)
+}
+
+// maxLine bounds one line of a stream.
+const maxLine = 8 << 20
+
+// eventReader splits a server-sent event stream into the data of its
+// events (https://html.spec.whatwg.org/multipage/server-sent-events.html):
+// lines end with LF or CRLF, a blank line ends an event, lines starting
+// with ':' are comments (keep-alives), several data lines join with LF,
+// and other fields (event, id, retry) are ignored.
+type eventReader struct {
+	sc   *bufio.Scanner
+	data []byte
+}
+
+func newEventReader(r io.Reader) *eventReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	return &eventReader{sc: sc}
+}
+
+// next returns the data of the next event, valid until the following
+// call, or io.EOF at the end of the stream. As the standard says, an
+// event cut off by the end of the stream is dropped, except a bare
+// "[DONE]".
+func (r *eventReader) next() ([]byte, error) {
+	r.data = r.data[:0]
+	seen := false
+	for r.sc.Scan() {
+		line := r.sc.Bytes()
+		if len(line) == 0 {
+			if seen {
+				return r.data[:len(r.data)-1], nil
+			}
+			continue
+		}
+		field, value, _ := bytes.Cut(line, []byte{':'})
+		if string(field) != "data" {
+			continue
+		}
+		r.data = append(append(r.data, bytes.TrimPrefix(value, []byte{' '})...), '\n')
+		seen = true
+	}
+	if err := r.sc.Err(); err != nil {
+		return nil, err
+	}
+	if seen && string(r.data) == "[DONE]\n" {
+		return r.data[:len(r.data)-1], nil
+	}
+	return nil, io.EOF
+}
+
+// A watchdog cancels a stream's context when the stream stays silent for
+// longer than its timeout; each sign of life starts the wait again.
+type watchdog struct {
+	timer  *time.Timer
+	d      time.Duration
+	cancel context.CancelFunc
+	fired  atomic.Bool
+}
+
+func newWatchdog(ctx context.Context, d time.Duration) (context.Context, *watchdog) {
+	actx, cancel := context.WithCancel(ctx)
+	w := &watchdog{d: d, cancel: cancel}
+	if d > 0 {
+		w.timer = time.AfterFunc(d, func() {
+			w.fired.Store(true)
+			cancel()
+		})
+	}
+	return actx, w
+}
+
+// kickReader kicks the watchdog whenever bytes arrive, keep-alive
+// comments included: they are how a server says it is still working.
+type kickReader struct {
+	r  io.Reader
+	wd *watchdog
+}
+
+func (k kickReader) Read(p []byte) (int, error) {
+	n, err := k.r.Read(p)
+	if n > 0 {
+		k.wd.kick()
+	}
+	return n, err
+}
+
+func (w *watchdog) kick() {
+	if w.timer != nil {
+		w.timer.Reset(w.d)
+	}
+}
+
+func (w *watchdog) stop() {
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	w.cancel()
+}
