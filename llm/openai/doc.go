@@ -8,7 +8,9 @@
 //     texts are checked and counted first, sent in batches bounded by
 //     count and by tokens, several batches in flight, and the vectors
 //     come back in the order of the texts whatever order the server
-//     answers in;
+//     answers in; the vectors are read by a decoder made for the
+//     response's shape, in one pass without reflection, one allocation
+//     per vector;
 //   - a [Summarizer] (POST /chat/completions) implements
 //     contextheader.Summarizer;
 //   - [Client.Chat] answers a conversation, and [Client.ChatStream]

@@ -292,8 +292,12 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string, out [][]float
 	return nil
 }
 
-// decodeEmbeddingResponse decodes an embeddings response.
+// decodeEmbeddingResponse decodes an embeddings response, by the fast path
+// if it can.
 func decodeEmbeddingResponse(body []byte) ([]embeddingItem, error) {
+	if items, ok := decodeEmbeddings(body); ok {
+		return items, nil
+	}
 	var r embeddingResponse
 	if err := json.Unmarshal(body, &r); err != nil {
 		return nil, fmt.Errorf("%w: embeddings: %v (body starts %q)", ErrBadResponse, err, snippet(string(body[:min(len(body), 80)])))

@@ -2,8 +2,10 @@ package openai
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -131,5 +133,61 @@ func TestEventReaderLongLine(t *testing.T) {
 	_, err := newEventReader(bytes.NewReader(bytes.Repeat([]byte("a"), maxLine+1))).next()
 	if err == nil || errors.Is(err, io.EOF) {
 		t.Fatalf("got %v, want a line-too-long error", err)
+	}
+}
+
+// FuzzDecodeEmbeddings holds the fast decoder to encoding/json: whatever
+// it accepts, encoding/json accepts too and decodes to the same indexes
+// and vectors, bit for bit.
+func FuzzDecodeEmbeddings(f *testing.F) {
+	f.Add([]byte(`{"object":"list","data":[{"object":"embedding","index":1,"embedding":[0.0023064255,-0.009327292,1e-7]},{"object":"embedding","index":0,"embedding":[-0,3.4e38,1E+2]}],"model":"text-embedding-3-small","usage":{"prompt_tokens":8,"total_tokens":8}}`))
+	f.Add([]byte(`{"data":[{"embedding":[1,2]},{"embedding":null,"index":null}],"x":[true,false,null,"a\"\\\/\b\f\n\r\t\u00e9",{"y":[[]]}]}`))
+	f.Add([]byte(`{"data":null}`))
+	f.Add([]byte(` { "data" : [ { "index" : 0 , "embedding" : [ ] } ] } `))
+	f.Add([]byte(`{"Data":[{"INDEX":0}]}`))
+	f.Add([]byte(`{"data":[{"index":1.0,"embedding":[1e39]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		items, ok := decodeEmbeddings(body)
+		if !ok {
+			return
+		}
+		var r embeddingResponse
+		if err := json.Unmarshal(body, &r); err != nil {
+			t.Fatalf("fast path accepted what encoding/json rejects (%v): %q", err, body)
+		}
+		if len(items) != len(r.Data) {
+			t.Fatalf("%d items, encoding/json %d: %q", len(items), len(r.Data), body)
+		}
+		for i, it := range items {
+			want := r.Data[i]
+			if it.hasIndex != (want.Index != nil) || (it.hasIndex && it.index != *want.Index) {
+				t.Fatalf("item %d: index differs: %q", i, body)
+			}
+			if len(it.vector) != len(want.Embedding) {
+				t.Fatalf("item %d: %v, encoding/json %v: %q", i, it.vector, want.Embedding, body)
+			}
+			for j := range it.vector {
+				if math.Float32bits(it.vector[j]) != math.Float32bits(want.Embedding[j]) {
+					t.Fatalf("item %d, value %d: %v, encoding/json %v: %q", i, j, it.vector[j], want.Embedding[j], body)
+				}
+			}
+		}
+	})
+}
+
+// The shapes servers send take the fast path.
+func TestDecodeEmbeddingsFastPath(t *testing.T) {
+	for _, body := range []string{
+		// OpenAI
+		`{"object":"list","data":[{"object":"embedding","index":0,"embedding":[-0.006929283,-0.005336422,0.00024047505]}],"model":"text-embedding-3-small","usage":{"prompt_tokens":5,"total_tokens":5}}`,
+		// Ollama (pretty-printed)
+		"{\n  \"object\": \"list\",\n  \"data\": [\n    {\n      \"object\": \"embedding\",\n      \"embedding\": [0.010071029, -0.0017594862, 0.05007221],\n      \"index\": 0\n    }\n  ],\n  \"model\": \"nomic-embed-text\",\n  \"usage\": {\"prompt_tokens\": 2, \"total_tokens\": 2}\n}",
+		// llama.cpp
+		`{"model":"nomic","object":"list","usage":{"prompt_tokens":4,"total_tokens":4},"data":[{"embedding":[0.1,2E-3,-4e+1],"index":0,"object":"embedding"}]}`,
+	} {
+		items, ok := decodeEmbeddings([]byte(body))
+		if !ok || len(items) != 1 || len(items[0].vector) != 3 || !items[0].hasIndex || items[0].index != 0 {
+			t.Errorf("not decoded: %s", body)
+		}
 	}
 }
