@@ -2,10 +2,8 @@ package openai_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
@@ -20,10 +18,11 @@ func BenchmarkEmbed(b *testing.B) {
 	for _, dim := range []int{384, 1536} {
 		for _, n := range []int{16, 256} {
 			b.Run(fmt.Sprintf("dim=%d/texts=%d", dim, n), func(b *testing.B) {
-				body := embeddingBody(n, dim)
+				body := openai.EmbeddingsBody(n, dim)
 				srv := server(b, func(w http.ResponseWriter, r *http.Request) {
 					io.Copy(io.Discard, r.Body)
-					writeJSON(w, 200, body)
+					w.Header().Set("Content-Type", "application/json")
+					w.Write(body)
 				})
 				e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: newClient(b, fastConfig(srv)), Model: "m", BatchSize: n})
 				if err != nil {
@@ -40,20 +39,6 @@ func BenchmarkEmbed(b *testing.B) {
 			})
 		}
 	}
-}
-
-func embeddingBody(n, dim int) string {
-	r := rand.New(rand.NewPCG(1, 2))
-	data := make([]any, n)
-	for i := range data {
-		v := make([]float32, dim)
-		for j := range v {
-			v[j] = r.Float32()*0.2 - 0.1
-		}
-		data[n-1-i] = map[string]any{"object": "embedding", "index": i, "embedding": v}
-	}
-	raw, _ := json.Marshal(map[string]any{"object": "list", "data": data, "model": "m", "usage": map[string]any{"prompt_tokens": n, "total_tokens": n}})
-	return string(raw)
 }
 
 // BenchmarkChatStream measures reading a streamed reply of many small

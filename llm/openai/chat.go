@@ -87,14 +87,8 @@ func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) 
 	if err := c.ready(); err != nil {
 		return nil, err
 	}
-	if opts.Model == "" {
-		return nil, fmt.Errorf("%w: ChatOptions.Model is empty", ErrInvalidConfig)
-	}
-	if opts.MaxTokens < 0 {
-		return nil, fmt.Errorf("%w: ChatOptions.MaxTokens is %d", ErrInvalidConfig, opts.MaxTokens)
-	}
-	if math.IsNaN(opts.Temperature) || math.IsInf(opts.Temperature, 0) {
-		return nil, fmt.Errorf("%w: ChatOptions.Temperature is %v", ErrInvalidConfig, opts.Temperature)
+	if err := opts.check("ChatOptions"); err != nil {
+		return nil, err
 	}
 	if len(messages) == 0 {
 		return nil, ErrNoMessages
@@ -112,6 +106,19 @@ func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) 
 		req.Temperature = &opts.Temperature
 	}
 	return req, nil
+}
+
+// check validates the options; what names them in errors.
+func (opts ChatOptions) check(what string) error {
+	switch {
+	case opts.Model == "":
+		return fmt.Errorf("%w: %s.Model is empty", ErrInvalidConfig, what)
+	case opts.MaxTokens < 0:
+		return fmt.Errorf("%w: %s.MaxTokens is %d", ErrInvalidConfig, what, opts.MaxTokens)
+	case math.IsNaN(opts.Temperature) || math.IsInf(opts.Temperature, 0):
+		return fmt.Errorf("%w: %s.Temperature is %v", ErrInvalidConfig, what, opts.Temperature)
+	}
+	return nil
 }
 
 // chatResponse is the part of a chat completion the client reads:

@@ -162,6 +162,15 @@ func (c *Client) Config() Config {
 	return cfg
 }
 
+// orEnvironment returns c, or if c is nil a client configured by the
+// environment alone.
+func orEnvironment(c *Client) (*Client, error) {
+	if c == nil {
+		return New(Config{})
+	}
+	return c, c.ready()
+}
+
 func (c *Client) ready() error {
 	if c == nil || c.http == nil {
 		return fmt.Errorf("%w: use openai.New", ErrNotConfigured)

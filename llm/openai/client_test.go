@@ -80,10 +80,9 @@ func TestNewInvalid(t *testing.T) {
 
 func TestNoRetriesAndNoTimeout(t *testing.T) {
 	var n atomic.Int64
-	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
+	srv := server(t, counted(&n, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 503, apiError("overloaded", "server_error", ""))
-	})
+	}))
 	cfg := fastConfig(srv)
 	cfg.MaxRetries, cfg.Timeout = -1, -1
 	c := newClient(t, cfg)
@@ -204,10 +203,9 @@ func TestRetries(t *testing.T) {
 
 func TestQuotaIsNotRetried(t *testing.T) {
 	var n atomic.Int64
-	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
+	srv := server(t, counted(&n, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 429, apiError("You exceeded your current quota, please check your plan and billing details.", "insufficient_quota", "insufficient_quota"))
-	})
+	}))
 	_, err := newClient(t, fastConfig(srv)).Chat(context.Background(), hello, openai.ChatOptions{Model: "m"})
 	require.ErrorIs(t, err, openai.ErrQuotaExceeded)
 	assert.NotErrorIs(t, err, openai.ErrRateLimited)
@@ -366,10 +364,7 @@ func hang(arrived chan<- struct{}) http.HandlerFunc {
 
 func TestTimeout(t *testing.T) {
 	var n atomic.Int64
-	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		hang(nil)(w, r)
-	})
+	srv := server(t, counted(&n, hang(nil)))
 	cfg := fastConfig(srv)
 	cfg.Timeout, cfg.MaxRetries = 50*time.Millisecond, 1
 	_, err := newClient(t, cfg).Chat(context.Background(), hello, openai.ChatOptions{Model: "m"})
@@ -393,34 +388,35 @@ func within(t *testing.T, f func() error) error {
 	}
 }
 
-func TestCancelStopsRequest(t *testing.T) {
-	arrived := make(chan struct{}, 1)
-	srv := server(t, hang(arrived))
-	c := newClient(t, fastConfig(srv))
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { <-arrived; cancel() }()
-	err := within(t, func() error {
-		_, err := c.Chat(ctx, hello, openai.ChatOptions{Model: "m"})
-		return err
-	})
-	require.ErrorIs(t, err, context.Canceled)
-}
-
-func TestCancelStopsWait(t *testing.T) {
-	arrived := make(chan struct{}, 1)
-	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Retry-After", "50")
-		writeJSON(w, 429, apiError("Rate limit reached", "requests", "rate_limit_exceeded"))
-		arrived <- struct{}{}
-	})
-	c := newClient(t, fastConfig(srv)) // real waits
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { <-arrived; cancel() }()
-	err := within(t, func() error {
-		_, err := c.Chat(ctx, hello, openai.ChatOptions{Model: "m"})
-		return err
-	})
-	require.ErrorIs(t, err, context.Canceled)
+// Cancelling the context stops a request in flight, or the wait before
+// the next attempt (here a real one of 50 s), at once.
+func TestCancelStops(t *testing.T) {
+	tests := []struct {
+		name    string
+		handler func(arrived chan<- struct{}) http.HandlerFunc
+	}{
+		{"request", hang},
+		{"wait", func(arrived chan<- struct{}) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", "50")
+				writeJSON(w, 429, apiError("Rate limit reached", "requests", "rate_limit_exceeded"))
+				arrived <- struct{}{}
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			arrived := make(chan struct{}, 1)
+			c := newClient(t, fastConfig(server(t, tt.handler(arrived))))
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() { <-arrived; cancel() }()
+			err := within(t, func() error {
+				_, err := c.Chat(ctx, hello, openai.ChatOptions{Model: "m"})
+				return err
+			})
+			require.ErrorIs(t, err, context.Canceled)
+		})
+	}
 }
 
 func TestCancelledBeforeStart(t *testing.T) {

@@ -77,14 +77,8 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Dimensions < 0 || cfg.BatchSize < 0 || cfg.BatchTokens < 0 || cfg.MaxTextTokens < 0 || cfg.Concurrency < 0 {
 		return nil, fmt.Errorf("%w: a negative Dimensions, BatchSize, BatchTokens, MaxTextTokens or Concurrency", ErrInvalidConfig)
 	}
-	if cfg.Client == nil {
-		c, err := New(Config{})
-		if err != nil {
-			return nil, err
-		}
-		cfg.Client = c
-	}
-	if err := cfg.Client.ready(); err != nil {
+	var err error
+	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
 		return nil, err
 	}
 	cfg.BatchSize = orDefault(cfg.BatchSize, DefaultBatchSize)

@@ -11,3 +11,7 @@ func SetSleep(c *Client, f func(ctx context.Context, d time.Duration) error) { c
 
 // MaxMessage is the cap on a message taken from a body that is not JSON.
 const MaxMessage = maxMessage
+
+// EmbeddingsBody is an embeddings response of n random vectors of dim
+// dimensions, as OpenAI sends it.
+func EmbeddingsBody(n, dim int) []byte { return embeddingsBody(n, dim) }

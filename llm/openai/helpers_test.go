@@ -26,6 +26,14 @@ func server(t testing.TB, h http.HandlerFunc) *httptest.Server {
 	return srv
 }
 
+// counted counts the requests that reach h in n.
+func counted(n *atomic.Int64, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		h(w, r)
+	}
+}
+
 // fastConfig is a Config for srv whose retries do not wait long.
 func fastConfig(srv *httptest.Server) openai.Config {
 	return openai.Config{

@@ -70,6 +70,18 @@ func TestChatStream(t *testing.T) {
 	}
 }
 
+// stallAfter streams one chunk of content and then falls silent until
+// the client goes.
+func stallAfter(content string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		sse(w)
+		io.WriteString(w, chunk(content, ""))
+		flush(w)
+		<-r.Context().Done()
+	}
+}
+
 func crlf(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 
 func TestChatStreamRequest(t *testing.T) {
@@ -118,13 +130,7 @@ func TestChatStreamCutMidEvent(t *testing.T) {
 }
 
 func TestChatStreamSilent(t *testing.T) {
-	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		sse(w)
-		io.WriteString(w, chunk("Thinking", ""))
-		flush(w)
-		<-r.Context().Done()
-	})
+	srv := server(t, stallAfter("Thinking"))
 	cfg := fastConfig(srv)
 	cfg.Timeout = 100 * time.Millisecond
 	_, r, err := collect(newClient(t, cfg))
@@ -135,10 +141,7 @@ func TestChatStreamSilent(t *testing.T) {
 
 func TestChatStreamNoHeaders(t *testing.T) {
 	var n atomic.Int64
-	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		hang(nil)(w, r)
-	})
+	srv := server(t, counted(&n, hang(nil)))
 	cfg := fastConfig(srv)
 	cfg.Timeout = 50 * time.Millisecond
 	_, _, err := collect(newClient(t, cfg))
@@ -217,13 +220,7 @@ func TestChatStreamCallbackStops(t *testing.T) {
 }
 
 func TestChatStreamCancel(t *testing.T) {
-	srv := server(t, func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		sse(w)
-		io.WriteString(w, chunk("One", ""))
-		flush(w)
-		<-r.Context().Done()
-	})
+	srv := server(t, stallAfter("One"))
 	ctx, cancel := context.WithCancel(context.Background())
 	c := newClient(t, fastConfig(srv))
 	var r openai.Reply

@@ -3,7 +3,6 @@ package openai
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -38,29 +37,21 @@ type Summarizer struct {
 
 // NewSummarizer returns a summarizer for cfg. It makes no request.
 func NewSummarizer(cfg SummarizerConfig) (*Summarizer, error) {
-	if cfg.Model == "" {
-		return nil, fmt.Errorf("%w: SummarizerConfig.Model is empty", ErrInvalidConfig)
-	}
-	if cfg.MaxTokens < 0 {
-		return nil, fmt.Errorf("%w: SummarizerConfig.MaxTokens is %d", ErrInvalidConfig, cfg.MaxTokens)
-	}
-	if math.IsNaN(cfg.Temperature) || math.IsInf(cfg.Temperature, 0) {
-		return nil, fmt.Errorf("%w: SummarizerConfig.Temperature is %v", ErrInvalidConfig, cfg.Temperature)
+	if err := cfg.options().check("SummarizerConfig"); err != nil {
+		return nil, err
 	}
 	if !utf8.ValidString(cfg.System) {
 		return nil, fmt.Errorf("%w: SummarizerConfig.System is not valid UTF-8", ErrInvalidConfig)
 	}
-	if cfg.Client == nil {
-		c, err := New(Config{})
-		if err != nil {
-			return nil, err
-		}
-		cfg.Client = c
-	}
-	if err := cfg.Client.ready(); err != nil {
+	var err error
+	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
 		return nil, err
 	}
 	return &Summarizer{cfg: cfg}, nil
+}
+
+func (cfg SummarizerConfig) options() ChatOptions {
+	return ChatOptions{Model: cfg.Model, Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens}
 }
 
 // Config returns the summarizer's configuration.
@@ -86,7 +77,7 @@ func (s *Summarizer) Summarize(ctx context.Context, text string) (string, error)
 		msgs = append(msgs, Message{Role: RoleSystem, Content: s.cfg.System})
 	}
 	msgs = append(msgs, Message{Role: RoleUser, Content: text})
-	r, err := s.cfg.Client.Chat(ctx, msgs, ChatOptions{Model: s.cfg.Model, Temperature: s.cfg.Temperature, MaxTokens: s.cfg.MaxTokens})
+	r, err := s.cfg.Client.Chat(ctx, msgs, s.cfg.options())
 	if err != nil {
 		return "", err
 	}
