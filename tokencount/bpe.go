@@ -2,6 +2,7 @@ package tokencount
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -21,7 +22,15 @@ type BPE struct {
 	name  string
 	split func(text string, i int) int
 	ranks map[string]uint32
-	seed  maphash.Seed
+	// pairs holds the rank of every two-byte token, noRank for the other
+	// pairs of bytes: the first round of every merge looks up each
+	// adjacent pair of bytes, and a flat table is many times faster than
+	// the map for it.
+	pairs *[1 << 16]uint32
+	// absent rules out most byte strings that are not tokens; built on
+	// the first long merge (see filter.go).
+	absent tokenFilter
+	seed   maphash.Seed
 	// cache maps a piece (a pre-token) that is not a single token to its
 	// token ends. It is bounded and set associative: a newer piece evicts the
 	// oldest in its set. Readers and writers only
@@ -53,6 +62,7 @@ func newBPE(s spec) (*BPE, error) {
 		name:  s.name,
 		split: s.split,
 		ranks: ranks,
+		pairs: bytePairs(ranks),
 		seed:  maphash.MakeSeed(),
 		cache: make([]atomic.Pointer[cacheEntry], cacheSlots),
 	}, nil
@@ -101,7 +111,9 @@ func (b *BPE) pieceCount(piece string) int {
 	if e := b.fill(piece); e != nil {
 		return len(e.ends)
 	}
-	return len(b.appendUncached(nil, piece, 0))
+	k := sink{count: true}
+	b.uncached(piece, &k)
+	return k.n
 }
 
 func (b *BPE) pieceEnds(dst []int, piece string, base int) []int {
@@ -114,7 +126,9 @@ func (b *BPE) pieceEnds(dst []int, piece string, base int) []int {
 	e := b.lookup(piece)
 	if e == nil {
 		if e = b.fill(piece); e == nil {
-			return b.appendUncached(dst, piece, base)
+			k := sink{dst: dst, base: base}
+			b.uncached(piece, &k)
+			return k.dst
 		}
 	}
 	for k := 0; k < len(e.ends); k++ {
@@ -171,9 +185,11 @@ func (b *BPE) fill(piece string) *cacheEntry {
 	if len(piece) <= maxSmall {
 		ends = small[:b.mergeSmall(piece, &small)]
 	} else {
-		for _, e := range b.mergeLarge(nil, piece, 0) {
+		m := mergers.Get().(*merger)
+		for _, e := range m.merge(b, piece) {
 			ends = append(ends, uint8(e))
 		}
+		mergers.Put(m)
 	}
 	// One allocation holds the key and its ends.
 	buf := make([]byte, len(piece)+len(ends))
@@ -185,50 +201,87 @@ func (b *BPE) fill(piece string) *cacheEntry {
 	return e
 }
 
-// appendUncached encodes a piece longer than maxCached or holding invalid
-// UTF-8 and appends its token ends to dst.
-func (b *BPE) appendUncached(dst []int, piece string, base int) []int {
-	if !utf8.ValidString(piece) {
-		return b.appendInvalid(dst, piece, base)
+// uncached sends the token ends of a piece longer than maxCached or
+// holding invalid UTF-8 to k.
+func (b *BPE) uncached(piece string, k *sink) {
+	if utf8.ValidString(piece) {
+		b.valid(piece, k)
+		return
 	}
-	return b.appendValid(dst, piece, base)
+	b.invalid(piece, k)
 }
 
-// appendValid encodes a valid piece of any length.
-func (b *BPE) appendValid(dst []int, piece string, base int) []int {
+// valid sends the token ends of a valid piece of any length to k.
+func (b *BPE) valid(piece string, k *sink) {
 	switch {
 	case len(piece) == 1 || b.rank(piece) != noRank:
-		return append(dst, base+len(piece))
+		k.add(len(piece))
 	case len(piece) <= maxSmall:
 		var ends [maxSmall]uint8
 		n := b.mergeSmall(piece, &ends)
 		for _, e := range ends[:n] {
-			dst = append(dst, base+int(e))
+			k.add(int(e))
 		}
-		return dst
 	default:
-		return b.mergeLarge(dst, piece, base)
+		b.mergeLong(piece, k)
 	}
 }
 
-// appendInvalid encodes a piece holding invalid UTF-8 the way tiktoken-go
-// does, as string([]rune(piece)): every invalid byte becomes U+FFFD. Token
-// ends are mapped back to offsets in the original piece.
-func (b *BPE) appendInvalid(dst []int, piece string, base int) []int {
-	fixed := string([]rune(piece))
-	first := len(dst)
-	dst = b.appendValid(dst, fixed, 0)
+// invalid encodes a piece holding invalid UTF-8 the way tiktoken-go does,
+// as string([]rune(piece)): every invalid byte becomes U+FFFD. Token ends
+// are mapped back to offsets in the original piece.
+func (b *BPE) invalid(piece string, k *sink) {
+	fixed := replaceInvalid(piece)
+	first, base := len(k.dst), k.base
+	k.base = 0
+	b.valid(fixed, k)
+	k.base = base
+	if k.count {
+		return
+	}
 	// Walk both strings rune by rune, mapping each offset in fixed to the
 	// end of the original rune it falls in.
 	i, f := 0, 0
-	for k := first; k < len(dst); k++ {
-		for f < dst[k] {
-			_, w := utf8.DecodeRuneInString(piece[i:])
-			r, _ := utf8.DecodeRuneInString(fixed[f:])
+	for x := first; x < len(k.dst); x++ {
+		for f < k.dst[x] {
+			w, fw := runeWidths(piece[i:])
 			i += w
-			f += utf8.RuneLen(r)
+			f += fw
 		}
-		dst[k] = base + i
+		k.dst[x] = base + i
 	}
-	return dst
+}
+
+// replaceInvalid returns s with each byte that is not part of a valid
+// UTF-8 sequence replaced by U+FFFD, as string([]rune(s)) does, in one
+// allocation.
+func replaceInvalid(s string) string {
+	n := 0
+	for i := 0; i < len(s); {
+		w, fw := runeWidths(s[i:])
+		i += w
+		n += fw
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	for i := 0; i < len(s); {
+		w, fw := runeWidths(s[i:])
+		if w == fw {
+			sb.WriteString(s[i : i+w])
+		} else {
+			sb.WriteRune(utf8.RuneError)
+		}
+		i += w
+	}
+	return sb.String()
+}
+
+// runeWidths returns the width of the rune s starts with and its width
+// once invalid bytes are replaced by U+FFFD.
+func runeWidths(s string) (w, fixed int) {
+	r, w := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && w == 1 {
+		return 1, utf8.RuneLen(utf8.RuneError)
+	}
+	return w, w
 }

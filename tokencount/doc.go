@@ -9,9 +9,11 @@
 // input (a differential test over every corpus in testdata and a fuzz test
 // prove it), and is many times faster: a hand-written pre-tokenizer for
 // each encoding's split pattern in place of a backtracking regular
-// expression, byte pair merges in O(n log n) per piece, and a bounded,
-// lock-free cache from piece to token ends, so that text in steady state is
-// counted without allocating. The vocabularies are the ones embedded in
+// expression, byte pair merges in time linear in the length of a piece
+// and in memory that does not grow with it (one enormous word is merged
+// in overlapping windows, exactly), and a bounded, lock-free cache from
+// piece to token ends, so that text in steady state is counted without
+// allocating. The vocabularies are the ones embedded in
 // github.com/pkoukk/tiktoken-go-loader: there is no network access, ever.
 // Each encoding is built once per process, on first use (about 10 ms for
 // cl100k_base, 20 ms for o200k_base), and is safe for concurrent use.

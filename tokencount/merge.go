@@ -1,13 +1,16 @@
 package tokencount
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // noRank marks a pair of parts that cannot merge.
 const noRank = math.MaxUint32
 
-// maxSmall is the longest piece merged by the quadratic scan. Longer
-// pieces (runs of spaces or symbols, long words of other scripts) use the
-// heap.
+// maxSmall is the longest piece merged by the quadratic scan, the
+// fastest for the short pieces of ordinary words. Longer pieces (runs of
+// spaces or symbols, long words of other scripts) use a merger.
 const maxSmall = 64
 
 // maxCached is the longest piece kept in the cache: its token ends fit in
@@ -28,7 +31,7 @@ func (b *BPE) mergeSmall(piece string, ends *[maxSmall]uint8) int {
 		parts[i] = part{uint32(i), noRank}
 	}
 	for i := 0; i+2 <= n; i++ {
-		parts[i].rank = b.rank(piece[i : i+2])
+		parts[i].rank = b.pairRank(piece[i], piece[i+1])
 	}
 	for len(parts) > 2 {
 		best, at := uint32(noRank), -1
@@ -65,103 +68,135 @@ func (b *BPE) rank(s string) uint32 {
 	return noRank
 }
 
+// pairRank is rank of the two bytes x, y.
+func (b *BPE) pairRank(x, y byte) uint32 { return b.pairs[uint16(x)<<8|uint16(y)] }
+
+// bytePairs builds BPE.pairs.
+func bytePairs(ranks map[string]uint32) *[1 << 16]uint32 {
+	t := new([1 << 16]uint32)
+	for i := range t {
+		t[i] = noRank
+	}
+	for tok, r := range ranks {
+		if len(tok) == 2 {
+			t[uint16(tok[0])<<8|uint16(tok[1])] = r &^ partialUTF8
+		}
+	}
+	return t
+}
+
 // partialUTF8 marks, in BPE.ranks, the tokens whose bytes are not valid
 // UTF-8 (a character cut in two, as in " \xe0\xa4"). They take part in
 // merges like any token, but a piece of the text with the same bytes is
 // not that token: tiktoken-go reads its invalid bytes as U+FFFD first.
 const partialUTF8 = 1 << 31
 
-// mergeLarge is mergeSmall in O(n log n) for long pieces: the parts form a
-// linked list and candidate pairs wait in a min-heap ordered by (rank,
-// start), so the pair merged is the same one the quadratic scan would
-// pick. Entries made stale by earlier merges are skipped when popped.
-// It appends token end offsets to dst.
-func (b *BPE) mergeLarge(dst []int, piece string, base int) []int {
+// A merger holds the scratch space of the merge of long pieces, which are
+// merged window by window (see long.go): one merger, reused through a
+// pool, serves every window, so that merging allocates nothing once warm.
+type merger struct {
+	next, prev []int32  // next[p], prev[p]: starts of the parts around the part at p
+	tree       []uint64 // a tournament tree over the pairs, see merge
+	ends       []int32  // the result of merge
+	filter     []uint64 // the encoding's tokenFilter bits
+	cur, nxt   []int    // token boundaries of the current and next window (long.go)
+	memo       [memoSlots]memoEntry
+}
+
+var mergers = sync.Pool{New: func() any { return new(merger) }}
+
+// noPair is the tree key of a part that has no pair to merge with.
+const noPair = math.MaxUint64
+
+// merge is mergeSmall in O(n log n) for pieces of any length, and for any
+// bytes. The parts form a linked list, and the pair that starts at each
+// part has a key, its rank then its start, at a leaf of a tournament tree
+// whose every node holds the least key below it: the root is the pair the
+// quadratic scan would pick, and a merge updates three leaves. It returns
+// the end offset of each token within piece, in scratch space that the
+// next call overwrites.
+func (m *merger) merge(b *BPE, piece string) []int32 {
 	n := len(piece)
-	next := make([]int32, n+1) // next[p]: start of the part after the part starting at p
-	prev := make([]int32, n+1)
-	alive := make([]bool, n+1)
-	for i := 0; i <= n; i++ {
-		next[i], prev[i], alive[i] = int32(i+1), int32(i-1), true
+	leaves := 1
+	for leaves < n {
+		leaves *= 2
 	}
-	h := make(pairHeap, 0, n)
-	push := func(p int32) {
-		if p < 0 || int(next[p]) >= n {
+	m.next, m.prev = resize(m.next, n+1), resize(m.prev, n+1)
+	m.tree = resize(m.tree, 2*leaves)
+	m.filter = b.absent.bits(b)
+	next, prev, tree := m.next, m.prev, m.tree
+	for i := range n + 1 {
+		next[i], prev[i] = int32(i+1), int32(i-1)
+	}
+	for i := range leaves {
+		tree[leaves+i] = noPair
+		if i+2 <= n {
+			if r := b.pairRank(piece[i], piece[i+1]); r != noRank {
+				tree[leaves+i] = pairKey(r, i)
+			}
+		}
+	}
+	for i := leaves - 1; i > 0; i-- {
+		tree[i] = min(tree[2*i], tree[2*i+1])
+	}
+	for tree[1] != noPair {
+		p := int32(tree[1])
+		q := next[p]
+		next[p], prev[next[q]] = next[q], p
+		m.set(leaves, q, noPair)
+		m.set(leaves, p, m.pairKey(b, piece, p))
+		if p > 0 {
+			m.set(leaves, prev[p], m.pairKey(b, piece, prev[p]))
+		}
+	}
+	m.ends = m.ends[:0]
+	for p := next[0]; int(p) <= n; p = next[p] {
+		m.ends = append(m.ends, p)
+	}
+	return m.ends
+}
+
+// set sets the key of the pair at part p and updates the tree above it,
+// up to the first node whose least key does not change.
+func (m *merger) set(leaves int, p int32, key uint64) {
+	t := m.tree
+	i := leaves + int(p)
+	t[i] = key
+	for i > 1 {
+		i /= 2
+		k := min(t[2*i], t[2*i+1])
+		if t[i] == k {
 			return
 		}
-		end := next[next[p]]
-		if r := b.rank(piece[p:end]); r != noRank {
-			h.push(pair{r, p, end})
-		}
-	}
-	for i := int32(0); int(i) < n-1; i++ {
-		push(i)
-	}
-	for len(h) > 0 {
-		c := h.pop()
-		if !alive[c.start] || int(next[c.start]) >= n || next[next[c.start]] != c.end {
-			continue // stale
-		}
-		q := next[c.start]
-		alive[q] = false
-		next[c.start] = next[q]
-		prev[next[q]] = c.start
-		push(prev[c.start])
-		push(c.start)
-	}
-	for p := next[0]; ; p = next[p] {
-		dst = append(dst, base+int(p))
-		if int(p) >= n {
-			break
-		}
-	}
-	return dst
-}
-
-type pair struct {
-	rank       uint32
-	start, end int32
-}
-
-type pairHeap []pair
-
-func (h pairHeap) less(i, j int) bool {
-	return h[i].rank < h[j].rank || h[i].rank == h[j].rank && h[i].start < h[j].start
-}
-
-func (h *pairHeap) push(p pair) {
-	*h = append(*h, p)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !s.less(i, parent) {
-			break
-		}
-		s[i], s[parent] = s[parent], s[i]
-		i = parent
+		t[i] = k
 	}
 }
 
-func (h *pairHeap) pop() pair {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(s) && s.less(l, m) {
-			m = l
-		}
-		if r < len(s) && s.less(r, m) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
+// pairKey returns the key of the pair that starts at part p: noPair if
+// the part is the last or the pair is not a token.
+func (m *merger) pairKey(b *BPE, piece string, p int32) uint64 {
+	q := m.next[p]
+	if int(q) >= len(piece) {
+		return noPair
 	}
-	*h = s
-	return top
+	pair := piece[p:m.next[q]]
+	if !mayBeToken(m.filter, b.seed, pair) {
+		return noPair
+	}
+	r := b.rank(pair)
+	if r == noRank {
+		return noPair
+	}
+	return pairKey(r, int(p))
 }
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// pairKey orders candidate pairs by rank, then by start: the lowest rank
+// merges first, the leftmost on ties, as tiktoken's scan does.
+func pairKey(rank uint32, start int) uint64 { return uint64(rank)<<32 | uint64(start) }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package tokencount
+
+const raceEnabled = false
