@@ -1,6 +1,7 @@
 package vectorstore_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -45,12 +46,28 @@ func BenchmarkQuery(b *testing.B) {
 	}
 }
 
+// BenchmarkRange compares Range with RangeText (the same records without
+// their vectors) for a sentence window (5 units) and a whole document
+// (100 units), at 384 and 1,536 dimensions.
 func BenchmarkRange(b *testing.B) {
-	m := newMemory(b, vectorstore.MemoryConfig{}, makeRecords(rand.New(rand.NewPCG(3, 3)), 100, 100, 384)...)
-	b.ReportAllocs()
-	for b.Loop() {
-		_, err := m.Range(bg, "d42", 40, 44)
-		require.NoError(b, err)
+	for _, dim := range []int{384, 1536} {
+		m := newMemory(b, vectorstore.MemoryConfig{}, makeRecords(rand.New(rand.NewPCG(3, 3)), 100, 100, dim)...)
+		for _, units := range []int{5, 100} {
+			from := 50 - units/2
+			for _, method := range []struct {
+				name string
+				call func(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error)
+			}{{"Range", m.Range}, {"RangeText", m.RangeText}} {
+				b.Run(fmt.Sprintf("dim=%d/units=%d/%s", dim, units, method.name), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						recs, err := method.call(bg, "d42", from, from+units-1)
+						require.NoError(b, err)
+						require.Len(b, recs, units)
+					}
+				})
+			}
+		}
 	}
 }
 

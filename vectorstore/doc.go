@@ -20,9 +20,11 @@
 // record, recall.
 //
 // [Memory.Range] answers "units from..to of document D" from a per-document
-// index in O(log n + results); sentence windows are built from it.
-// [Memory.ReplaceDocument] re-indexes a changed document in one step, so no
-// reader sees old and new units mixed. [Memory.Save] and [Load] write and
+// index in O(log n + results); sentence windows are built from it, and
+// from [Memory.RangeText], the same records without their vectors (the
+// optional [TextRanger] interface). [Memory.ReplaceDocument] re-indexes a
+// changed document in one step, so no reader sees old and new units mixed
+// (the optional [DocumentReplacer] interface). [Memory.Save] and [Load] write and
 // read a versioned, checksummed binary format; [Memory.SaveFile] replaces
 // its file atomically.
 //
@@ -79,10 +81,12 @@
 //   - DeleteDocument: delete by filter (Qdrant delete points with the
 //     doc_id match; DELETE FROM ... WHERE doc_id = $1). Deleting a
 //     document that is not there is not an error.
-//   - Replacing a document atomically needs a transaction (pgvector: DELETE
-//     and INSERT in one transaction) or versioned records (Qdrant: write
-//     the new version under new IDs with a version field, then switch
-//     queries to it and delete the old one).
+//   - Replacing a document atomically ([DocumentReplacer]) needs a
+//     transaction (pgvector: DELETE and INSERT in one transaction) or
+//     versioned records (Qdrant: write the new version under new IDs with
+//     a version field, then switch queries to it and delete the old one).
+//   - [TextRanger] is Range without the vectors: select every column but
+//     the vector, which saves most of the bytes a window reads.
 //   - Honour ctx by passing it to the client, and wrap the database's
 //     errors with %w so callers can inspect them.
 //

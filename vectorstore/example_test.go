@@ -96,3 +96,36 @@ func ExampleLoad() {
 	// kept [0.6 0.8]
 	// vectorstore: data is truncated or corrupt: data ends early at byte 25
 }
+
+// A sentence window needs the text and offsets of a hit's neighbours, not
+// their vectors: ask the store for them without vectors when it can.
+func ExampleTextRanger() {
+	ctx := context.Background()
+	doc := "Lucy travels to Florence. The rooms have no view. Mr Emerson offers his."
+	memory, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	for i, sentence := range []string{"Lucy travels to Florence.", "The rooms have no view.", "Mr Emerson offers his."} {
+		start := strings.Index(doc, sentence)
+		memory.Upsert(ctx, vectorstore.Record{
+			ID: fmt.Sprintf("room-%d", i), DocID: "room", Index: i,
+			Start: start, End: start + len(sentence), Text: sentence, Vector: []float32{1, float32(i)},
+		})
+	}
+
+	var store vectorstore.VectorStore = memory
+	var units []vectorstore.Record
+	var err error
+	if tr, ok := store.(vectorstore.TextRanger); ok {
+		units, err = tr.RangeText(ctx, "room", 1, 2)
+	} else {
+		units, err = store.Range(ctx, "room", 1, 2)
+	}
+	if err != nil {
+		panic(err)
+	}
+	first, last := units[0], units[len(units)-1]
+	fmt.Printf("%q\n", doc[first.Start:last.End]) // the original text, spaces and all
+	fmt.Println(first.Vector == nil)
+	// Output:
+	// "The rooms have no view. Mr Emerson offers his."
+	// true
+}

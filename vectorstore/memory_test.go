@@ -89,6 +89,11 @@ func TestReturnedMetadataIsACopy(t *testing.T) {
 			require.NoError(t, err)
 			return rs[0].Metadata
 		},
+		"RangeText": func(m *vectorstore.Memory) map[string]string {
+			rs, err := m.RangeText(bg, "d", 0, 0)
+			require.NoError(t, err)
+			return rs[0].Metadata
+		},
 		"Query": func(m *vectorstore.Memory) map[string]string {
 			hs, err := m.Query(bg, []float32{1, 0}, 1, vectorstore.Filter{})
 			require.NoError(t, err)
@@ -237,6 +242,34 @@ func TestRange(t *testing.T) {
 	require.ErrorIs(t, err, vectorstore.ErrInvalidArgument, "from > to")
 	_, err = m.Range(bg, "nope", 0, 4)
 	require.ErrorIs(t, err, vectorstore.ErrNotFound, "unknown document")
+}
+
+// TestRangeText checks that RangeText is Range without the vectors: the
+// same records, in the same order, with the same errors.
+func TestRangeText(t *testing.T) {
+	for _, compact := range []bool{false, true} {
+		recs := makeRecords(rand.New(rand.NewPCG(5, 6)), 3, 20, 8)
+		for i := range recs {
+			recs[i].Start, recs[i].End = 10*recs[i].Index, 10*recs[i].Index+9
+		}
+		var store vectorstore.VectorStore = newMemory(t, vectorstore.MemoryConfig{Compact: compact}, recs...)
+		tr, ok := store.(vectorstore.TextRanger)
+		require.True(t, ok)
+		for _, r := range [][2]int{{0, 19}, {-5, 3}, {7, 7}, {18, 40}, {25, 30}} {
+			want, err := store.Range(bg, "d1", r[0], r[1])
+			require.NoError(t, err)
+			for i := range want {
+				want[i].Vector = nil
+			}
+			got, err := tr.RangeText(bg, "d1", r[0], r[1])
+			require.NoError(t, err)
+			require.Equal(t, want, got, "compact=%v %v", compact, r)
+		}
+		_, err := tr.RangeText(bg, "d1", 5, 4)
+		require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
+		_, err = tr.RangeText(bg, "nope", 0, 4)
+		require.ErrorIs(t, err, vectorstore.ErrNotFound)
+	}
 }
 
 func TestDeleteDocumentAndDelete(t *testing.T) {
@@ -554,6 +587,7 @@ func TestClosed(t *testing.T) {
 		"ReplaceDocument": func() error { return m.ReplaceDocument(bg, "d", rec) },
 		"Query":           func() error { _, err := m.Query(bg, []float32{1}, 1, vectorstore.Filter{}); return err },
 		"Range":           func() error { _, err := m.Range(bg, "d", 0, 1); return err },
+		"RangeText":       func() error { _, err := m.RangeText(bg, "d", 0, 1); return err },
 		"Get":             func() error { _, err := m.Get(bg, "a"); return err },
 		"DeleteDocument":  func() error { return m.DeleteDocument(bg, "d") },
 		"Delete":          func() error { return m.Delete(bg, "a") },
@@ -607,6 +641,7 @@ func TestContextCancelled(t *testing.T) {
 				return err
 			},
 			"Range":          func(ctx context.Context) error { _, err := m.Range(ctx, "d1", 0, 5); return err },
+			"RangeText":      func(ctx context.Context) error { _, err := m.RangeText(ctx, "d1", 0, 5); return err },
 			"Get":            func(ctx context.Context) error { _, err := m.Get(ctx, "d1-1"); return err },
 			"DeleteDocument": func(ctx context.Context) error { return m.DeleteDocument(ctx, "d1") },
 			"Delete":         func(ctx context.Context) error { return m.Delete(ctx, "d1-1") },

@@ -285,13 +285,28 @@ func Load(ctx context.Context, r io.Reader, cfg MemoryConfig) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := d.records(ctx, m, count); err != nil {
+	b, err := d.records(ctx, m, count)
+	if err != nil {
 		return nil, err
 	}
-	if err := m.index(); err != nil {
+	if err := m.commit(ctx, change{put: b}); err != nil {
 		return nil, err
+	}
+	if m.Len() != len(m.byID) {
+		return nil, fmt.Errorf("%w: duplicate ID %q", ErrCorrupt, m.duplicateID())
 	}
 	return m, nil
+}
+
+// duplicateID returns an ID that two slots share, in a freshly loaded store
+// that has one.
+func (m *Memory) duplicateID() string {
+	for i, r := range m.st.recs {
+		if m.byID[r.ID] != int32(i) {
+			return r.ID
+		}
+	}
+	return ""
 }
 
 // decoder reads record bytes, keeping their checksum and offset.
@@ -409,34 +424,35 @@ func (d *decoder) header(m *Memory, cfg MemoryConfig) (uint64, error) {
 	return count, nil
 }
 
-func (d *decoder) records(ctx context.Context, m *Memory, count uint64) error {
+// records reads count records into a batch for the store m.
+func (d *decoder) records(ctx context.Context, m *Memory, count uint64) (*batch, error) {
 	// Capacity is reserved as records arrive, not from count, which a
 	// corrupt header could inflate.
+	b := &batch{dim: m.dim, st: slots{compact: m.compact}}
 	buf := make([]byte, 4*m.dim+4)
 	vec := make([]float32, m.dim)
 	for i := uint64(0); i < count; i++ {
 		if i%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		r, err := d.record()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		m.st.recs = append(m.st.recs, r)
-		if err := d.vector(m, buf, vec); err != nil {
-			return err
+		if err := d.vector(&b.st, r, buf, vec); err != nil {
+			return nil, err
 		}
 	}
 	sum := d.crc
 	if err := d.read(buf[:4]); err != nil {
-		return err
+		return nil, err
 	}
 	if binary.LittleEndian.Uint32(buf[:4]) != sum {
-		return fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
+		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
 	}
-	return nil
+	return b, nil
 }
 
 func (d *decoder) record() (Record, error) {
@@ -485,10 +501,10 @@ func (d *decoder) record() (Record, error) {
 	return r, nil
 }
 
-// vector reads one vector and appends it to the store's slab, quantizing
-// it if the store is compact and the file is not.
-func (d *decoder) vector(m *Memory, buf []byte, vec []float32) error {
-	dim := m.dim
+// vector reads the vector of r and appends both to st, quantizing the
+// vector if st is compact and the file is not.
+func (d *decoder) vector(st *slots, r Record, buf []byte, vec []float32) error {
+	dim := len(vec)
 	if !d.fileC {
 		if err := d.read(buf[:4*dim]); err != nil {
 			return err
@@ -501,7 +517,7 @@ func (d *decoder) vector(m *Memory, buf []byte, vec []float32) error {
 		if !(math.Abs(ss-1) <= 1e-3) {
 			return d.corrupt("vector is not unit length")
 		}
-		m.st.appendVector(vec)
+		st.appendRecord(r, vec)
 		return nil
 	}
 	if err := d.read(buf[:4]); err != nil {
@@ -519,26 +535,9 @@ func (d *decoder) vector(m *Memory, buf []byte, vec []float32) error {
 	if slices.Contains(codes, -128) {
 		return d.corrupt("int8 code out of range")
 	}
-	m.st.codes = append(m.st.codes, codes...)
-	m.st.resid = append(m.st.resid, buf[dim:dim+rb]...)
-	m.st.scales = append(m.st.scales, scale)
-	return nil
-}
-
-// index builds the ID map and the document index of freshly loaded slots.
-func (m *Memory) index() error {
-	m.byID = make(map[string]int32, len(m.st.recs))
-	for i, r := range m.st.recs {
-		if _, dup := m.byID[r.ID]; dup {
-			return fmt.Errorf("%w: duplicate ID %q", ErrCorrupt, r.ID)
-		}
-		m.byID[r.ID] = int32(i)
-		m.docs[r.DocID] = append(m.docs[r.DocID], int32(i))
-	}
-	for _, list := range m.docs {
-		if !slices.IsSortedFunc(list, m.key) {
-			slices.SortFunc(list, m.key)
-		}
-	}
+	st.recs = append(st.recs, r)
+	st.codes = append(st.codes, codes...)
+	st.resid = append(st.resid, buf[dim:dim+rb]...)
+	st.scales = append(st.scales, scale)
 	return nil
 }

@@ -338,6 +338,21 @@ func TestLoadRefusesDamage(t *testing.T) {
 		_, err := vectorstore.Load(bg, bytes.NewReader(data), vectorstore.MemoryConfig{Dimension: 7})
 		require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
 	})
+	t.Run("duplicate ID", func(t *testing.T) {
+		data := saved(t, newMemory(t, vectorstore.MemoryConfig{},
+			vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 0}},
+			vectorstore.Record{ID: "b", DocID: "d", Index: 1, Vector: []float32{0, 1}},
+		))
+		// Rename b to a, keeping the checksums right.
+		i := bytes.Index(data, []byte("\x01b\x01d"))
+		require.Positive(t, i)
+		data[i+1] = 'a'
+		end := len(data) - 4
+		binary.LittleEndian.PutUint32(data[end:], vectorstore.Crc32c(data[36:end]))
+		_, err := vectorstore.Load(bg, bytes.NewReader(data), vectorstore.MemoryConfig{})
+		require.ErrorIs(t, err, vectorstore.ErrCorrupt)
+		require.ErrorContains(t, err, `duplicate ID "a"`)
+	})
 	t.Run("read error", func(t *testing.T) {
 		data := saved(t, newMemory(t, vectorstore.MemoryConfig{}, recs...))
 		boom := errors.New("disk on fire")

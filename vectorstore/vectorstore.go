@@ -88,6 +88,26 @@ type VectorStore interface {
 	DeleteDocument(ctx context.Context, docID string) error
 }
 
+// DocumentReplacer is implemented by stores that can replace every record
+// of a document in one step, so that no reader sees the old records and
+// the new ones mixed (in a database: one transaction). With no records,
+// ReplaceDocument deletes the document. Check for it with a type
+// assertion; a store without it can be written with DeleteDocument and
+// then Upsert, which readers may see half done.
+type DocumentReplacer interface {
+	ReplaceDocument(ctx context.Context, docID string, records ...Record) error
+}
+
+// TextRanger is implemented by stores that can return a document's records
+// without their vectors, for callers that need only text and offsets (such
+// as sentence windows). RangeText has the contract of
+// [VectorStore].Range, except that each record's Vector is nil; it costs
+// less than Range by the vectors it does not copy. Check for it with a
+// type assertion and fall back to Range.
+type TextRanger interface {
+	RangeText(ctx context.Context, docID string, from, to int) ([]Record, error)
+}
+
 // MaxDimension is the longest vector a store accepts: the int8 scan of a
 // compact store accumulates in int32, which cannot overflow below this
 // length, and no embedding model comes near it.
