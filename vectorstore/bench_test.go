@@ -88,13 +88,13 @@ func BenchmarkLexical(b *testing.B) {
 
 // BenchmarkQueryDocIDs is a filter by many documents, as an access-control
 // list makes: a store of 50,000 one-record documents, a filter naming a
-// share of them.
+// share of them (none: no filter, for comparison).
 func BenchmarkQueryDocIDs(b *testing.B) {
 	const n, dim = 50_000, 128
 	r := rand.New(rand.NewPCG(4, 4))
 	m := newMemory(b, vectorstore.MemoryConfig{}, makeRecords(r, n, 1, dim)...)
 	q := randVec(r, dim)
-	for _, ids := range []int{5_000, 20_000, 50_000} {
+	for _, ids := range []int{0, 5_000, 20_000, 50_000} {
 		f := vectorstore.Filter{}
 		for _, d := range r.Perm(n)[:ids] {
 			f.DocIDs = append(f.DocIDs, fmt.Sprintf("d%d", d))

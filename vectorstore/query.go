@@ -240,15 +240,27 @@ func (m *Memory) rerank(q []float32, cands []kernel.Candidate) {
 	}
 }
 
-// clampScore keeps a score within the [-1, 1] of cosine similarity.
-func clampScore(s float32) float32 { return min(max(s, -1), 1) }
+// clampScore keeps a score within the [-1, 1] of cosine similarity. It
+// runs once per vector scanned: two compares and branches that are almost
+// never taken cost less than min and max, which must also order NaNs and
+// zeros.
+func clampScore(s float32) float32 {
+	if s > 1 {
+		return 1
+	}
+	if s < -1 {
+		return -1
+	}
+	return s
+}
 
 // hits turns candidates into hits, their vectors sharing one allocation.
 func (m *Memory) hits(cands []kernel.Candidate) []Hit {
 	out := make([]Hit, len(cands))
 	slab := make([]float32, len(cands)*m.dim)
 	for i, c := range cands {
-		out[i] = Hit{Record: m.record(c.Slot, nth(slab, i, m.dim)), Score: c.Score}
+		out[i].Record = m.record(c.Slot, nth(slab, i, m.dim))
+		out[i].Score = c.Score
 	}
 	return out
 }

@@ -72,8 +72,9 @@ func (m *Memory) commit(ctx context.Context, c change) error {
 // index kept beside the vectors (a keyword index) is kept in step here,
 // under the same lock, so that no reader sees one updated without the
 // other. The hooks are removeSlot (a record leaves; the last slot moves
-// into its place), and put (a record arrives in a new slot, or replaces
-// the record in its slot). The caller holds the write lock.
+// into its place, so an index by slot must follow), adopt (the records of
+// an empty store arrive) and insert (a record arrives in a new slot, or
+// replaces the record in its slot). The caller holds the write lock.
 func (m *Memory) apply(c change) error {
 	b := c.put
 	if b != nil && len(b.st.recs) > 0 && m.dim != 0 && b.dim != m.dim {
@@ -96,43 +97,59 @@ func (m *Memory) apply(c change) error {
 	return nil
 }
 
-// put stores the records of b, replacing those with the same IDs. Into an
-// empty store (a Load, a first Upsert) it takes over b's slab rather than
-// copying it.
+// put stores the records of b, replacing those with the same IDs, and
+// indexes them by document.
 func (m *Memory) put(b *batch) {
-	pending := make(map[string][]int32)
+	var added map[string][]int32
 	if len(m.st.recs) == 0 {
-		m.st = b.st
-		for i, r := range m.st.recs {
-			m.byID[r.ID] = int32(i)
-			pending[r.DocID] = append(pending[r.DocID], int32(i))
-		}
+		added = m.adopt(b)
 	} else {
-		m.st.grow(len(b.st.recs), m.dim)
-		for i, r := range b.st.recs {
-			slot, ok := m.byID[r.ID]
-			if !ok {
-				slot = int32(len(m.st.recs))
-				m.st.appendSlot(&b.st, i, m.dim)
-				m.byID[r.ID] = slot
-				pending[r.DocID] = append(pending[r.DocID], slot)
-				continue
-			}
-			old := m.st.recs[slot]
-			moved := old.DocID != r.DocID || old.Index != r.Index
-			if moved {
-				m.docRemove(slot)
-			}
-			m.st.recs[slot] = r
-			m.st.setVector(int(slot), &b.st, i, m.dim)
-			if moved {
-				pending[r.DocID] = append(pending[r.DocID], slot)
-			}
+		added = m.insert(b)
+	}
+	for docID, slots := range added {
+		m.docInsert(docID, slots)
+	}
+}
+
+// adopt makes b's slots the empty store's own, rather than copying them
+// (a Load, a first Upsert), and returns the slots of each document.
+func (m *Memory) adopt(b *batch) map[string][]int32 {
+	added := make(map[string][]int32)
+	m.st = b.st
+	for i, r := range m.st.recs {
+		m.byID[r.ID] = int32(i)
+		added[r.DocID] = append(added[r.DocID], int32(i))
+	}
+	return added
+}
+
+// insert copies b's records into the store, each into a new slot or over
+// the record with its ID, and returns the slots that the document index
+// is to gain, by document.
+func (m *Memory) insert(b *batch) map[string][]int32 {
+	added := make(map[string][]int32)
+	m.st.grow(len(b.st.recs), m.dim)
+	for i, r := range b.st.recs {
+		slot, ok := m.byID[r.ID]
+		if !ok {
+			slot = int32(len(m.st.recs))
+			m.st.appendSlot(&b.st, i, m.dim)
+			m.byID[r.ID] = slot
+			added[r.DocID] = append(added[r.DocID], slot)
+			continue
+		}
+		old := m.st.recs[slot]
+		moved := old.DocID != r.DocID || old.Index != r.Index
+		if moved {
+			m.docRemove(slot)
+		}
+		m.st.recs[slot] = r
+		m.st.setVector(int(slot), &b.st, i, m.dim)
+		if moved {
+			added[r.DocID] = append(added[r.DocID], slot)
 		}
 	}
-	for docID, add := range pending {
-		m.docInsert(docID, add)
-	}
+	return added
 }
 
 // DeleteDocument removes every record of docID. Deleting a document that
