@@ -6,7 +6,9 @@
 // # The in-memory store
 //
 // [NewMemory] returns a [Memory]; the zero Memory is one too. Its
-// [Memory.Query] is exact cosine search: vectors are normalised once when
+// [Memory.Query] (and [Memory.QueryText], the same without copying the
+// hits' vectors: the optional [TextQuerier] interface) is exact cosine
+// search: vectors are normalised once when
 // they are upserted, kept in one contiguous slab, and a query is one
 // streaming pass of dot products, shared by as many goroutines as the work
 // keeps busy, each keeping a bounded heap of its best k. Its cost is that
@@ -85,8 +87,9 @@
 //     transaction (pgvector: DELETE and INSERT in one transaction) or
 //     versioned records (Qdrant: write the new version under new IDs with
 //     a version field, then switch queries to it and delete the old one).
-//   - [TextRanger] is Range without the vectors: select every column but
-//     the vector, which saves most of the bytes a window reads.
+//   - [TextRanger] and [TextQuerier] are Range and Query without the
+//     vectors: select every column but the vector, which saves most of the
+//     bytes a window or a prompt reads.
 //   - Honour ctx by passing it to the client, and wrap the database's
 //     errors with %w so callers can inspect them.
 //

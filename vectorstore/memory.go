@@ -262,4 +262,5 @@ var (
 	_ VectorStore      = (*Memory)(nil)
 	_ DocumentReplacer = (*Memory)(nil)
 	_ TextRanger       = (*Memory)(nil)
+	_ TextQuerier      = (*Memory)(nil)
 )

@@ -94,6 +94,11 @@ func TestReturnedMetadataIsACopy(t *testing.T) {
 			require.NoError(t, err)
 			return rs[0].Metadata
 		},
+		"QueryText": func(m *vectorstore.Memory) map[string]string {
+			hs, err := m.QueryText(bg, []float32{1, 0}, 1, vectorstore.Filter{})
+			require.NoError(t, err)
+			return hs[0].Metadata
+		},
 		"Query": func(m *vectorstore.Memory) map[string]string {
 			hs, err := m.Query(bg, []float32{1, 0}, 1, vectorstore.Filter{})
 			require.NoError(t, err)
@@ -242,6 +247,37 @@ func TestRange(t *testing.T) {
 	require.ErrorIs(t, err, vectorstore.ErrInvalidArgument, "from > to")
 	_, err = m.Range(bg, "nope", 0, 4)
 	require.ErrorIs(t, err, vectorstore.ErrNotFound, "unknown document")
+}
+
+// TestQueryText checks that QueryText is Query without the vectors: the
+// same hits, scores and order, with the same errors.
+func TestQueryText(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	recs := makeRecords(r, 20, 30, 16)
+	filters := []vectorstore.Filter{{}, {DocIDs: []string{"d3", "d4", "d3"}}, {Metadata: map[string]string{"parity": "odd"}}}
+	for _, compact := range []bool{false, true} {
+		for _, workers := range []int{1, 2} {
+			var store vectorstore.VectorStore = newMemory(t, vectorstore.MemoryConfig{Compact: compact, Workers: workers}, recs...)
+			vectorstore.ForceFanOut(store.(*vectorstore.Memory))
+			tq, ok := store.(vectorstore.TextQuerier)
+			require.True(t, ok)
+			for _, f := range filters {
+				q := randVec(r, 16)
+				want, err := store.Query(bg, q, 7, f)
+				require.NoError(t, err)
+				for i := range want {
+					want[i].Vector = nil
+				}
+				got, err := tq.QueryText(bg, q, 7, f)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "compact=%v workers=%d filter=%+v", compact, workers, f)
+			}
+			_, err := tq.QueryText(bg, []float32{1}, 3, vectorstore.Filter{})
+			require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
+			_, err = tq.QueryText(bg, randVec(r, 16), 0, vectorstore.Filter{})
+			require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
+		}
+	}
 }
 
 // TestRangeText checks that RangeText is Range without the vectors: the
@@ -588,6 +624,7 @@ func TestClosed(t *testing.T) {
 		"Query":           func() error { _, err := m.Query(bg, []float32{1}, 1, vectorstore.Filter{}); return err },
 		"Range":           func() error { _, err := m.Range(bg, "d", 0, 1); return err },
 		"RangeText":       func() error { _, err := m.RangeText(bg, "d", 0, 1); return err },
+		"QueryText":       func() error { _, err := m.QueryText(bg, []float32{1}, 1, vectorstore.Filter{}); return err },
 		"Get":             func() error { _, err := m.Get(bg, "a"); return err },
 		"DeleteDocument":  func() error { return m.DeleteDocument(bg, "d") },
 		"Delete":          func() error { return m.Delete(bg, "a") },
@@ -640,8 +677,12 @@ func TestContextCancelled(t *testing.T) {
 				_, err := m.Query(ctx, recs[0].Vector, 3, vectorstore.Filter{})
 				return err
 			},
-			"Range":          func(ctx context.Context) error { _, err := m.Range(ctx, "d1", 0, 5); return err },
-			"RangeText":      func(ctx context.Context) error { _, err := m.RangeText(ctx, "d1", 0, 5); return err },
+			"Range":     func(ctx context.Context) error { _, err := m.Range(ctx, "d1", 0, 5); return err },
+			"RangeText": func(ctx context.Context) error { _, err := m.RangeText(ctx, "d1", 0, 5); return err },
+			"QueryText": func(ctx context.Context) error {
+				_, err := m.QueryText(ctx, recs[0].Vector, 3, vectorstore.Filter{})
+				return err
+			},
 			"Get":            func(ctx context.Context) error { _, err := m.Get(ctx, "d1-1"); return err },
 			"DeleteDocument": func(ctx context.Context) error { return m.DeleteDocument(ctx, "d1") },
 			"Delete":         func(ctx context.Context) error { return m.Delete(ctx, "d1-1") },

@@ -27,27 +27,32 @@ func BenchmarkQueryOverhead(b *testing.B) {
 		m, queries := overheadStore(b, n, dim)
 		tops := make([][10]kernel.Candidate, m.workersFor(n))
 		merged := make([]kernel.Candidate, 10*len(tops))
-		b.Run(fmt.Sprintf("n=%d/dim=%d", n, dim), func(b *testing.B) {
-			var bare, query, ratio []float64
-			i := 0
-			for b.Loop() {
-				q := queries[i%len(queries)]
-				i++
-				t0 := time.Now()
-				barePass(m.st.vecs, dim, q, tops, merged)
-				t1 := time.Now()
-				_, err := m.Query(context.Background(), q, 10, Filter{})
-				t2 := time.Now()
-				require.NoError(b, err)
-				bare = append(bare, float64(t1.Sub(t0)))
-				query = append(query, float64(t2.Sub(t1)))
-				ratio = append(ratio, float64(t2.Sub(t1))/float64(t1.Sub(t0)))
-			}
-			b.ReportMetric(median(bare), "bare-ns")
-			b.ReportMetric(median(query), "query-ns")
-			b.ReportMetric(median(query)-median(bare), "overhead-ns")
-			b.ReportMetric(median(ratio), "query/bare")
-		})
+		for _, method := range []struct {
+			name  string
+			query func(context.Context, []float32, int, Filter) ([]Hit, error)
+		}{{"Query", m.Query}, {"QueryText", m.QueryText}} {
+			b.Run(fmt.Sprintf("n=%d/dim=%d/%s", n, dim, method.name), func(b *testing.B) {
+				var bare, query, ratio []float64
+				i := 0
+				for b.Loop() {
+					q := queries[i%len(queries)]
+					i++
+					t0 := time.Now()
+					barePass(m.st.vecs, dim, q, tops, merged)
+					t1 := time.Now()
+					_, err := method.query(context.Background(), q, 10, Filter{})
+					t2 := time.Now()
+					require.NoError(b, err)
+					bare = append(bare, float64(t1.Sub(t0)))
+					query = append(query, float64(t2.Sub(t1)))
+					ratio = append(ratio, float64(t2.Sub(t1))/float64(t1.Sub(t0)))
+				}
+				b.ReportMetric(median(bare), "bare-ns")
+				b.ReportMetric(median(query), "query-ns")
+				b.ReportMetric(median(query)-median(bare), "overhead-ns")
+				b.ReportMetric(median(ratio), "query/bare")
+			})
+		}
 	}
 }
 

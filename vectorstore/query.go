@@ -79,6 +79,17 @@ func (sc *scratch) release() {
 // error wrapping [ErrInvalidArgument]; a vector whose length is not the
 // store's dimension one wrapping [ErrDimensionMismatch].
 func (m *Memory) Query(ctx context.Context, vector []float32, k int, filter Filter) ([]Hit, error) {
+	return m.query(ctx, vector, k, filter, true)
+}
+
+// QueryText is [Memory.Query] without the hits' vectors: each hit's Vector
+// is nil. It implements [TextQuerier]. Copying the vectors out is most of
+// what a query costs beyond its scan (see the package README).
+func (m *Memory) QueryText(ctx context.Context, vector []float32, k int, filter Filter) ([]Hit, error) {
+	return m.query(ctx, vector, k, filter, false)
+}
+
+func (m *Memory) query(ctx context.Context, vector []float32, k int, filter Filter, vectors bool) ([]Hit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -112,7 +123,7 @@ func (m *Memory) Query(ctx context.Context, vector []float32, k int, filter Filt
 	if err != nil {
 		return nil, err
 	}
-	return m.hits(cands), nil
+	return m.hits(cands, vectors), nil
 }
 
 // search returns the best k candidates, best first, in sc.cands. The
@@ -254,12 +265,20 @@ func clampScore(s float32) float32 {
 	return s
 }
 
-// hits turns candidates into hits, their vectors sharing one allocation.
-func (m *Memory) hits(cands []kernel.Candidate) []Hit {
+// hits turns candidates into hits, with their vectors, sharing one
+// allocation, if vectors is set.
+func (m *Memory) hits(cands []kernel.Candidate, vectors bool) []Hit {
 	out := make([]Hit, len(cands))
-	slab := make([]float32, len(cands)*m.dim)
+	var slab []float32
+	if vectors {
+		slab = make([]float32, len(cands)*m.dim)
+	}
 	for i, c := range cands {
-		out[i].Record = m.record(c.Slot, nth(slab, i, m.dim))
+		var vec []float32
+		if vectors {
+			vec = nth(slab, i, m.dim)
+		}
+		out[i].Record = m.record(c.Slot, vec)
 		out[i].Score = c.Score
 	}
 	return out

@@ -1,6 +1,7 @@
 package vectorstore_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -187,8 +188,8 @@ func TestCompactRecall(t *testing.T) {
 }
 
 // TestQueryAllocs guards the allocations of a query: the hits and one slab
-// for their vectors, plus one closure per goroutine when the scan is
-// shared, plus a copy of each hit's metadata.
+// for their vectors (none for QueryText), plus one closure per goroutine
+// when the scan is shared, plus a copy of each hit's metadata.
 func TestQueryAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops items under -race")
@@ -207,18 +208,20 @@ func TestQueryAllocs(t *testing.T) {
 			for _, workers := range []int{1, 3} {
 				m := newMemory(t, vectorstore.MemoryConfig{Compact: compact, Workers: workers}, map[bool][]vectorstore.Record{false: bare, true: recs}[meta]...)
 				vectorstore.ForceFanOut(m)
-				allocs := testing.AllocsPerRun(50, func() {
-					_, err := m.Query(bg, q, 10, vectorstore.Filter{})
-					require.NoError(t, err)
-				})
-				want := 2.0
-				if workers > 1 {
-					want += float64(workers)
+				for base, query := range map[float64]func(context.Context, []float32, int, vectorstore.Filter) ([]vectorstore.Hit, error){2: m.Query, 1: m.QueryText} {
+					allocs := testing.AllocsPerRun(50, func() {
+						_, err := query(bg, q, 10, vectorstore.Filter{})
+						require.NoError(t, err)
+					})
+					want := base
+					if workers > 1 {
+						want += float64(workers)
+					}
+					if meta {
+						want += 10 * metadataCopyAllocs
+					}
+					require.LessOrEqual(t, allocs, want, "metadata=%v compact=%v workers=%d base=%v", meta, compact, workers, base)
 				}
-				if meta {
-					want += 10 * metadataCopyAllocs
-				}
-				require.LessOrEqual(t, allocs, want, "metadata=%v compact=%v workers=%d", meta, compact, workers)
 			}
 		}
 	}

@@ -108,6 +108,16 @@ type TextRanger interface {
 	RangeText(ctx context.Context, docID string, from, to int) ([]Record, error)
 }
 
+// TextQuerier is implemented by stores that can answer a query without
+// returning the hits' vectors, for callers that need only their text,
+// place and score (windows, fusion, prompts). QueryText has the contract
+// of [VectorStore].Query, except that each hit's Vector is nil; it costs
+// less by the vectors it does not copy (or, for a database, fetch). Check
+// for it with a type assertion and fall back to Query.
+type TextQuerier interface {
+	QueryText(ctx context.Context, vector []float32, k int, filter Filter) ([]Hit, error)
+}
+
 // MaxDimension is the longest vector a store accepts: the int8 scan of a
 // compact store accumulates in int32, which cannot overflow below this
 // length, and no embedding model comes near it.
