@@ -15,8 +15,8 @@ import (
 var vsCache harness.Cache
 
 // BenchmarkVectorQuery compares, on the same random unit vectors and k=10:
-// the bare parallel dot-product pass (plain loop and the store's unrolled
-// loop), ragkit's Memory store (float32 and compact) and chromem-go's
+// the floor, an exact search written in harness independently of the store
+// (with an unrolled loop, and with the naive loop as floor-naive), ragkit's Memory store (float32 and compact) and chromem-go's
 // QueryEmbedding. SetBytes is the float32 size of the data, so MB/s is
 // comparable across engines. Run with -benchtime=20x or so for the largest
 // sizes; cmd/vsbench prints the same comparison as a table.
@@ -37,9 +37,8 @@ func BenchmarkVectorQuery(b *testing.B) {
 						}
 					})
 				}
-				plain, unrolled := harness.NewFloor(d, false), harness.NewFloor(d, true)
-				run("floor-plain", plain.Run)
-				run("floor", unrolled.Run)
+				run("floor", harness.NewFloor(d, true).Run)
+				run("floor-naive", harness.NewFloor(d, false).Run)
 				for _, compact := range []bool{false, true} {
 					m := vsCache.Memory(n, dim, compact)
 					name := map[bool]string{false: "ragkit", true: "ragkit-compact"}[compact]
@@ -87,12 +86,13 @@ func BenchmarkVectorUpsert(b *testing.B) {
 }
 
 // TestVectorStoresAgree checks that the engines compared above answer the
-// same: ragkit's exact search and chromem-go find the same ten records, and
-// the compact store finds (nearly) the same.
+// same: ragkit's exact search, the floor and chromem-go find the same ten
+// records, and the compact store finds (nearly) the same.
 func TestVectorStoresAgree(t *testing.T) {
 	ctx := context.Background()
 	d := harness.Random(2000, 96)
 	exact, compact, c := harness.NewMemory(d, false), harness.NewMemory(d, true), harness.NewChromem(d)
+	floors := []*harness.Floor{harness.NewFloor(d, true), harness.NewFloor(d, false)}
 	for _, q := range d.Queries[:16] {
 		hits, err := exact.Query(ctx, q, harness.K, vectorstore.Filter{})
 		if err != nil {
@@ -111,6 +111,17 @@ func TestVectorStoresAgree(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Fatalf("ragkit %v, chromem %v", got, want)
+		}
+		for _, f := range floors {
+			f.Run(q)
+			var floor []string
+			for _, i := range f.Top() {
+				floor = append(floor, d.IDs[i])
+			}
+			slices.Sort(floor)
+			if !slices.Equal(got, floor) {
+				t.Fatalf("ragkit %v, floor %v", got, floor)
+			}
 		}
 	}
 	r, err := harness.Recall(d, exact, compact)

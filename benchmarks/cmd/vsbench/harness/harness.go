@@ -1,7 +1,7 @@
 // Package harness holds the vector store comparisons shared by the
 // benchmarks (benchmarks/vectorstore_test.go) and the table printer
-// (cmd/vsbench): data sets, the stores under test built on them, the bare
-// dot-product floor, recall and memory measurements.
+// (cmd/vsbench): data sets, the stores under test built on them, an
+// independent exact search as the floor, recall and memory measurements.
 package harness
 
 import (
@@ -154,72 +154,6 @@ func NewChromem(d *Dataset) *chromem.Collection {
 		panic(err)
 	}
 	return c
-}
-
-// Floor is the bare pass that bounds exact search from below: a parallel
-// dot product of q with every vector, scores written to a slice, no
-// selection, no bookkeeping. Unrolled selects the eight-accumulator loop the
-// store uses; otherwise it is the plain loop.
-type Floor struct {
-	d        *Dataset
-	scores   []float32
-	unrolled bool
-}
-
-// NewFloor returns the floor pass over d.
-func NewFloor(d *Dataset, unrolled bool) *Floor {
-	return &Floor{d: d, scores: make([]float32, d.N), unrolled: unrolled}
-}
-
-// Run scores every vector against q.
-func (f *Floor) Run(q []float32) {
-	w := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for p := range w {
-		lo, hi := p*f.d.N/w, (p+1)*f.d.N/w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				if f.unrolled {
-					f.scores[i] = dot8(q, f.d.Vector(i))
-				} else {
-					f.scores[i] = dotPlain(q, f.d.Vector(i))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-func dotPlain(a, b []float32) float32 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
-// dot8 is the store's own dot-product loop (vectorstore/internal/kernel.Dot),
-// copied because that package is internal: the floor must use the same loop.
-func dot8(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3, s4, s5, s6, s7 float32
-	for len(a) >= 8 {
-		s0 += a[0] * b[0]
-		s1 += a[1] * b[1]
-		s2 += a[2] * b[2]
-		s3 += a[3] * b[3]
-		s4 += a[4] * b[4]
-		s5 += a[5] * b[5]
-		s6 += a[6] * b[6]
-		s7 += a[7] * b[7]
-		a, b = a[8:], b[8:]
-	}
-	for i := range a {
-		s0 += a[i] * b[i]
-	}
-	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
 
 // Recall returns the mean recall@K of approx against exact over the data
