@@ -9,7 +9,7 @@
 //
 // The floor (harness.Floor) is written here and uses nothing of
 // vectorstore: one goroutine per CPU over a contiguous share of one slab,
-// a plain indexed loop taking eight components per iteration into eight
+// a plain indexed loop taking eight components per iteration into four
 // accumulators, a small sorted top-k per goroutine. floor-naive is the
 // same search with the one-accumulator loop chromem-go uses.
 //
