@@ -2,9 +2,10 @@ package tokencount
 
 import (
 	"hash/maphash"
-	"strings"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/tokencount/internal/invalidutf8"
 )
 
 // BPE is a tiktoken byte pair encoding: the type that [Encoding] and
@@ -231,57 +232,12 @@ func (b *BPE) valid(piece string, k *sink) {
 // as string([]rune(piece)): every invalid byte becomes U+FFFD. Token ends
 // are mapped back to offsets in the original piece.
 func (b *BPE) invalid(piece string, k *sink) {
-	fixed := replaceInvalid(piece)
 	first, base := len(k.dst), k.base
 	k.base = 0
-	b.valid(fixed, k)
+	b.valid(invalidutf8.Replace(piece), k)
 	k.base = base
-	if k.count {
-		return
-	}
-	// Walk both strings rune by rune, mapping each offset in fixed to the
-	// end of the original rune it falls in.
-	i, f := 0, 0
+	m := invalidutf8.Mapper{Text: piece}
 	for x := first; x < len(k.dst); x++ {
-		for f < k.dst[x] {
-			w, fw := runeWidths(piece[i:])
-			i += w
-			f += fw
-		}
-		k.dst[x] = base + i
+		k.dst[x] = base + m.Map(k.dst[x])
 	}
-}
-
-// replaceInvalid returns s with each byte that is not part of a valid
-// UTF-8 sequence replaced by U+FFFD, as string([]rune(s)) does, in one
-// allocation.
-func replaceInvalid(s string) string {
-	n := 0
-	for i := 0; i < len(s); {
-		w, fw := runeWidths(s[i:])
-		i += w
-		n += fw
-	}
-	var sb strings.Builder
-	sb.Grow(n)
-	for i := 0; i < len(s); {
-		w, fw := runeWidths(s[i:])
-		if w == fw {
-			sb.WriteString(s[i : i+w])
-		} else {
-			sb.WriteRune(utf8.RuneError)
-		}
-		i += w
-	}
-	return sb.String()
-}
-
-// runeWidths returns the width of the rune s starts with and its width
-// once invalid bytes are replaced by U+FFFD.
-func runeWidths(s string) (w, fixed int) {
-	r, w := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError && w == 1 {
-		return 1, utf8.RuneLen(utf8.RuneError)
-	}
-	return w, w
 }

@@ -44,6 +44,7 @@ var seeds = []string{
 	"!!!??? ... ---- ==== **** ////\n\n",
 	"x/\n/y //\r\n",
 	"invalid \xff\xfe bytes \xc3\x28 and \xe2\x82 truncated",
+	"\xff\u0081 \u0081\xff: byte tokens inside a character next to an invalid byte",
 	"\x80",
 	"\xf0\x9f\x98",
 	strings.Repeat(" ", 300) + "x",

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/tokencount/internal/invalidutf8"
 )
 
 // TestShapesMatchTiktokenGo counts every degenerate shape, at lengths that
@@ -36,7 +38,7 @@ func TestShapesMatchTiktokenGo(t *testing.T) {
 func TestWindowedMergeIsExact(t *testing.T) {
 	inputs := map[string]string{}
 	for _, s := range shapes {
-		inputs[s.name] = replaceInvalid(s.make(64 << 10))
+		inputs[s.name] = invalidutf8.Replace(s.make(64 << 10))
 	}
 	for _, name := range corpusNames(t) {
 		text := readCorpus(t, name)

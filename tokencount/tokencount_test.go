@@ -121,6 +121,11 @@ func TestInvalidUTF8(t *testing.T) {
 	ends := enc.(tokencount.Offsetter).AppendTokenEnds(nil, "a \xff\xfe b")
 	assert.Len(t, ends, enc.Count("a \xff\xfe b"))
 	assert.Equal(t, len("a \xff\xfe b"), ends[len(ends)-1])
+	// U+0081 is two byte tokens. The first ends inside the character, at
+	// its exact offset, though the piece also holds an invalid byte.
+	o := enc.(tokencount.Offsetter)
+	assert.Equal(t, []int{1, 2, 3}, o.AppendTokenEnds(nil, "\xff\u0081"))
+	assert.Equal(t, []int{1, 2, 3}, o.AppendTokenEnds(nil, "\u0081\xff"))
 }
 
 // TestConcurrentCount shares one encoding between goroutines that fill
