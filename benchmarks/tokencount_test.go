@@ -2,29 +2,15 @@ package benchmarks
 
 import (
 	"fmt"
-	"sync"
 	"testing"
 
-	"github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
 	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/tokencount/tiktoken"
 	"github.com/tiktoken-go/tokenizer"
 )
 
 var tokencountCorpora = []string{"room_with_a_view.txt", "sherlock_1661.txt", "commonmark_spec.md"}
-
-var offline sync.Once
-
-// tiktokenGo returns github.com/pkoukk/tiktoken-go's encoder, offline.
-func tiktokenGo(tb testing.TB, name string) *tiktoken.Tiktoken {
-	offline.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
-	enc, err := tiktoken.GetEncoding(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return enc
-}
 
 // BenchmarkCount compares ragkit's exact Count with tiktoken-go's
 // EncodeOrdinary and github.com/tiktoken-go/tokenizer's Count, warm: each
@@ -40,7 +26,10 @@ func BenchmarkCount(b *testing.B) {
 				b.Fatal(err)
 			}
 			want := ragkit.Count(text)
-			tk := tiktokenGo(b, enc)
+			tk, err := tiktoken.Encoding(enc) // github.com/pkoukk/tiktoken-go, offline
+			if err != nil {
+				b.Fatal(err)
+			}
 			codec, err := tokenizer.Get(tokenizer.Encoding(enc))
 			if err != nil {
 				b.Fatal(err)
@@ -58,7 +47,7 @@ func BenchmarkCount(b *testing.B) {
 				})
 			}
 			run("ragkit", ragkit.Count)
-			run("tiktoken-go", func(s string) int { return len(tk.EncodeOrdinary(s)) })
+			run("tiktoken-go", tk.Count) // len(EncodeOrdinary(s))
 			run("tiktoken-go-tokenizer", func(s string) int { n, _ := codec.Count(s); return n })
 		}
 	}

@@ -48,8 +48,8 @@ func benchShapes(b *testing.B, run func(enc *BPE, text string)) {
 		}
 		for _, s := range shapes {
 			for _, size := range []int{64 << 10, 1 << 20, 10 << 20} {
-				b.Run(fmt.Sprintf("%s/%s/%s", name, s.name, sizeName(size)), func(b *testing.B) {
-					text := s.make(size)
+				b.Run(fmt.Sprintf("%s/%s/%s", name, s.Name, sizeName(size)), func(b *testing.B) {
+					text := s.Make(size)
 					run(enc, text) // warm, and size the reused slice
 					b.SetBytes(int64(len(text)))
 					b.ReportAllocs()

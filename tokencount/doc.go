@@ -62,7 +62,9 @@
 //
 // # Yardstick
 //
-// [Reference] wraps tiktoken-go itself. It is what the tests compare
-// against, and is there for callers who want to cross-check; it is 20 to
-// 30 times slower.
+// Package [github.com/ragkit/ragkit/tokencount/tiktoken] counts with
+// tiktoken-go itself. It is what the tests compare against, and is there
+// for callers who want to cross-check; it is a package of its own so that
+// a program that only counts does not link tiktoken-go and its
+// dependencies.
 package tokencount

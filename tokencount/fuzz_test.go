@@ -3,6 +3,8 @@ package tokencount
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // seeds are the hard cases of the four split patterns: scripts, digit
@@ -55,13 +57,24 @@ var seeds = []string{
 	strings.Repeat("💩", 40),
 }
 
-func FuzzCountMatchesTiktokenGo(f *testing.F) {
-	for _, s := range seeds {
-		f.Add(s)
+// FuzzWindowedMerge checks the windowed merge against the whole merge
+// with windows of any size, on any bytes.
+func FuzzWindowedMerge(f *testing.F) {
+	for _, s := range shapes {
+		f.Add(s.Make(300), uint8(16), uint8(4))
 	}
-	f.Fuzz(func(t *testing.T, text string) {
-		for _, name := range Encodings() {
-			checkAgainstReference(t, name, text)
+	for _, s := range seeds {
+		f.Add(s, uint8(7), uint8(2))
+	}
+	b, err := encoding(O200kBase)
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, text string, w, ov uint8) {
+		if text == "" {
+			return
 		}
+		win := 2 + int(w%128)
+		ends, _ := windowedMerge(b, text, win, 1+int(ov)%win)
+		require.Equal(t, wholeMerge(b, text), ends)
+		checkEnds(t, text, ends, len(ends))
 	})
 }

@@ -10,8 +10,8 @@ import (
 // pre-tokenizer slow. They are counted, checked against tiktoken-go and
 // benchmarked by size to show that the cost stays linear.
 type shape struct {
-	name string
-	make func(size int) string
+	Name string
+	Make func(size int) string
 }
 
 var shapes = []shape{

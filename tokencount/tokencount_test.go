@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/tokencount/tiktoken"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -32,7 +33,8 @@ func TestUnknownEncoding(t *testing.T) {
 			enc, err := tokencount.Encoding(name)
 			assert.Nil(t, enc)
 			assert.ErrorIs(t, err, tokencount.ErrUnknownEncoding)
-			_, err = tokencount.Reference(name)
+			ref, err := tiktoken.Encoding(name)
+			assert.Nil(t, ref)
 			assert.ErrorIs(t, err, tokencount.ErrUnknownEncoding)
 		})
 	}
@@ -135,7 +137,7 @@ func TestConcurrentCount(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			enc, err := tokencount.Encoding(name)
 			require.NoError(t, err)
-			ref, err := tokencount.Reference(name)
+			ref, err := tiktoken.Encoding(name)
 			require.NoError(t, err)
 			texts := []string{
 				"The quick brown fox jumps over the lazy dog. Pneumonoultramicroscopic!",
