@@ -3,6 +3,8 @@ package tokencount
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func BenchmarkCount(b *testing.B) {
@@ -10,9 +12,7 @@ func BenchmarkCount(b *testing.B) {
 		text := readCorpus(b, corpus)
 		for _, name := range []string{Cl100kBase, O200kBase} {
 			enc, err := encoding(name)
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			b.Run(corpus+"/"+name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				b.ReportAllocs()
@@ -43,9 +43,7 @@ func BenchmarkTokenEndsShapes(b *testing.B) {
 func benchShapes(b *testing.B, run func(enc *BPE, text string)) {
 	for _, name := range []string{Cl100kBase, O200kBase} {
 		enc, err := encoding(name)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		for _, s := range shapes {
 			for _, size := range []int{64 << 10, 1 << 20, 10 << 20} {
 				b.Run(fmt.Sprintf("%s/%s/%s", name, s.Name, sizeName(size)), func(b *testing.B) {

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestHeuristicError measures the Heuristic against cl100k_base on every
@@ -12,9 +15,7 @@ import (
 // Heuristic; run with -v to see the figures.
 func TestHeuristicError(t *testing.T) {
 	exact, err := encoding(Cl100kBase)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, corpus := range corpusNames(t) {
 		text := readCorpus(t, corpus)
 		docErr := relErr(Heuristic{}.Count(text), exact.Count(text))
@@ -28,9 +29,8 @@ func TestHeuristicError(t *testing.T) {
 		}
 		win := sum / float64(max(n, 1))
 		t.Logf("%-34s document %+6.1f%%   512-token windows: mean |error| %5.1f%%", corpus, 100*docErr, 100*win)
-		if math.Abs(docErr) > 0.04 || win > 0.05 {
-			t.Errorf("%s: heuristic error %.1f%% (windows %.1f%%) exceeds the documented bound", corpus, 100*docErr, 100*win)
-		}
+		assert.LessOrEqual(t, math.Abs(docErr), 0.04, "%s: document error beyond the documented bound", corpus)
+		assert.LessOrEqual(t, win, 0.05, "%s: window error beyond the documented bound", corpus)
 	}
 }
 
@@ -40,8 +40,8 @@ func TestHeuristicEnds(t *testing.T) {
 	for i, s := range seeds {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			n := Heuristic{}.Count(s)
-			if s != "" && n < 1 {
-				t.Fatalf("Count(%q) = %d, want >= 1", s, n)
+			if s != "" {
+				require.GreaterOrEqual(t, n, 1, "Count(%q)", s)
 			}
 			checkEnds(t, s, Heuristic{}.AppendTokenEnds(nil, s), n)
 		})

@@ -67,27 +67,31 @@ var modelPrefixes = []struct{ prefix, encoding string }{
 }
 
 // EncodingForModel returns the name of the encoding that model uses, or an
-// error wrapping [ErrUnknownModel]. Names are matched exactly first
-// ("gpt-4o", "gpt-4", "text-embedding-3-small"), then by the longest known
-// prefix ("gpt-4o-2024-08-06", "gpt-4.1-mini", "o3-mini", "ft:gpt-4o:org:...").
+// error wrapping [ErrUnknownModel]. The name is read without surrounding
+// white space and in any case ("GPT-4o " is "gpt-4o"), then matched
+// exactly ("gpt-4o", "gpt-4", "text-embedding-3-small"), then by the
+// longest known prefix ("gpt-4o-2024-08-06", "gpt-4.1-mini", "o3-mini",
+// "ft:gpt-4o:org:...").
 func EncodingForModel(model string) (string, error) {
-	if enc, ok := modelEncodings[model]; ok {
+	name := strings.ToLower(strings.TrimSpace(model))
+	if enc, ok := modelEncodings[name]; ok {
 		return enc, nil
 	}
 	best, enc := 0, ""
 	for _, p := range modelPrefixes {
-		if len(p.prefix) > best && strings.HasPrefix(model, p.prefix) {
+		if len(p.prefix) > best && strings.HasPrefix(name, p.prefix) {
 			best, enc = len(p.prefix), p.encoding
 		}
 	}
 	if enc == "" {
-		return "", fmt.Errorf("%w %q", ErrUnknownModel, model)
+		return "", fmt.Errorf("%w: %q", ErrUnknownModel, model)
 	}
 	return enc, nil
 }
 
-// ForModel returns the [Tokenizer] for an OpenAI model name, as mapped by
-// [EncodingForModel]: "gpt-4o", "gpt-4.1", "gpt-5", "o1", "o3-mini" and
+// ForModel returns the [Tokenizer] for an OpenAI model name, in any case
+// and with any surrounding white space, as mapped by [EncodingForModel]:
+// "gpt-4o", "gpt-4.1", "gpt-5", "o1", "o3-mini" and
 // "o4-mini" use o200k_base; "gpt-4", "gpt-3.5-turbo" and the
 // "text-embedding-3-*" models use cl100k_base. An unknown model returns an
 // error wrapping [ErrUnknownModel].

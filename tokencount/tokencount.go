@@ -77,7 +77,7 @@ func Encoding(name string) (Tokenizer, error) {
 func encoding(name string) (*BPE, error) {
 	spec, ok := specs[name]
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownEncoding, name, strings.Join(Encodings(), ", "))
+		return nil, fmt.Errorf("%w: %q (known: %s)", ErrUnknownEncoding, name, strings.Join(Encodings(), ", "))
 	}
 	encMu.Lock()
 	e := encCache[name]

@@ -1,15 +1,16 @@
 package tokencount_test
 
 import (
-	"errors"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/tokencount/tiktoken"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/tokencount/tiktoken"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
 func TestEncodingNames(t *testing.T) {
@@ -19,10 +20,10 @@ func TestEncodingNames(t *testing.T) {
 			require.NoError(t, err)
 			bpe, ok := enc.(*tokencount.BPE)
 			require.True(t, ok, "Encoding returns a *BPE")
-			assert.Equal(t, name, bpe.Name())
+			require.Equal(t, name, bpe.Name())
 			again, err := tokencount.Encoding(name)
 			require.NoError(t, err)
-			assert.Same(t, bpe, again, "an encoding is built once per process")
+			require.Same(t, bpe, again, "an encoding is built once per process")
 		})
 	}
 }
@@ -31,13 +32,15 @@ func TestUnknownEncoding(t *testing.T) {
 	for _, name := range []string{"", "cl100k", "CL100K_BASE", "gpt2", "p50k_edit"} {
 		t.Run(name, func(t *testing.T) {
 			enc, err := tokencount.Encoding(name)
-			assert.Nil(t, enc)
-			assert.ErrorIs(t, err, tokencount.ErrUnknownEncoding)
+			require.Nil(t, enc)
+			require.ErrorIs(t, err, tokencount.ErrUnknownEncoding)
 			ref, err := tiktoken.Encoding(name)
-			assert.Nil(t, ref)
-			assert.ErrorIs(t, err, tokencount.ErrUnknownEncoding)
+			require.Nil(t, ref)
+			require.ErrorIs(t, err, tokencount.ErrUnknownEncoding)
 		})
 	}
+	_, err := tokencount.Encoding("cl100k")
+	require.EqualError(t, err, `tokencount: unknown encoding: "cl100k" (known: cl100k_base, o200k_base, p50k_base, r50k_base)`)
 }
 
 func TestForModel(t *testing.T) {
@@ -69,27 +72,38 @@ func TestForModel(t *testing.T) {
 		{"code-davinci-002", "p50k_base"},
 		{"davinci", "r50k_base"},
 		{"gpt2", "r50k_base"},
+		// Case and surrounding white space do not matter.
+		{"GPT-4o", "o200k_base"},
+		{"gpt-4o ", "o200k_base"},
+		{"  GPT-4O-Mini\n", "o200k_base"},
+		{"\tgpt-3.5-Turbo", "cl100k_base"},
+		{"Text-Embedding-3-Small", "cl100k_base"},
+		{"FT:GPT-4o:Org::ID", "o200k_base"},
+		{"\u00a0O3-MINI\u00a0", "o200k_base"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.model, func(t *testing.T) {
 			name, err := tokencount.EncodingForModel(tt.model)
 			require.NoError(t, err)
-			assert.Equal(t, tt.encoding, name)
+			require.Equal(t, tt.encoding, name)
 			enc, err := tokencount.ForModel(tt.model)
 			require.NoError(t, err)
-			assert.Equal(t, tt.encoding, enc.(*tokencount.BPE).Name())
+			require.Equal(t, tt.encoding, enc.(*tokencount.BPE).Name())
 		})
 	}
 }
 
 func TestForModelUnknown(t *testing.T) {
-	for _, model := range []string{"", "claude-3", "llama-3-8b", "gpt", "o2"} {
+	for _, model := range []string{"", " ", "claude-3", "llama-3-8b", "gpt", "o2", "gpt 4o", "gpt-4 o"} {
 		t.Run(model, func(t *testing.T) {
 			enc, err := tokencount.ForModel(model)
-			assert.Nil(t, enc)
-			assert.True(t, errors.Is(err, tokencount.ErrUnknownModel), "got %v", err)
+			require.Nil(t, enc)
+			require.ErrorIs(t, err, tokencount.ErrUnknownModel)
 		})
 	}
+	// The error names the model as given.
+	_, err := tokencount.EncodingForModel(" Claude-3")
+	require.EqualError(t, err, `tokencount: unknown model: " Claude-3"`)
 }
 
 func TestCountBasics(t *testing.T) {
@@ -108,7 +122,7 @@ func TestCountBasics(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, enc.Count(tt.text))
+			require.Equal(t, tt.want, enc.Count(tt.text))
 		})
 	}
 }
@@ -119,15 +133,14 @@ func TestCountBasics(t *testing.T) {
 func TestInvalidUTF8(t *testing.T) {
 	enc, err := tokencount.Encoding(tokencount.Cl100kBase)
 	require.NoError(t, err)
-	assert.Equal(t, enc.Count("a \uFFFD\uFFFD b"), enc.Count("a \xff\xfe b"))
-	ends := enc.(tokencount.Offsetter).AppendTokenEnds(nil, "a \xff\xfe b")
-	assert.Len(t, ends, enc.Count("a \xff\xfe b"))
-	assert.Equal(t, len("a \xff\xfe b"), ends[len(ends)-1])
+	const text = "a \xff\xfe b"
+	require.Equal(t, enc.Count("a \uFFFD\uFFFD b"), enc.Count(text))
+	o := enc.(tokencount.Offsetter)
+	tokencount.CheckEnds(t, text, o.AppendTokenEnds(nil, text), enc.Count(text))
 	// U+0081 is two byte tokens. The first ends inside the character, at
 	// its exact offset, though the piece also holds an invalid byte.
-	o := enc.(tokencount.Offsetter)
-	assert.Equal(t, []int{1, 2, 3}, o.AppendTokenEnds(nil, "\xff\u0081"))
-	assert.Equal(t, []int{1, 2, 3}, o.AppendTokenEnds(nil, "\u0081\xff"))
+	require.Equal(t, []int{1, 2, 3}, o.AppendTokenEnds(nil, "\xff\u0081"))
+	require.Equal(t, []int{1, 2, 3}, o.AppendTokenEnds(nil, "\u0081\xff"))
 }
 
 // TestConcurrentCount shares one encoding between goroutines that fill
@@ -157,12 +170,9 @@ func TestConcurrentCount(t *testing.T) {
 					o := enc.(tokencount.Offsetter)
 					for k := range 200 {
 						i := (g + k) % len(texts)
-						if got := enc.Count(texts[i]); got != want[i] {
-							t.Errorf("Count(text %d) = %d, want %d", i, got, want[i])
-							return
-						}
-						if got := len(o.AppendTokenEnds(nil, texts[i])); got != want[i] {
-							t.Errorf("AppendTokenEnds(text %d) gave %d ends, want %d", i, got, want[i])
+						// assert, not require: this is not the test's goroutine.
+						if !assert.Equal(t, want[i], enc.Count(texts[i]), "Count(text %d)", i) ||
+							!assert.Len(t, o.AppendTokenEnds(nil, texts[i]), want[i], "AppendTokenEnds(text %d)", i) {
 							return
 						}
 					}
@@ -182,38 +192,23 @@ func TestCountAllocs(t *testing.T) {
 	ends := make([]int, 0, 64)
 	o := enc.(tokencount.Offsetter)
 	enc.Count(text)
-	if n := testing.AllocsPerRun(100, func() { enc.Count(text) }); n != 0 {
-		t.Errorf("Count allocates %.1f times per call, want 0", n)
-	}
-	if n := testing.AllocsPerRun(100, func() { ends = o.AppendTokenEnds(ends[:0], text) }); n != 0 {
-		t.Errorf("AppendTokenEnds allocates %.1f times per call, want 0", n)
-	}
+	require.Zero(t, testing.AllocsPerRun(100, func() { enc.Count(text) }), "Count allocates")
+	require.Zero(t, testing.AllocsPerRun(100, func() { ends = o.AppendTokenEnds(ends[:0], text) }), "AppendTokenEnds allocates")
 }
 
-// counter is a Tokenizer that is not an Offsetter: it counts runes.
-type counter struct{}
-
-func (counter) Count(s string) int { return len([]rune(s)) }
-
+// TestAppendTokenEndsSynthetic spreads the counts of a Tokenizer that is
+// not an Offsetter over pieces of text.
 func TestAppendTokenEndsSynthetic(t *testing.T) {
 	tests := []string{"", "a", "héllo wörld", "one two  three\n\nfour", "日本語", "\xff\xfe x"}
 	for _, text := range tests {
 		t.Run(text, func(t *testing.T) {
-			ends := tokencount.AppendTokenEnds(counter{}, nil, text)
+			runes := tokentest.Runes{}
+			ends := tokencount.AppendTokenEnds(runes, nil, text)
 			// Pieces of rune-counted text add up: the synthetic total is exact.
-			assert.Len(t, ends, counter{}.Count(text))
-			prev := 0
-			for _, e := range ends {
-				assert.GreaterOrEqual(t, e, prev)
-				assert.LessOrEqual(t, e, len(text))
-				prev = e
-			}
-			if len(ends) > 0 {
-				assert.Equal(t, len(text), ends[len(ends)-1])
-			}
+			tokencount.CheckEnds(t, text, ends, runes.Count(text))
 			// Every end of a rune counter falls on a rune boundary.
 			for _, e := range ends {
-				assert.True(t, e == len(text) || (text[e]&0xC0) != 0x80, "end %d inside a rune", e)
+				require.True(t, e == len(text) || (text[e]&0xC0) != 0x80, "end %d inside a rune", e)
 			}
 		})
 	}
@@ -225,6 +220,6 @@ func TestAppendTokenEndsUsesOffsetter(t *testing.T) {
 	text := "Offsets, not copies."
 	want := enc.(tokencount.Offsetter).AppendTokenEnds([]int{-1}, text)
 	got := tokencount.AppendTokenEnds(enc, []int{-1}, text)
-	assert.Equal(t, want, got, "appends to dst, keeping its contents")
-	assert.Len(t, got, 1+enc.Count(text))
+	require.Equal(t, want, got, "appends to dst, keeping its contents")
+	require.Len(t, got, 1+enc.Count(text))
 }
