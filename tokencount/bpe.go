@@ -55,7 +55,7 @@ type cacheEntry struct {
 }
 
 func newBPE(s spec) (*BPE, error) {
-	ranks, err := loadRanks(s.file)
+	ranks, pairs, err := loadRanks(s.file)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func newBPE(s spec) (*BPE, error) {
 		name:  s.name,
 		split: s.split,
 		ranks: ranks,
-		pairs: bytePairs(ranks),
+		pairs: pairs,
 		seed:  maphash.MakeSeed(),
 		cache: make([]atomic.Pointer[cacheEntry], cacheSlots),
 	}, nil

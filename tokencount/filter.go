@@ -8,8 +8,9 @@ import (
 // A tokenFilter is a Bloom filter over the tokens of an encoding. Most of
 // the pairs a long merge looks up are not tokens (nine in ten in random
 // letters), and the filter, small enough to stay in cache, rules them out
-// where a lookup in the rank map would miss the cache. It is built on
-// first use, so that counting ordinary text never pays for it.
+// where a lookup in the rank map would miss the cache. It is built on the
+// first piece longer than maxCached, so that counting ordinary text never
+// pays for it.
 type tokenFilter struct {
 	once sync.Once
 	set  []uint64

@@ -75,7 +75,9 @@ func (k *sink) add(end int) {
 // it is one token.
 func (b *BPE) mergeLong(piece string, k *sink) {
 	m := mergers.Get().(*merger)
+	m.filter = b.absent.bits(b)
 	m.encodeLong(b, piece, k, window, overlap)
+	m.filter = nil
 	for i := range m.memo {
 		m.memo[i].key = "" // keep no reference to the caller's text
 	}

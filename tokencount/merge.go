@@ -71,20 +71,6 @@ func (b *BPE) rank(s string) uint32 {
 // pairRank is rank of the two bytes x, y.
 func (b *BPE) pairRank(x, y byte) uint32 { return b.pairs[uint16(x)<<8|uint16(y)] }
 
-// bytePairs builds BPE.pairs.
-func bytePairs(ranks map[string]uint32) *[1 << 16]uint32 {
-	t := new([1 << 16]uint32)
-	for i := range t {
-		t[i] = noRank
-	}
-	for tok, r := range ranks {
-		if len(tok) == 2 {
-			t[uint16(tok[0])<<8|uint16(tok[1])] = r &^ partialUTF8
-		}
-	}
-	return t
-}
-
 // partialUTF8 marks, in BPE.ranks, the tokens whose bytes are not valid
 // UTF-8 (a character cut in two, as in " \xe0\xa4"). They take part in
 // merges like any token, but a piece of the text with the same bytes is
@@ -98,7 +84,7 @@ type merger struct {
 	next, prev []int32  // next[p], prev[p]: starts of the parts around the part at p
 	tree       []uint64 // a tournament tree over the pairs, see merge
 	ends       []int32  // the result of merge
-	filter     []uint64 // the encoding's tokenFilter bits
+	filter     []uint64 // the encoding's tokenFilter bits, or nil for none
 	cur, nxt   []int    // token boundaries of the current and next window (long.go)
 	memo       [memoSlots]memoEntry
 }
@@ -123,7 +109,6 @@ func (m *merger) merge(b *BPE, piece string) []int32 {
 	}
 	m.next, m.prev = resize(m.next, n+1), resize(m.prev, n+1)
 	m.tree = resize(m.tree, 2*leaves)
-	m.filter = b.absent.bits(b)
 	next, prev, tree := m.next, m.prev, m.tree
 	for i := range n + 1 {
 		next[i], prev[i] = int32(i+1), int32(i-1)
@@ -180,7 +165,7 @@ func (m *merger) pairKey(b *BPE, piece string, p int32) uint64 {
 		return noPair
 	}
 	pair := piece[p:m.next[q]]
-	if !mayBeToken(m.filter, b.seed, pair) {
+	if m.filter != nil && !mayBeToken(m.filter, b.seed, pair) {
 		return noPair
 	}
 	r := b.rank(pair)

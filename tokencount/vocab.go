@@ -25,12 +25,13 @@ var specs = map[string]spec{
 }
 
 // loadRanks parses a .tiktoken rank file (lines of "base64 rank") from the
-// loader's embedded assets. The keys are substrings of one string that
-// holds every token, so the table costs one allocation for its bytes.
-func loadRanks(file string) (map[string]uint32, error) {
+// loader's embedded assets into the rank of every token and the table of
+// two-byte tokens (BPE.pairs). The keys are substrings of one string that
+// holds every token, so the map costs one allocation for its bytes.
+func loadRanks(file string) (map[string]uint32, *[1 << 16]uint32, error) {
 	data, err := assets.Assets.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("tokencount: reading %s: %w", file, err)
+		return nil, nil, fmt.Errorf("tokencount: reading %s: %w", file, err)
 	}
 	lines := bytes.Count(data, []byte{'\n'}) + 1
 	arena := make([]byte, 0, base64.StdEncoding.DecodedLen(len(data)))
@@ -48,31 +49,38 @@ func loadRanks(file string) (map[string]uint32, error) {
 		}
 		sp := bytes.IndexByte(line, ' ')
 		if sp < 0 {
-			return nil, fmt.Errorf("tokencount: malformed line in %s: %q", file, line)
+			return nil, nil, fmt.Errorf("tokencount: malformed line in %s: %q", file, line)
 		}
 		start := len(arena)
 		n, err := base64.StdEncoding.Decode(arena[start:start+base64.StdEncoding.DecodedLen(sp)], line[:sp])
 		if err != nil {
-			return nil, fmt.Errorf("tokencount: malformed token in %s: %w", file, err)
+			return nil, nil, fmt.Errorf("tokencount: malformed token in %s: %w", file, err)
 		}
 		arena = arena[:start+n]
 		rank, err := strconv.ParseUint(string(line[sp+1:]), 10, 32)
 		if err != nil {
-			return nil, fmt.Errorf("tokencount: malformed rank in %s: %w", file, err)
+			return nil, nil, fmt.Errorf("tokencount: malformed rank in %s: %w", file, err)
 		}
 		entries = append(entries, entry{uint32(start), uint32(len(arena)), uint32(rank)})
 	}
 	all := string(arena)
 	ranks := make(map[string]uint32, len(entries))
+	pairs := new([1 << 16]uint32)
+	for i := range pairs {
+		pairs[i] = noRank
+	}
 	for _, e := range entries {
 		if e.rank >= partialUTF8 {
-			return nil, fmt.Errorf("tokencount: rank %d out of range in %s", e.rank, file)
+			return nil, nil, fmt.Errorf("tokencount: rank %d out of range in %s", e.rank, file)
 		}
 		tok := all[e.start:e.end]
+		if len(tok) == 2 {
+			pairs[uint16(tok[0])<<8|uint16(tok[1])] = e.rank
+		}
 		if !utf8.ValidString(tok) {
 			e.rank |= partialUTF8
 		}
 		ranks[tok] = e.rank
 	}
-	return ranks, nil
+	return ranks, pairs, nil
 }
