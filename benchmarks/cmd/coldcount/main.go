@@ -1,8 +1,9 @@
 // Command coldcount measures the first count over a text in a fresh
 // process ("cold"): every measurement runs in a new child process, which
-// builds the encoding (timed apart) and then counts the text once. It
-// prints the median over -runs processes for ragkit, tiktoken-go's
-// EncodeOrdinary and github.com/tiktoken-go/tokenizer.
+// builds the encoding (timed apart) and then counts the text once, and
+// reports the heap the encoding then keeps. It prints the median over -runs processes
+// for ragkit, tiktoken-go's EncodeOrdinary and
+// github.com/tiktoken-go/tokenizer.
 //
 //	cd benchmarks && go run ./cmd/coldcount -runs 7
 package main
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -34,30 +36,32 @@ func main() {
 		measure(flag.Arg(0), flag.Arg(1), flag.Arg(2))
 		return
 	}
-	fmt.Printf("%-22s %-12s %-22s %10s %12s %9s\n", "corpus", "encoding", "implementation", "build", "first pass", "MB/s")
+	fmt.Printf("%-22s %-12s %-22s %10s %9s %12s %9s\n", "corpus", "encoding", "implementation", "build", "heap", "first pass", "MB/s")
 	for _, name := range strings.Split(*corpora, ",") {
 		size := len(corpus.MustLoad(name))
 		for _, enc := range []string{tokencount.Cl100kBase, tokencount.O200kBase} {
 			var ragkitPass time.Duration
 			for _, impl := range impls {
-				build, pass := median(*runs, impl, enc, name)
+				build, heap, pass := median(*runs, impl, enc, name)
 				ratio := ""
 				if impl == "ragkit" {
 					ragkitPass = pass
 				} else {
 					ratio = fmt.Sprintf("  ragkit %.1fx faster", float64(pass)/float64(ragkitPass))
 				}
-				fmt.Printf("%-22s %-12s %-22s %10s %12s %9.1f%s\n", name, enc, impl,
-					build.Round(10*time.Microsecond), pass.Round(10*time.Microsecond),
+				fmt.Printf("%-22s %-12s %-22s %10s %6.1f MB %12s %9.1f%s\n", name, enc, impl,
+					build.Round(10*time.Microsecond), float64(heap)/1e6, pass.Round(10*time.Microsecond),
 					float64(size)/pass.Seconds()/1e6, ratio)
 			}
 		}
 	}
 }
 
-// median runs the child n times and returns the median build and first-pass times.
-func median(n int, impl, enc, name string) (build, pass time.Duration) {
+// median runs the child n times and returns the median build time, heap
+// of the tables and first-pass time.
+func median(n int, impl, enc, name string) (build time.Duration, heap int64, pass time.Duration) {
 	var builds, passes []time.Duration
+	var heaps []int64
 	for range n {
 		out, err := exec.Command(os.Args[0], "-child", impl, enc, name).Output()
 		if err != nil {
@@ -65,22 +69,28 @@ func median(n int, impl, enc, name string) (build, pass time.Duration) {
 			os.Exit(1)
 		}
 		var b, p time.Duration
-		if _, err := fmt.Sscan(string(out), &b, &p); err != nil {
+		var h int64
+		if _, err := fmt.Sscan(string(out), &b, &h, &p); err != nil {
 			fmt.Fprintln(os.Stderr, "coldcount: bad child output:", string(out))
 			os.Exit(1)
 		}
-		builds, passes = append(builds, b), append(passes, p)
+		builds, heaps, passes = append(builds, b), append(heaps, h), append(passes, p)
 	}
 	slices.Sort(builds)
+	slices.Sort(heaps)
 	slices.Sort(passes)
-	return builds[n/2], passes[n/2]
+	return builds[n/2], heaps[n/2], passes[n/2]
 }
 
 // measure builds one implementation's encoding and counts one text once,
-// printing both durations in nanoseconds.
+// printing both durations in nanoseconds and, between them, the bytes of
+// heap the encoding keeps after the pass (its tables, and any cache).
 func measure(impl, enc, name string) {
 	text := corpus.MustLoad(name)
 	var count func(string) int
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
 	start := time.Now()
 	switch impl {
 	case "ragkit":
@@ -100,7 +110,11 @@ func measure(impl, enc, name string) {
 	build := time.Since(start)
 	start = time.Now()
 	count(text)
-	fmt.Println(int64(build), int64(time.Since(start)))
+	pass := time.Since(start)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(count)
+	fmt.Println(int64(build), int64(after.HeapAlloc)-int64(before.HeapAlloc), int64(pass))
 }
 
 func check(err error) {
