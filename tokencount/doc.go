@@ -15,8 +15,9 @@
 // piece to token ends, so that text in steady state is counted without
 // allocating. The vocabularies are the ones embedded in
 // github.com/pkoukk/tiktoken-go-loader: there is no network access, ever.
-// Each encoding is built once per process, on first use (about 10 ms for
-// cl100k_base, 20 ms for o200k_base), and is safe for concurrent use.
+// Each encoding is built once per process, on first use, and is safe for
+// concurrent use. The README's Performance section has the measured
+// figures: https://github.com/ragkit/ragkit#token-counting.
 //
 //	enc, err := tokencount.ForModel("gpt-4o") // o200k_base
 //	if err != nil { ... }
@@ -44,21 +45,18 @@
 // cut off from the space before it is a different token (" word" is one
 // token inside the text, "word" at the start of a chunk may be two), and a
 // piece cut in the middle is merged anew. Only the pieces at the two edges
-// can differ, so the error does not grow with the substring's length.
-// Measured on every corpus in testdata for cl100k_base and o200k_base
-// (TestSyntheticCount, 2,000 random substrings of up to 4,000 bytes per
-// corpus and encoding): with both ends between words, as a chunker cuts,
-// 64-83% of synthetic counts are exact, the mean error is 0.15-0.39 tokens
-// and the largest is 3; with both ends at arbitrary characters the mean
-// error is 0.7-1.0 tokens and the largest is 5. Use synthetic counts to
-// search, and Count to verify the result.
+// can differ, so the error does not grow with the substring's length: with
+// both ends between words, as a chunker cuts, most synthetic counts are
+// exact and none is off by more than a few tokens; with ends at arbitrary
+// characters fewer are exact (the README gives the measured distribution).
+// Use synthetic counts to search, and Count to verify the result.
 //
 // # Estimates
 //
 // [Heuristic] estimates counts without any vocabulary, within a few
-// percent of cl100k_base on English prose, Markdown and code; its
-// documentation gives the measured error. Use it where the model's
-// tokenizer is unknown or a limit need not hold exactly.
+// percent of cl100k_base on English prose, Markdown and code (the README
+// gives the measured error). Use it where the model's tokenizer is unknown
+// or a limit need not hold exactly.
 //
 // # Yardstick
 //

@@ -11,8 +11,8 @@ import (
 
 // TestHeuristicError measures the Heuristic against cl100k_base on every
 // corpus: the whole-document error and the mean absolute error over
-// windows of about 512 tokens. The bounds are the ones documented on
-// Heuristic; run with -v to see the figures.
+// windows of about 512 tokens. The bounds back the claim of Heuristic's
+// documentation; run with -v to see the figures the README gives.
 func TestHeuristicError(t *testing.T) {
 	exact, err := encoding(Cl100kBase)
 	require.NoError(t, err)

@@ -13,8 +13,8 @@ import (
 // TestSyntheticCount measures how far the synthetic count of a substring
 // (the tokens of the whole text that end inside it) is from the exact
 // count of the substring, for cuts like a chunker's (between words) and
-// for arbitrary cuts. The bounds asserted here are the ones documented in
-// doc.go; run with -v to see the figures.
+// for arbitrary cuts. The bounds asserted here are those of the README's
+// figures; run with -v to see them.
 func TestSyntheticCount(t *testing.T) {
 	for _, name := range []string{Cl100kBase, O200kBase} {
 		enc, err := encoding(name)

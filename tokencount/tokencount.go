@@ -62,9 +62,9 @@ type encodingOnce struct {
 // "cl100k_base", "p50k_base" or "r50k_base". The dynamic type of the result
 // is [*BPE], which also implements [Offsetter].
 //
-// Each encoding is built once per process, on first use (a few
-// milliseconds, from vocabulary files embedded in the binary: no network
-// and no disk), and is then shared; it is safe for concurrent use.
+// Each encoding is built once per process, on first use, from vocabulary
+// files embedded in the binary (no network and no disk), and is then
+// shared; it is safe for concurrent use.
 // An unknown name returns an error wrapping [ErrUnknownEncoding].
 func Encoding(name string) (Tokenizer, error) {
 	b, err := encoding(name)
