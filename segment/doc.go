@@ -22,7 +22,7 @@
 // spans), without the white space between them.
 //
 // [Sentences] finds sentence boundaries with rules, by default for English;
-// a [Segmenter] configured with [Options] handles other languages, extra
+// a [Segmenter] configured with [Config] handles other languages, extra
 // abbreviations and other treatments of line breaks.
 //
 // # Sentence rules
@@ -115,9 +115,9 @@
 // # Cost
 //
 // Sentences reads each byte a few times, looking at words only around
-// candidate boundaries: it runs at a few hundred MB/s on English prose,
-// in time linear in the input, and allocates only its result (nothing with
-// [AppendSentences] and a large enough buffer). The English Punkt data is
-// decoded once, on first use (a few milliseconds). A [Segmenter] holds no
-// mutable state and may be shared by goroutines.
+// candidate boundaries, in time linear in the input, and allocates only its
+// result (nothing with [AppendSentences] and a large enough buffer); the
+// README of the repository gives measured speeds. The English Punkt data is
+// decoded once, on first use. A [Segmenter] holds no mutable state and may
+// be shared by goroutines.
 package segment

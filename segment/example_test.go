@@ -36,7 +36,7 @@ func ExampleSentences_structure() {
 }
 
 func ExampleNew() {
-	seg, err := segment.New(segment.Options{
+	seg, err := segment.New(segment.Config{
 		Language:      "en",
 		Abbreviations: []string{"Tbl."},
 		Newlines:      segment.NewlineBreak,
@@ -54,7 +54,7 @@ func ExampleNew() {
 }
 
 func ExampleNew_japanese() {
-	seg, err := segment.New(segment.Options{Language: "ja"})
+	seg, err := segment.New(segment.Config{Language: "ja"})
 	if err != nil {
 		panic(err)
 	}

@@ -1,11 +1,11 @@
 package segment
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/internal/testcorpus"
+	"github.com/stretchr/testify/require"
 )
 
 // checkSpans verifies the span invariants: ordered, non-overlapping, within
@@ -30,8 +30,8 @@ func checkSpans(t *testing.T, name, text string, spans []Span) {
 	}
 }
 
-func mustNew(opts Options) *Segmenter {
-	s, err := New(opts)
+func mustNew(cfg Config) *Segmenter {
+	s, err := New(cfg)
 	if err != nil {
 		panic(err)
 	}
@@ -49,14 +49,14 @@ var levels = func() []struct {
 		f    func(string) []Span
 	}{
 		{"Sentences", Sentences}, {"Paragraphs", Paragraphs}, {"Lines", Lines}, {"Words", Words}, {"Graphemes", Graphemes},
-		{"NewlineBreak", mustNew(Options{Newlines: NewlineBreak}).Sentences},
-		{"NewlineSpace", mustNew(Options{Newlines: NewlineSpace}).Sentences},
+		{"NewlineBreak", mustNew(Config{Newlines: NewlineBreak}).Sentences},
+		{"NewlineSpace", mustNew(Config{Newlines: NewlineSpace}).Sentences},
 	}
 	for _, lang := range []string{"ar", "hy", "el", "ru", "de", "ja", "und"} {
 		l = append(l, struct {
 			name string
 			f    func(string) []Span
-		}{"Sentences-" + lang, mustNew(Options{Language: lang}).Sentences})
+		}{"Sentences-" + lang, mustNew(Config{Language: lang}).Sentences})
 	}
 	return l
 }()
@@ -141,7 +141,5 @@ func FuzzWords(f *testing.F) {
 
 func sameSpans(t *testing.T, name, text string, got, want []Span) {
 	t.Helper()
-	if !slices.Equal(got, want) {
-		t.Fatalf("%s(%q) = %v, want %v", name, text, got, want)
-	}
+	require.Equal(t, want, got, "%s(%q)", name, text)
 }

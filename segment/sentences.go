@@ -3,6 +3,8 @@ package segment
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -25,9 +27,19 @@ const (
 	NewlineBreak
 )
 
-// Options configures a [Segmenter]. The zero value gives the default English
+var newlineNames = [...]string{NewlineAuto: "NewlineAuto", NewlineSpace: "NewlineSpace", NewlineBreak: "NewlineBreak"}
+
+// String returns the constant's name, such as "NewlineAuto".
+func (m NewlineMode) String() string {
+	if int(m) >= len(newlineNames) {
+		return "NewlineMode(" + strconv.Itoa(int(m)) + ")"
+	}
+	return newlineNames[m]
+}
+
+// Config configures a [Segmenter]. The zero value gives the default English
 // segmenter that [Sentences] uses.
-type Options struct {
+type Config struct {
 	// Language is the BCP 47 tag of the text's language ("en", "de",
 	// "zh-Hant"); empty means English. English has the richest rules: an
 	// abbreviation list, the Punkt model of github.com/neurosnap/sentences
@@ -49,9 +61,12 @@ type Options struct {
 	Newlines NewlineMode
 }
 
-// Errors returned by [New], wrapped with details.
+// Errors returned by [New], wrapped with details; test for them with
+// [errors.Is].
 var (
+	// ErrLanguage means Config.Language is not a well-formed BCP 47 tag.
 	ErrLanguage = errors.New("segment: malformed language tag")
+	// ErrNewlines means Config.Newlines is not a defined [NewlineMode].
 	ErrNewlines = errors.New("segment: unknown NewlineMode")
 )
 
@@ -59,29 +74,31 @@ var (
 // safe for concurrent use. The zero value, and a nil *Segmenter, are the
 // default English segmenter.
 type Segmenter struct {
+	cfg      Config
 	lang     *language
-	abbrevs  map[string]abbrKind // the language's list plus Options.Abbreviations
+	abbrevs  map[string]abbrKind // the language's list plus Config.Abbreviations
 	newlines NewlineMode
 }
 
-// New returns a Segmenter configured by opts. It fails only if
-// opts.Language is not a well-formed tag ([ErrLanguage]) or opts.Newlines is
+// New returns a Segmenter configured by cfg. It fails only if
+// cfg.Language is not a well-formed tag ([ErrLanguage]) or cfg.Newlines is
 // not one of the defined modes ([ErrNewlines]).
-func New(opts Options) (*Segmenter, error) {
-	l, ok := lookupLanguage(opts.Language)
+func New(cfg Config) (*Segmenter, error) {
+	l, ok := lookupLanguage(cfg.Language)
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrLanguage, opts.Language)
+		return nil, fmt.Errorf("%w: %q", ErrLanguage, cfg.Language)
 	}
-	if opts.Newlines > NewlineBreak {
-		return nil, fmt.Errorf("%w: %d", ErrNewlines, opts.Newlines)
+	if cfg.Newlines > NewlineBreak {
+		return nil, fmt.Errorf("%w: got %d", ErrNewlines, cfg.Newlines)
 	}
-	s := &Segmenter{lang: l, newlines: opts.Newlines, abbrevs: languageAbbrevs(l)}
-	if len(opts.Abbreviations) > 0 {
-		m := make(map[string]abbrKind, len(s.abbrevs)+len(opts.Abbreviations))
+	cfg.Abbreviations = slices.Clone(cfg.Abbreviations)
+	s := &Segmenter{cfg: cfg, lang: l, newlines: cfg.Newlines, abbrevs: languageAbbrevs(l)}
+	if len(cfg.Abbreviations) > 0 {
+		m := make(map[string]abbrKind, len(s.abbrevs)+len(cfg.Abbreviations))
 		for k, v := range s.abbrevs {
 			m[k] = v
 		}
-		for _, a := range opts.Abbreviations {
+		for _, a := range cfg.Abbreviations {
 			a = strings.ToLower(strings.TrimSpace(a))
 			a = strings.TrimSuffix(a, ".")
 			if a == "" {
@@ -94,6 +111,17 @@ func New(opts Options) (*Segmenter, error) {
 		s.abbrevs = m
 	}
 	return s, nil
+}
+
+// Config returns the configuration s was made with; the zero Config for
+// the zero or nil Segmenter.
+func (s *Segmenter) Config() Config {
+	if s == nil {
+		return Config{}
+	}
+	c := s.cfg
+	c.Abbreviations = slices.Clone(c.Abbreviations)
+	return c
 }
 
 // languageAbbrevs returns the abbreviations of l, with the Punkt ones for

@@ -200,15 +200,15 @@ func TestNewlineModes(t *testing.T) {
 		{segment.NewlineBreak, []string{"Shopping", "milk and bread", "for the weekend.", "Then home."}},
 	}
 	for _, tc := range cases {
-		seg, err := segment.New(segment.Options{Newlines: tc.mode})
+		seg, err := segment.New(segment.Config{Newlines: tc.mode})
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, texts(text, seg.Sentences(text)), "mode %d", tc.mode)
 	}
 	list := "- eggs\n- milk"
-	seg, err := segment.New(segment.Options{Newlines: segment.NewlineSpace})
+	seg, err := segment.New(segment.Config{Newlines: segment.NewlineSpace})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"- eggs\n- milk"}, texts(list, seg.Sentences(list)), "NewlineSpace ignores list structure")
-	_, err = segment.New(segment.Options{Newlines: 9})
+	_, err = segment.New(segment.Config{Newlines: 9})
 	assert.ErrorIs(t, err, segment.ErrNewlines)
 }
 
@@ -240,28 +240,41 @@ func TestSentencesOtherScripts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			seg, err := segment.New(segment.Options{Language: tc.lang})
+			seg, err := segment.New(segment.Config{Language: tc.lang})
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, texts(tc.text, seg.Sentences(tc.text)))
 		})
 	}
 }
 
-func TestOptionsAbbreviations(t *testing.T) {
+func TestConfig(t *testing.T) {
+	cfg := segment.Config{Language: "de", Abbreviations: []string{"bzw."}, Newlines: segment.NewlineBreak}
+	seg, err := segment.New(cfg)
+	require.NoError(t, err)
+	got := seg.Config()
+	require.Equal(t, cfg, got)
+	got.Abbreviations[0] = "changed"
+	require.Equal(t, "bzw.", seg.Config().Abbreviations[0], "Config returns a copy")
+	require.Equal(t, segment.Config{}, (*segment.Segmenter)(nil).Config())
+	require.Equal(t, "NewlineBreak", segment.NewlineBreak.String())
+	require.Equal(t, "NewlineMode(9)", segment.NewlineMode(9).String())
+}
+
+func TestConfigAbbreviations(t *testing.T) {
 	text := "See Tbl. 4 for the totals. Tbl. Results are there."
 	assert.Equal(t, []string{"See Tbl.", "4 for the totals.", "Tbl.", "Results are there."}, texts(text, segment.Sentences(text)))
-	seg, err := segment.New(segment.Options{Abbreviations: []string{"tbl."}})
+	seg, err := segment.New(segment.Config{Abbreviations: []string{"tbl."}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"See Tbl. 4 for the totals.", "Tbl. Results are there."}, texts(text, seg.Sentences(text)))
 }
 
 func TestLanguageTags(t *testing.T) {
 	for _, tag := range []string{"", "en", "EN", "en-GB", "zh_Hant", "pt", "fil"} {
-		_, err := segment.New(segment.Options{Language: tag})
+		_, err := segment.New(segment.Config{Language: tag})
 		assert.NoError(t, err, tag)
 	}
 	for _, tag := range []string{"e", "english", "e1", "-en", "ру"} {
-		_, err := segment.New(segment.Options{Language: tag})
+		_, err := segment.New(segment.Config{Language: tag})
 		assert.True(t, errors.Is(err, segment.ErrLanguage), "%q: %v", tag, err)
 	}
 }
@@ -275,7 +288,7 @@ func TestZeroSegmenter(t *testing.T) {
 func TestSentencesBadInput(t *testing.T) {
 	for _, text := range []string{"", " ", "\n\n", "\xff", "\xff. \xfe. \xc0", ". . .", "...", "1.", "•", "\u2029", "a.\xffB", "“", "«", "《"} {
 		for _, lang := range []string{"en", "ar", "hy", "ru", "ja"} {
-			seg, err := segment.New(segment.Options{Language: lang})
+			seg, err := segment.New(segment.Config{Language: lang})
 			require.NoError(t, err)
 			assert.NotPanics(t, func() { seg.Sentences(text) }, "%q in %s", text, lang)
 		}
@@ -297,7 +310,7 @@ func TestAppendSentencesReusesBuffer(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
-	seg, err := segment.New(segment.Options{Abbreviations: []string{"tbl"}})
+	seg, err := segment.New(segment.Config{Abbreviations: []string{"tbl"}})
 	require.NoError(t, err)
 	text := "At 5 a.m. Mr. Smith left. He saw the U.S. Army. It was late."
 	want := texts(text, segment.Sentences(text))
@@ -326,9 +339,7 @@ func TestCRLFCorpora(t *testing.T) {
 			got := texts(crlf, segment.Sentences(crlf))
 			require.Equal(t, len(want), len(got))
 			for i := range got {
-				if g := strings.ReplaceAll(got[i], "\r\n", "\n"); g != want[i] {
-					t.Fatalf("sentence %d: CRLF gives %q, LF gives %q", i, g, want[i])
-				}
+				require.Equal(t, want[i], strings.ReplaceAll(got[i], "\r\n", "\n"), "sentence %d", i)
 			}
 		})
 	}

@@ -163,7 +163,7 @@ func newSplitters(only string) ([]splitter, error) {
 			s := segmenters[lang]
 			if s == nil {
 				var err error
-				if s, err = segment.New(segment.Options{Language: lang}); err != nil {
+				if s, err = segment.New(segment.Config{Language: lang}); err != nil {
 					return nil, err
 				}
 				segmenters[lang] = s
