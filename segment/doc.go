@@ -35,6 +35,15 @@
 //
 //   - A lower-case word after a terminator continues the sentence: "Yahoo!
 //     in", "“Is it?” she asked", "5th st. near", "(see above.) and".
+//     Except in text written without capitals (filings extracted to lower
+//     case, chat logs, transcripts): a paragraph whose first cased letter is
+//     lower case and in which at most a third of the words after a
+//     terminator are capitalised is read as lower-case text, and there a
+//     lower-case word opens a sentence after '!' and '?' (but not after a
+//     closing quote: "“why?” she asked") and after a period that is not an
+//     abbreviation; after an abbreviation only a determiner or pronoun
+//     does ("in the u.s. we", but "the u.s. government", "dr. smith").
+//     These boundaries rest on weaker evidence than a capital letter.
 //   - Abbreviations come from a hand-written list and from the English Punkt
 //     model of github.com/neurosnap/sentences. Titles ("Dr.", "Prof.",
 //     "Gen.", "Mt.", "St.") end a sentence only before a determiner or

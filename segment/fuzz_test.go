@@ -68,6 +68,7 @@ func FuzzSpans(f *testing.F) {
 		"At 5 a.m. Mr. Smith went. He left at 6 P.M. Then.", "«Я. Ты», — он. „Ich. Du“ Er.", "i. a ii. b iii. c",
 		"word.Today is. 1,000.That", "a \u0301b 👨‍👩‍👧 🇩🇪", "```\ncode\n```\n> q\n> r\n| t |\n---\n",
 		"ሰላም ነህ፧ደህና ነኝ።", "قال: نعم، لا، ربما؟", "Ի՞նչ: Ոչինչ:", "Τι; Τίποτα.", "x\r\ny\rz\v\f",
+		"as of dec. 31, 2012, cash was $4.2 billion. net revenue rose. see no. 7. “why?” she asked! ok",
 	} {
 		f.Add(s)
 	}

@@ -140,9 +140,11 @@ func capitalised(tok string) bool {
 // periodEnds decides whether the period at text[i], followed by white space
 // and then by w, ends a sentence.
 func (sc *scanner) periodEnds(i int, w word) bool {
-	switch w.class {
-	case wLower, wCont:
-		return false // "co. at noon", "U.S., and"
+	switch {
+	case w.class == wCont:
+		return false // "U.S., and"
+	case w.class == wLower && !sc.lowerCase():
+		return false // "co. at noon"
 	}
 	if i == sc.markerDot {
 		return false // "1. The first item"
@@ -152,7 +154,7 @@ func (sc *scanner) periodEnds(i int, w word) bool {
 		return w.class != wDigit
 	}
 	if isNumber(tok) {
-		if sc.lang.months != nil && w.class == wUpper {
+		if sc.lang.months != nil && (w.class == wUpper || w.class == wLower) {
 			var buf [24]byte
 			if m := lower(buf[:], sc.text[w.pos:w.end]); m != nil && sc.lang.months[string(m)] {
 				return false // an ordinal date: "am 12. Juni"
@@ -169,6 +171,9 @@ func (sc *scanner) periodEnds(i int, w word) bool {
 	kind := sc.abbrev(tok)
 	if kind == abbrNone && isMultiPeriod(tok) {
 		kind = abbrPlain
+	}
+	if w.class == wLower { // in lower-case text
+		return sc.lowerAbbrevEnds(kind, ws, w)
 	}
 	switch kind {
 	case abbrTitle:
@@ -229,6 +234,9 @@ func (sc *scanner) initialEnds(ws int, tok string, w word) bool {
 	}
 	if ws == sc.start {
 		return false // a list item "a. The first item" or an initial
+	}
+	if w.class == wLower { // in lower-case text: "plan b. the", but "j. smith"
+		return sc.lowerFunctionWord(w)
 	}
 	if w.class != wUpper {
 		return false // "د. ديفيد": in scripts without case, an abbreviation
@@ -295,4 +303,24 @@ func (sc *scanner) glued(i int) bool {
 		return true
 	}
 	return sc.abbrev(text[w.pos:w.end]) == abbrTitle
+}
+
+// lowerAbbrevEnds is periodEnds' decision on a token of the given kind
+// followed by the lower-case word w, in lower-case text. Without a capital
+// to go by, an abbreviation ends a sentence only before a determiner or
+// pronoun ("main st. the house", "in the u.s. we", but "dr. smith", "the
+// u.s. government", "at 5 p.m. on monday"), after three words unless it is
+// a title; any other word ends one always.
+func (sc *scanner) lowerAbbrevEnds(kind abbrKind, ws int, w word) bool {
+	switch kind {
+	case abbrTitle:
+		return sc.lowerFunctionWord(w)
+	case abbrNumber:
+		return true // "the vote was no. the", but "no. 5" has a digit
+	case abbrInner:
+		return false
+	case abbrFinal, abbrPlain:
+		return sc.lowerFunctionWord(w) && sc.wordsBefore(ws, 3)
+	}
+	return true
 }

@@ -14,10 +14,12 @@ type scanner struct {
 	newlines NewlineMode
 
 	// The current paragraph.
-	pEnd     int
-	lineMode bool // every line break ends a sentence
-	noStops  bool // the paragraph holds no sentence terminator
-	width    int  // the width the paragraph's lines seem wrapped at
+	pStart    int
+	pEnd      int
+	lowerMode int8 // lower-case text: 0 not yet known, 1 yes, -1 no
+	lineMode  bool // every line break ends a sentence
+	noStops   bool // the paragraph holds no sentence terminator
+	width     int  // the width the paragraph's lines seem wrapped at
 
 	// The current sentence.
 	start     int
@@ -29,7 +31,8 @@ type scanner struct {
 }
 
 func (sc *scanner) paragraph(p paragraph) {
-	sc.pEnd = p.end
+	sc.pStart, sc.pEnd = p.start, p.end
+	sc.lowerMode = 0
 	sc.width = p.width(sc.text)
 	sc.lineMode = sc.newlines == NewlineBreak
 	sc.noStops = !p.terminated

@@ -47,6 +47,34 @@ func TestSentencesTerminators(t *testing.T) {
 	})
 }
 
+func TestSentencesLowerCaseText(t *testing.T) {
+	runSentences(t, nil, []sentenceCase{
+		{"filing", "as of december 31, 2012, the company had $4.2 billion in cash. net revenue rose 12% to $1.1 billion. see note 7 for details.",
+			[]string{"as of december 31, 2012, the company had $4.2 billion in cash.", "net revenue rose 12% to $1.1 billion.", "see note 7 for details."}},
+		{"filing abbreviations", "the dividend is payable on jan. 15, 2013 to holders of record. we sold the u.s. business in may. the plant opened, e.g. in texas.",
+			[]string{"the dividend is payable on jan. 15, 2013 to holders of record.", "we sold the u.s. business in may.", "the plant opened, e.g. in texas."}},
+		{"filing number abbreviation", "see item no. 7 of the report. the vote was no. the board met at 5 p.m. on monday.",
+			[]string{"see item no. 7 of the report.", "the vote was no.", "the board met at 5 p.m. on monday."}},
+		{"chat log", "are you coming tonight? not sure. i have to finish the report first. ok, thanks!",
+			[]string{"are you coming tonight?", "not sure.", "i have to finish the report first.", "ok, thanks!"}},
+		{"transcript", "so we started in march. then dr. smith joined and things got better. what did he do? he fixed the build.",
+			[]string{"so we started in march.", "then dr. smith joined and things got better.", "what did he do?", "he fixed the build."}},
+		{"initials and titles", "the memo came from j. smith at main st. the office replied. it was plan b. we agreed.",
+			[]string{"the memo came from j. smith at main st.", "the office replied.", "it was plan b.", "we agreed."}},
+		{"dialogue tag", "“why?” she asked. nobody knew.", []string{"“why?” she asked.", "nobody knew."}},
+		{"a few capitals", "we met with John and the u.s. team. i said no. it rained. then we left.",
+			[]string{"we met with John and the u.s. team.", "i said no.", "it rained.", "then we left."}},
+		// Ordinary prose keeps its rules: a lower-case word after a
+		// terminator goes on with the sentence.
+		{"prose unchanged", "He said hello. she said no. It was 5 p.m. iPhones sold out.",
+			[]string{"He said hello. she said no.", "It was 5 p.m. iPhones sold out."}},
+		{"prose opening in lower case", "iPhone sales rose. The company said so. We play Boggle! at weekends.",
+			[]string{"iPhone sales rose.", "The company said so.", "We play Boggle! at weekends."}},
+		{"lower-case start, capitalised sentences", "e.g. the cat sat. The dog ran. Then it slept.",
+			[]string{"e.g. the cat sat.", "The dog ran.", "Then it slept."}},
+	})
+}
+
 func TestSentencesAbbreviations(t *testing.T) {
 	runSentences(t, nil, []sentenceCase{
 		{"title before name", "We met Dr. Okafor at noon.", []string{"We met Dr. Okafor at noon."}},

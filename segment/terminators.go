@@ -237,6 +237,9 @@ func (sc *scanner) bang(i, j int) int {
 		return e
 	}
 	c := sc.nextWord(k).class
+	if c == wLower && e == j && sc.lowerCase() {
+		return sc.stopIf(true, e, k) // "what? no way", but "“why?” she asked"
+	}
 	return sc.stopIf(c != wLower && c != wCont, e, k)
 }
 
