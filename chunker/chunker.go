@@ -33,8 +33,9 @@ var (
 	// are grapheme boundaries, which invalid bytes do not have; convert
 	// the text first (for example with [strings.ToValidUTF8]).
 	ErrInvalidUTF8 = errors.New("chunker: text is not valid UTF-8")
-	// ErrGraphemeTooLong means a single grapheme cluster (the smallest
-	// unit the chunker never splits) counts more than MaxTokens tokens.
+	// ErrGraphemeTooLong means a single grapheme cluster counts more than
+	// MaxTokens tokens and Config.KeepGraphemes forbids cutting it, or
+	// that a single code point does.
 	ErrGraphemeTooLong = errors.New("chunker: a grapheme cluster is longer than MaxTokens")
 	// ErrTokenizer means the Tokenizer counted the same text differently
 	// on two calls; a Tokenizer must be deterministic.
@@ -120,6 +121,15 @@ type Config struct {
 	Format Format
 	// Strategy is Balanced (the default) or Greedy.
 	Strategy Strategy
+	// KeepGraphemes makes a grapheme cluster that counts more than
+	// MaxTokens on its own an error wrapping [ErrGraphemeTooLong]. By
+	// default (false) such a cluster (an emoji family is 18 cl100k_base
+	// tokens; a letter can carry thousands of combining marks) is cut
+	// between its code points, and the chunks on either side of such a cut
+	// report the [Rune] boundary; only a single code point longer than
+	// MaxTokens is then an error. Set it where a chunk must never split
+	// what a reader sees as one character.
+	KeepGraphemes bool
 }
 
 // Boundary is the kind of boundary at which the text was cut before a
@@ -150,9 +160,13 @@ const (
 	// Grapheme is a cut between grapheme clusters inside a word too long
 	// for a chunk.
 	Grapheme
+	// Rune is a cut between the code points of a single grapheme cluster
+	// that counts more than MaxTokens on its own (an emoji sequence, a
+	// letter with thousands of combining marks); see Config.KeepGraphemes.
+	Rune
 )
 
-var boundaryNames = [...]string{"DocumentStart", "Heading", "Block", "Paragraph", "Line", "Sentence", "Clause", "Word", "Grapheme"}
+var boundaryNames = [...]string{"DocumentStart", "Heading", "Block", "Paragraph", "Line", "Sentence", "Clause", "Word", "Grapheme", "Rune"}
 
 func (b Boundary) String() string {
 	if int(b) < len(boundaryNames) {
@@ -226,8 +240,14 @@ func estimateMargin(cfg Config) int {
 	return m
 }
 
-// Config returns the configuration the Chunker was made with.
-func (c *Chunker) Config() Config { return c.cfg }
+// Config returns the configuration the Chunker was made with; the zero
+// Config for a nil Chunker.
+func (c *Chunker) Config() Config {
+	if c == nil {
+		return Config{}
+	}
+	return c.cfg
+}
 
 // Split cuts text into chunks; see the package documentation for how.
 // The chunks are in order, none is empty, none is longer than MaxTokens by

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/segment"
-	"github.com/rivo/uniseg"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -80,22 +79,46 @@ func TestChunkerNotMadeByNew(t *testing.T) {
 }
 
 func TestGraphemeTooLong(t *testing.T) {
-	// One grapheme cluster: a letter with 300 combining accents.
-	huge := "e" + strings.Repeat("\u0301", 300)
 	tok := cl100k(t)
-	require.Greater(t, tok.Count(huge), 100)
-	c := mustNew(t, chunker.Config{Tokenizer: tok, MaxTokens: 100})
-	_, err := c.Split("Before it. " + huge + " After it.")
-	assert.ErrorIs(t, err, chunker.ErrGraphemeTooLong)
-
-	// With room for it, it is a chunk of its own, whole.
-	cfg := chunker.Config{Tokenizer: tok, MaxTokens: tok.Count(huge)}
-	chunks := split(t, cfg, "Before it. "+huge+" After it.")
-	found := false
-	for _, ch := range chunks {
-		found = found || strings.Contains(ch.Text, huge)
+	family := "👨‍👩‍👧‍👦" // one grapheme cluster of 18 cl100k_base tokens
+	accents := "e" + strings.Repeat("\u0301", 5000)
+	require.Equal(t, 1, len(segment.Graphemes(accents)))
+	for name, huge := range map[string]string{"emoji family": family, "combining marks": accents} {
+		text := "Before it. " + huge + " After it."
+		max := min(100, tok.Count(huge)-1)
+		t.Run(name+"/KeepGraphemes", func(t *testing.T) {
+			c := mustNew(t, chunker.Config{Tokenizer: tok, MaxTokens: max, KeepGraphemes: true})
+			_, err := c.Split(text)
+			require.ErrorIs(t, err, chunker.ErrGraphemeTooLong)
+		})
+		t.Run(name+"/cut at code points", func(t *testing.T) {
+			cfg := chunker.Config{Tokenizer: tok, MaxTokens: max}
+			chunks := split(t, cfg, text)
+			runeCuts := 0
+			for _, ch := range chunks {
+				if ch.Boundary == chunker.Rune {
+					runeCuts++
+				}
+			}
+			require.Positive(t, runeCuts)
+		})
+		t.Run(name+"/whole when it fits", func(t *testing.T) {
+			cfg := chunker.Config{Tokenizer: tok, MaxTokens: tok.Count(huge), KeepGraphemes: true}
+			chunks := split(t, cfg, text)
+			found := false
+			for _, ch := range chunks {
+				found = found || strings.Contains(ch.Text, huge)
+			}
+			require.True(t, found, "the grapheme was split")
+		})
 	}
-	assert.True(t, found, "the grapheme was split")
+	t.Run("code point too long", func(t *testing.T) {
+		// A single code point of 3 tokens cannot be cut at all.
+		require.Greater(t, tok.Count("\U0001F9EC"), 1)
+		c := mustNew(t, chunker.Config{Tokenizer: tok, MaxTokens: 1})
+		_, err := c.Split("\U0001F9EC")
+		require.ErrorIs(t, err, chunker.ErrGraphemeTooLong)
+	})
 }
 
 func TestSingleChunk(t *testing.T) {
@@ -227,12 +250,20 @@ func wrap(text string, width int) string {
 
 // graphemeBounds returns the set of byte offsets where grapheme clusters
 // start or end.
-func graphemeBounds(s string) map[int]bool {
-	m := map[int]bool{0: true}
-	g := uniseg.NewGraphemes(s)
-	for g.Next() {
-		_, to := g.Positions()
-		m[to] = true
+func graphemeBounds(s string) []bool {
+	m := make([]bool, len(s)+1)
+	m[0], m[len(s)] = true, true
+	prev := 0
+	for _, g := range segment.Graphemes(s) {
+		// White space between graphemes: every offset in it is a boundary.
+		for i := prev; i <= g.Start; i++ {
+			m[i] = true
+		}
+		m[g.End] = true
+		prev = g.End
+	}
+	for i := prev; i <= len(s); i++ {
+		m[i] = true
 	}
 	return m
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // The planner sizes chunks by arithmetic on token ends. The text is
-// tokenized once, in windows of about a megabyte so that memory stays
+// tokenized once, in windows of about a quarter of a megabyte so that memory stays
 // bounded on any input; each candidate cut gets two prefix counts:
 //
 //	e: the tokens that start before the cut's end (the chunk before it
@@ -22,7 +22,7 @@ import (
 // of the chunk only where the chunk's edges tokenize differently on their
 // own, by a token or two, which is why every chunk is verified.
 
-const window = 1 << 20
+const window = 1 << 18
 
 // counter walks the token ends of text[from:to] window by window. Calls to
 // at must come with non-decreasing positions.

@@ -16,33 +16,56 @@ import (
 // let it through), the chunk is repaired before it is returned: first its
 // overlap shrinks, then its end moves back to an earlier candidate (the
 // next chunk starts there instead), and a single unit that is too long
-// is cut at the next weaker level. The last chunk, if it must shrink,
-// leaves its tail to a new chunk. A chunk under MinTokens by exact count
+// is cut at the next weaker level. A chunk under MinTokens by exact count
 // (its estimate was not) takes in the next unit while it stays within
 // MaxTokens.
+//
+// A chunk whose end moved back leaves its tail to the next one. Where the
+// next planned chunk cannot take the tail within capacity by estimate, it
+// ends at the farthest candidate that fits instead of at its planned cut
+// (and leaves its own tail to the next): otherwise, when estimates fall short chunk after chunk (as
+// they do at a very small MaxTokens), the tails would pile up and every
+// chunk would count a growing stretch of text.
 func (s *split) finish(cuts []int) ([]Chunk, error) {
 	cfg := &s.c.cfg
+	s.list = candList{head: s.cands, tail: s.spare[:0]}
+	defer func() { s.cands, s.spare = s.list.head, s.list.tail }()
+	w := &s.list
+	m := w.len() - 1
+	shift := 0 // candidates inserted so far, all before the cuts still ahead
 	chunks := make([]Chunk, 0, len(cuts)-1)
-	for k := 0; k+1 < len(cuts); k++ {
-		a := cuts[k]
+	for a, p := 0, 1; a < m; p++ {
+		// The chunk aims at the next planned cut; a tail left by the
+		// previous chunk joins it.
+		p = min(p, len(cuts)-1)
+		for cuts[p]+shift <= a {
+			p++
+		}
+		b := cuts[p] + shift
+		if b > a+1 && w.size(a, b) > s.capacity {
+			b = s.fit(a, b)
+		}
+		k := len(chunks)
 		opts := s.overlapOptions(chunks, a)
 		for {
-			b := cuts[k+1]
-			start, end := s.cands[a].start, s.cands[b].end
+			start, end := w.at(a).start, w.at(b).end
 			if len(opts) > 0 {
 				start = opts[0]
 			}
-			n := s.tok.Count(s.text[start:end])
-			if n < cfg.MinTokens && k+2 < len(cuts) && b+1 < cuts[k+2] {
+			n, err := s.count(start, end)
+			if err != nil {
+				return nil, err
+			}
+			if n < cfg.MinTokens && p+1 < len(cuts) && b+1 < cuts[p+1]+shift {
 				// Short by exact count, where the estimate said not: take
 				// in the next unit if the chunk stays within MaxTokens.
-				if s.tok.Count(s.text[start:s.cands[b+1].end]) <= cfg.MaxTokens {
-					cuts[k+1] = b + 1
+				if n2, err := s.count(start, w.at(b+1).end); err == nil && n2 <= cfg.MaxTokens {
+					b++
 					continue
 				}
 			}
 			if n <= cfg.MaxTokens {
-				chunks = append(chunks, s.chunk(k, a, start, end, n))
+				chunks = append(chunks, s.chunk(k, w.at(a).rank, start, end, n))
 				break
 			}
 			switch {
@@ -50,10 +73,6 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 				opts = opts[1:]
 			case b > a+1:
 				b = s.stepBack(a, b, n-cfg.MaxTokens)
-				if k+2 == len(cuts) {
-					cuts = append(cuts, cuts[k+1])
-				}
-				cuts[k+1] = b
 			default:
 				added, err := s.splitUnit(a)
 				if err != nil {
@@ -63,30 +82,48 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 					// The same text counted within MaxTokens a moment ago.
 					return nil, fmt.Errorf("%w: %d tokens for %q", ErrTokenizer, n, clip(s.text[start:end]))
 				}
-				for i := k + 1; i < len(cuts); i++ {
-					cuts[i] += added
-				}
+				shift += added
+				m += added
+				b = s.fit(a, a+1+added)
 			}
 		}
+		a = b
 	}
 	return chunks, nil
 }
 
-// chunk makes chunk k, text[start:end] of n tokens, which opens at
-// candidate a.
-func (s *split) chunk(k, a, start, end, n int) Chunk {
-	return Chunk{
-		Index: k, Start: start, End: end, Text: s.text[start:end], Tokens: n,
-		Boundary: rankBoundary[s.cands[a].rank],
+// count returns the Tokenizer's count of text[a:b]. A negative count
+// breaks every promise about sizes, so it is an error.
+func (s *split) count(a, b int) (int, error) {
+	n := s.tok.Count(s.text[a:b])
+	if n < 0 {
+		return 0, fmt.Errorf("%w: %d tokens for %q", ErrTokenizer, n, clip(s.text[a:b]))
 	}
+	return n, nil
+}
+
+// fit returns the farthest candidate after a and before b at which a
+// chunk from a fits in capacity by estimate, or a+1 if none does.
+func (s *split) fit(a, b int) int {
+	w := &s.list
+	limit := satAdd(w.at(a).s, s.capacity)
+	j := a + 1 + sort.Search(b-a-1, func(i int) bool { return w.at(a+1+i).e > limit })
+	return max(a+1, j-1)
+}
+
+// chunk makes chunk k, text[start:end] of n tokens, which opens at a
+// cut of rank r.
+func (s *split) chunk(k int, r rank, start, end, n int) Chunk {
+	return Chunk{Index: k, Start: start, End: end, Text: s.text[start:end], Tokens: n, Boundary: rankBoundary[r]}
 }
 
 // stepBack returns the candidate to end a chunk from a at instead of b,
 // whose chunk is excess tokens too long: the last one whose estimate is
 // at least excess tokens shorter, or at least the one before b.
 func (s *split) stepBack(a, b, excess int) int {
-	limit := s.cands[b].e - excess
-	j := a + 1 + sort.Search(b-a-1, func(i int) bool { return s.cands[a+1+i].e > limit }) - 1
+	w := &s.list
+	limit := w.at(b).e - excess
+	j := a + 1 + sort.Search(b-a-1, func(i int) bool { return w.at(a+1+i).e > limit }) - 1
 	return max(a+1, min(j, b-1))
 }
 
@@ -94,10 +131,11 @@ func (s *split) stepBack(a, b, excess int) int {
 // count although its estimate fit, at the next weaker level, and returns
 // how many candidates it inserted.
 func (s *split) splitUnit(a int) (int, error) {
-	c := s.cands[a]
-	lo, hi := c.start, s.cands[a+1].end
+	w := &s.list
+	c := *w.at(a)
+	lo, hi := c.start, w.at(a+1).end
 	lc := s.localFor(lo, hi, c.s)
-	out := append(s.spare[:0], c)
+	out := append(s.pieces[:0], c)
 	out, err := s.refine(out, lo, hi, c.unit, &lc)
 	if err != nil {
 		return 0, err
@@ -106,9 +144,9 @@ func (s *split) splitUnit(a int) (int, error) {
 		// The unit fits after all: the count that failed included more.
 		return 0, nil
 	}
-	s.cands = slices.Insert(s.cands, a+1, out[1:]...)
-	s.cands[a].unit = out[0].unit
-	s.spare = out
+	w.at(a).unit = out[0].unit
+	w.insertAfter(a, out[1:])
+	s.pieces = out
 	return len(out) - 1, nil
 }
 
@@ -124,14 +162,15 @@ func (s *split) overlapOptions(chunks []Chunk, a int) []int {
 	if limit == 0 || len(chunks) == 0 {
 		return nil
 	}
-	prevStart, end := chunks[len(chunks)-1].Start, s.cands[a].end
+	w := &s.list
+	prevStart, end := chunks[len(chunks)-1].Start, w.at(a).end
 	opts := s.opts[:0]
-	for c := a - 1; c > 0 && s.cands[c].start > prevStart; c-- {
-		if s.cands[a].e-s.cands[c].s > limit {
+	for c := a - 1; c > 0 && w.at(c).start > prevStart; c-- {
+		if w.at(a).e-w.at(c).s > limit {
 			break
 		}
-		if r := s.cands[c].rank; r <= rSentence || r == rAfterHead {
-			opts = append(opts, s.cands[c].start)
+		if r := w.at(c).rank; r <= rSentence || r == rAfterHead {
+			opts = append(opts, w.at(c).start)
 		}
 	}
 	slices.Reverse(opts)
@@ -158,8 +197,11 @@ func (s *split) fitOverlap(opts []int, end, limit int) []int {
 func (s *split) wordOptions(opts []int, prevStart, end, limit int) []int {
 	// Look at a few bytes per token allowed, no further back than the
 	// start of the previous chunk.
-	lo := max(prevStart+1, end-6*limit-8)
-	for lo < end && !isRuneStart(s.text, lo) {
+	lo := prevStart + 1
+	if limit < (end-lo)/6 {
+		lo = max(lo, end-6*limit-8)
+	}
+	for lo < end && !utf8.RuneStart(s.text[lo]) {
 		lo++
 	}
 	tail := s.text[lo:end]
@@ -181,4 +223,37 @@ func (s *split) wordOptions(opts []int, prevStart, end, limit int) []int {
 	return opts
 }
 
-func isRuneStart(text string, i int) bool { return text[i]&0xC0 != 0x80 }
+// candList holds the candidates while finish repairs chunks, which may
+// insert candidates right after the start of the current chunk. The
+// candidates are head followed by tail in reverse, and an insertion first
+// moves the boundary between the two to the insertion point. Chunk starts
+// only move forward, so the moves cost O(n) in all, where inserting into
+// one slice would cost O(n) each time.
+type candList struct {
+	head, tail []cand
+}
+
+func (l *candList) len() int { return len(l.head) + len(l.tail) }
+
+func (l *candList) at(i int) *cand {
+	if i < len(l.head) {
+		return &l.head[i]
+	}
+	return &l.tail[len(l.tail)-1-(i-len(l.head))]
+}
+
+// size returns the estimated tokens of the chunk from candidate i to j.
+func (l *candList) size(i, j int) int { return l.at(j).e - l.at(i).s }
+
+// insertAfter inserts cs after candidate i.
+func (l *candList) insertAfter(i int, cs []cand) {
+	for len(l.head) > i+1 {
+		l.tail = append(l.tail, l.head[len(l.head)-1])
+		l.head = l.head[:len(l.head)-1]
+	}
+	for len(l.head) < i+1 {
+		l.head = append(l.head, l.tail[len(l.tail)-1])
+		l.tail = l.tail[:len(l.tail)-1]
+	}
+	l.head = append(l.head, cs...)
+}

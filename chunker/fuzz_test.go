@@ -35,10 +35,11 @@ func FuzzSplit(f *testing.F) {
 			return
 		}
 		cfg := chunker.Config{
-			Tokenizer: tok,
-			MaxTokens: 1 + int(max)%64,
-			Format:    chunker.Format(format % 2),
-			Strategy:  chunker.Strategy(format / 2 % 2),
+			Tokenizer:     tok,
+			MaxTokens:     1 + int(max)%64,
+			Format:        chunker.Format(format % 2),
+			Strategy:      chunker.Strategy(format / 2 % 2),
+			KeepGraphemes: format/4%2 == 1,
 		}
 		cfg.MinTokens = int(min) % (cfg.MaxTokens + 1)
 		cfg.OverlapTokens = int(over) % cfg.MaxTokens

@@ -61,7 +61,19 @@ func checkContract(t testing.TB, cfg chunker.Config, text string, chunks []chunk
 	if chunks[0].Boundary != chunker.DocumentStart {
 		t.Errorf("first chunk has Boundary %v", chunks[0].Boundary)
 	}
+	bounds := graphemeBounds(text)
 	for i, c := range chunks {
+		// Chunks start and end at grapheme boundaries, but where a
+		// grapheme too long for a chunk was cut at a code point.
+		if cfg.KeepGraphemes && c.Boundary == chunker.Rune {
+			t.Fatalf("chunk %d is cut inside a grapheme with KeepGraphemes", i)
+		}
+		if !bounds[c.Start] && c.Boundary != chunker.Rune {
+			t.Fatalf("chunk %d starts inside a grapheme at %d", i, c.Start)
+		}
+		if !bounds[c.End] && (i+1 == len(chunks) || chunks[i+1].Boundary != chunker.Rune) {
+			t.Fatalf("chunk %d ends inside a grapheme at %d", i, c.End)
+		}
 		if c.Index != i {
 			t.Fatalf("chunk %d has Index %d", i, c.Index)
 		}

@@ -189,7 +189,7 @@ func (s *split) minTokens() int {
 	if m == 0 {
 		return 0
 	}
-	return min(m+s.c.margin, max(m, s.capacity/2))
+	return min(satAdd(m, s.c.margin), max(m, s.capacity/2))
 }
 
 type costFunc struct {

@@ -95,8 +95,12 @@ func checkSplit(t *testing.T, cfg chunker.Config, text string) {
 			t.Fatalf("ErrInvalidUTF8 for valid %q", clip(text))
 		}
 	case errors.Is(err, chunker.ErrGraphemeTooLong):
-		if maxGrapheme(cfg.Tokenizer, text) <= cfg.MaxTokens {
-			t.Fatalf("ErrGraphemeTooLong but no grapheme is over %d: %v", cfg.MaxTokens, err)
+		longest := maxRune(cfg.Tokenizer, text)
+		if cfg.KeepGraphemes {
+			longest = maxGrapheme(cfg.Tokenizer, text)
+		}
+		if longest <= cfg.MaxTokens {
+			t.Fatalf("ErrGraphemeTooLong but nothing that may not be cut is over %d: %v", cfg.MaxTokens, err)
 		}
 	default:
 		t.Fatalf("Split(%q) with %+v: %v", clip(text), cfg, err)
@@ -127,6 +131,15 @@ func maxSpaceRun(tok tokencount.Tokenizer, text string) int {
 	m := 0
 	for _, run := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsSpace(r) }) {
 		m = max(m, tok.Count(run))
+	}
+	return m
+}
+
+// maxRune returns the count of the longest code point.
+func maxRune(tok tokencount.Tokenizer, text string) int {
+	m := 0
+	for _, r := range text {
+		m = max(m, tok.Count(string(r)))
 	}
 	return m
 }

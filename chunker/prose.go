@@ -29,6 +29,13 @@ func (s *split) addProse(b *block) {
 	if b.kind == kItem {
 		marker += markerLen(text[b.start:b.end])
 	}
+	// A long block's dense cuts are thinned, as refinement's are.
+	th := thinner{last: b.start, minGap: s.minGap(uProse, b.end-b.start), fn: func(c cand) error {
+		s.cands = append(s.cands, c)
+		return nil
+	}}
+	add := func(c cand) { _ = th.add(c) }
+	last := b.start // the start of the last boundary seen
 	k := 0
 	for i := 1; i < len(sents); i++ {
 		end, start := b.start+sents[i-1].End, b.start+sents[i].Start
@@ -36,20 +43,26 @@ func (s *split) addProse(b *block) {
 			continue // not a clean boundary: ignore it
 		}
 		for k < len(breaks) && breaks[k].start < start {
-			s.cands = append(s.cands, breaks[k])
+			add(breaks[k])
+			last = breaks[k].start
 			k++
 		}
 		if k < len(breaks) && breaks[k].start == start {
-			s.cands = append(s.cands, breaks[k])
+			add(breaks[k])
+			last = start
 			k++
 			continue
 		}
-		if n := len(s.cands); n > 0 && s.cands[n-1].start >= start {
+		if start <= last {
 			continue // out of order: a faulty span
 		}
-		s.cands = append(s.cands, cand{end: end, start: start, rank: rSentence, unit: uProse})
+		add(cand{end: end, start: start, rank: rSentence, unit: uProse})
+		last = start
 	}
-	s.cands = append(s.cands, breaks[k:]...)
+	for _, c := range breaks[k:] {
+		add(c)
+	}
+	_ = th.flush(b.end)
 }
 
 // realBreaks returns, as candidates, the line breaks of the prose block b
@@ -186,7 +199,7 @@ func firstWordWidth(s string) int {
 // which only the balancing uses: they even out chunks made of long
 // sentences without making the chunks fewer, and so more often cut.
 func (s *split) addClauses(from, end int) {
-	long, optional := s.capacity*3/2, s.capacity/2
+	long, optional := satAdd(s.capacity, s.capacity/2), s.capacity/2
 	pieces := s.cands[from:]
 	found := false
 	for i := range pieces {
@@ -207,7 +220,10 @@ func (s *split) addClauses(from, end int) {
 			continue
 		}
 		n := len(s.cands)
-		s.cands = clauseGaps(s.cands, s.text, a, b)
+		_ = s.eachGap(uProse, a, b, s.minGap(uProse, b-a), func(g cand) error {
+			s.cands = append(s.cands, g)
+			return nil
+		})
 		for k := n; k < len(s.cands); k++ {
 			s.cands[k].unit = uWords
 			s.cands[k].opt = b-a <= long

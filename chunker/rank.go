@@ -22,6 +22,7 @@ const (
 	rWrap                  // between words, at a line break that wraps a paragraph
 	rWord                  // between words
 	rGrapheme              // between grapheme clusters
+	rRune                  // between the code points of a grapheme cluster
 	numRanks
 )
 
@@ -29,7 +30,7 @@ const (
 var rankBoundary = [numRanks]Boundary{
 	rStart: DocumentStart, rH1: Heading, rH2: Heading, rH3: Heading, rH4: Heading,
 	rBlock: Block, rBreak: Paragraph, rItem: Block, rPara: Paragraph, rLine: Line,
-	rSentence: Sentence, rAfterHead: Block, rClause: Clause, rWrap: Word, rWord: Word, rGrapheme: Grapheme,
+	rSentence: Sentence, rAfterHead: Block, rClause: Clause, rWrap: Word, rWord: Word, rGrapheme: Grapheme, rRune: Rune,
 }
 
 // rankCost is the planner's price of a cut at each rank, in units of the
@@ -57,6 +58,7 @@ var rankCost = [numRanks]float64{
 	rWrap:      0.55,
 	rWord:      0.6,
 	rGrapheme:  1.5,
+	rRune:      3,
 }
 
 // unitKind says how the text after a candidate, up to the next one, is
@@ -68,5 +70,6 @@ const (
 	uAtomic                    // code, a table or an HTML block: lines, then words, then graphemes
 	uWords                     // a heading, a clause or a line of code: words, then graphemes
 	uGraphemes                 // a word: graphemes
-	uNone                      // a grapheme: cannot be cut
+	uRunes                     // a grapheme longer than a chunk: code points
+	uNone                      // cannot be cut
 )

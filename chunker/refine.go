@@ -17,7 +17,16 @@ import (
 // to itself; so a code block or table that fits in MaxTokens is never
 // split, though it then has no overlap. Refinement recurses: a clause
 // still too long is cut at words, a word at graphemes, and a grapheme
-// longer than MaxTokens is an error.
+// longer than MaxTokens at its code points (or, with
+// Config.KeepGraphemes, is an error).
+//
+// Inside a long unit the gaps are thinned: a gap closer than minGap bytes
+// to the last one kept is dropped, so that a megabyte-long word or a
+// sentence of a million commas makes one candidate per few dozen bytes
+// rather than one per byte. Tokens never outnumber bytes by much, so the
+// pieces between kept gaps stay far below a chunk, and the planner loses
+// nothing it could use. Gaps are found window by window, so the spans of
+// a long unit are never all in memory at once.
 
 // refine appends to out the candidates that cut text[a:b], a unit of kind
 // u, if it does not fit (see above); the candidate before the unit is the
@@ -30,52 +39,80 @@ func (s *split) refine(out []cand, a, b int, u unitKind, lc *localCounts) ([]can
 	}
 	// Count exactly unless the estimate is far over: a prose unit cut
 	// that would just have fit costs a weak cut, not a broken contract.
-	n := limit + 1
-	if est := lc.size(a, b); u == uAtomic || est <= limit+est/8+16 {
-		n = s.tok.Count(s.text[a:b])
+	n := -1 // over limit unless counted
+	if est := lc.size(a, b); u == uAtomic || est-est/8-16 <= limit {
+		var err error
+		if n, err = s.count(a, b); err != nil {
+			return nil, err
+		}
 	}
-	if n <= limit {
+	if n >= 0 && n <= limit {
 		return out, nil
 	}
-	for ; u != uNone; u = weaker(u) {
-		gaps := s.gaps(u, a, b)
-		if len(gaps) == 0 {
+	for ; u != uNone; u = s.weaker(u) {
+		n0 := len(out)
+		before := out[n0-1].unit
+		p := pieces{s: s, out: out, from: a, fromS: out[n0-1].s, child: s.weaker(u), lc: lc}
+		p.out[n0-1].unit = p.child
+		if err := s.eachGap(u, a, b, s.minGap(u, b-a), p.add); err != nil {
+			return nil, err
+		}
+		out = p.out
+		if len(out) == n0 {
+			out[n0-1].unit = before // no gap at this level
 			continue
 		}
-		child := weaker(u)
-		out[len(out)-1].unit = child
-		from, fromS := a, out[len(out)-1].s
-		for _, g := range gaps {
-			g.e, g.s = lc.at(g.end, g.start)
-			g.unit = child
-			if g.e-fromS > s.capacity {
-				var err error
-				if out, err = s.refine(out, from, g.end, child, lc); err != nil {
-					return nil, err
-				}
-			}
-			out = append(out, g)
-			from, fromS = g.start, g.s
-		}
-		if end, _ := lc.at(b, b); end-fromS > s.capacity {
-			return s.refine(out, from, b, child, lc)
+		if end, _ := lc.at(b, b); end-p.fromS > s.capacity {
+			return s.refine(out, p.from, b, p.child, lc)
 		}
 		return out, nil
 	}
-	if n = s.tok.Count(s.text[a:b]); n <= s.c.cfg.MaxTokens {
+	n, err := s.count(a, b)
+	if err != nil {
+		return nil, err
+	}
+	if n <= s.c.cfg.MaxTokens {
 		return out, nil // a grapheme that fits, without overlap
 	}
 	return nil, fmt.Errorf("%w: %q at byte %d counts %d tokens, MaxTokens is %d",
 		ErrGraphemeTooLong, clip(s.text[a:b]), a, n, s.c.cfg.MaxTokens)
 }
 
+// pieces collects the gaps of one unit as candidates, cutting further the
+// pieces between them that are still too long.
+type pieces struct {
+	s           *split
+	out         []cand
+	from, fromS int // the start of the current piece and its prefix count
+	child       unitKind
+	lc          *localCounts
+}
+
+func (p *pieces) add(g cand) error {
+	g.e, g.s = p.lc.at(g.end, g.start)
+	g.unit = p.child
+	if g.e-p.fromS > p.s.capacity {
+		var err error
+		if p.out, err = p.s.refine(p.out, p.from, g.end, p.child, p.lc); err != nil {
+			return err
+		}
+	}
+	p.out = append(p.out, g)
+	p.from, p.fromS = g.start, g.s
+	return nil
+}
+
 // weaker returns the kind of the pieces that a unit of kind u is cut into.
-func weaker(u unitKind) unitKind {
+func (s *split) weaker(u unitKind) unitKind {
 	switch u {
 	case uProse, uAtomic:
 		return uWords
 	case uWords:
 		return uGraphemes
+	case uGraphemes:
+		if !s.c.cfg.KeepGraphemes {
+			return uRunes
+		}
 	}
 	return uNone
 }
@@ -92,15 +129,76 @@ func clip(t string) string {
 	return t[:n] + "..."
 }
 
-// gaps returns the cuts inside text[a:b] at the level that cuts a unit of
-// kind u: clause punctuation in prose, lines in code and tables, words,
-// or graphemes. Each kind has its own buffer, reused by the next call,
-// since refinement recurses from one kind to the next.
-func (s *split) gaps(u unitKind, a, b int) []cand {
-	out := s.gapBuf[u][:0]
+// minGap returns the fewest bytes between two cuts kept when a unit of
+// kind u and the given length is cut at the next level (see eachGap). Cuts
+// between words, graphemes and code points, which are not worth a
+// separate candidate each, are always thinned; clauses and lines only in a
+// unit several chunks long.
+func (s *split) minGap(u unitKind, length int) int {
+	if u == uProse || u == uAtomic {
+		if length/4 <= s.c.cfg.MaxTokens {
+			return 0
+		}
+	}
+	return s.capacity / 32
+}
+
+// eachGap calls fn, in order, for the cuts inside text[a:b] at the level
+// that cuts a unit of kind u: clause punctuation in prose, lines in code
+// and tables, words, graphemes, or code points. A cut closer than minGap
+// bytes to the previous one passed to fn (or to a) is skipped, unless a
+// piece of minGap bytes or more follows it.
+func (s *split) eachGap(u unitKind, a, b, minGap int, fn func(cand) error) error {
+	th := thinner{last: a, minGap: minGap, fn: fn}
+	if err := s.eachCut(u, a, b, th.add); err != nil {
+		return err
+	}
+	return th.flush(b)
+}
+
+// thinner passes on the cuts that are at least minGap bytes after the last
+// one it passed on, and also a skipped cut that a long piece follows, so
+// that a long piece (a huge word after a few short ones) is always parted
+// from its short neighbours.
+type thinner struct {
+	last, minGap int
+	pending      cand
+	held         bool
+	fn           func(cand) error
+}
+
+func (t *thinner) add(g cand) error {
+	if err := t.flush(g.end); err != nil {
+		return err
+	}
+	if g.end-t.last < t.minGap {
+		t.pending, t.held = g, true
+		return nil
+	}
+	t.last = g.start
+	return t.fn(g)
+}
+
+// flush passes on the held cut if the piece after it, up to end, is long.
+func (t *thinner) flush(end int) error {
+	if !t.held {
+		return nil
+	}
+	t.held = false
+	if end-t.pending.start < t.minGap {
+		return nil
+	}
+	t.last = t.pending.start
+	return t.fn(t.pending)
+}
+
+// eachCut calls fn, in order, for every cut inside text[a:b] at the level
+// that cuts a unit of kind u.
+func (s *split) eachCut(u unitKind, a, b int, fn func(cand) error) error {
+	emit := fn
 	switch u {
 	case uProse:
-		out = clauseGaps(out, s.text, a, b)
+		return eachClause(s.text, a, b, emit)
 	case uAtomic:
 		prev := -1
 		for i := a; i < b; {
@@ -108,48 +206,78 @@ func (s *split) gaps(u unitKind, a, b int) []cand {
 			end = min(end, b)
 			if cs := space.Skip(s.text, i, end); cs < end {
 				if prev >= 0 {
-					out = append(out, cand{end: prev, start: cs, rank: rLine})
+					if err := emit(cand{end: prev, start: cs, rank: rLine}); err != nil {
+						return err
+					}
 				}
 				prev = space.Back(s.text, cs, end)
 			}
 			i = next
 		}
+		return nil
 	case uWords:
-		out = spanGaps(out, s.text, a, s.spans(segment.AppendWords, a, b), rWord)
+		return s.eachSpanGap(u, segment.AppendWords, a, b, rWord, emit)
 	case uGraphemes:
-		out = spanGaps(out, s.text, a, s.spans(segment.AppendGraphemes, a, b), rGrapheme)
-	}
-	s.gapBuf[u] = out
-	return out
-}
-
-// spans returns the spans that appendSpans finds in text[a:b], in a
-// buffer reused by the next call.
-func (s *split) spans(appendSpans func([]segment.Span, string) []segment.Span, a, b int) []segment.Span {
-	s.sents = appendSpans(s.sents[:0], s.text[a:b])
-	return s.sents
-}
-
-// spanGaps appends the cuts between consecutive spans, which segment
-// returns relative to a.
-func spanGaps(out []cand, text string, a int, spans []segment.Span, r rank) []cand {
-	for i := 1; i < len(spans); i++ {
-		end, start := a+spans[i-1].End, a+spans[i].Start
-		if end <= start && (len(out) == 0 || out[len(out)-1].start < start) {
-			g := cand{end: end, start: start, rank: r}
-			if r == rWord && strings.IndexByte(text[end:start], '\n') >= 0 {
-				g.rank = rWrap
+		return s.eachSpanGap(u, segment.AppendGraphemes, a, b, rGrapheme, emit)
+	case uRunes:
+		for i := a; i < b; {
+			_, n := utf8.DecodeRuneInString(s.text[i:b])
+			if i += n; i < b {
+				if err := emit(cand{end: i, start: i, rank: rRune}); err != nil {
+					return err
+				}
 			}
-			out = append(out, g)
 		}
 	}
-	return out
+	return nil
 }
 
-// clauseGaps appends the cuts after clause punctuation in text[a:b]: a
+// spanWindow is how many bytes of a unit are segmented at a time.
+const spanWindow = 1 << 16
+
+// eachSpanGap calls fn for the cuts between the consecutive spans that
+// appendSpans finds in text[a:b] (words or graphemes). The unit is
+// segmented in windows: each window's last span, which the window's end may
+// have cut short, is segmented again as the start of the next window.
+// Each kind has its own buffer, since refinement recurses from words to
+// graphemes while the words of a window are being walked.
+func (s *split) eachSpanGap(u unitKind, appendSpans func([]segment.Span, string) []segment.Span, a, b int, r rank, fn func(cand) error) error {
+	prevEnd := -1
+	for w0 := a; w0 < b; {
+		w1 := min(b, w0+spanWindow)
+		spans := appendSpans(s.spanBuf[u][:0], s.text[w0:w1])
+		for w1 < b && len(spans) < 2 {
+			w1 = min(b, w0+2*(w1-w0)) // one span fills the window: widen it
+			spans = appendSpans(spans[:0], s.text[w0:w1])
+		}
+		s.spanBuf[u] = spans
+		next := b
+		if w1 < b {
+			next = w0 + spans[len(spans)-1].Start
+			spans = spans[:len(spans)-1]
+		}
+		for _, sp := range spans {
+			end, start := w0+sp.End, w0+sp.Start
+			if prevEnd >= 0 {
+				g := cand{end: prevEnd, start: start, rank: r}
+				if r == rWord && strings.IndexByte(s.text[prevEnd:start], '\n') >= 0 {
+					g.rank = rWrap
+				}
+				if err := fn(g); err != nil {
+					return err
+				}
+			}
+			prevEnd = end
+		}
+		w0 = next
+	}
+	return nil
+}
+
+// eachClause calls fn for the cuts after clause punctuation in text[a:b]: a
 // comma, semicolon or colon followed by white space, a dash, or the
 // clause and sentence punctuation of scripts written without spaces.
-func clauseGaps(out []cand, text string, a, b int) []cand {
+func eachClause(text string, a, b int, fn func(cand) error) error {
 	for i := a; i < b; {
 		r, n := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
@@ -170,11 +298,13 @@ func clauseGaps(out []cand, text string, a, b int) []cand {
 		}
 		start := space.Skip(text, i, b)
 		if start < b {
-			out = append(out, cand{end: i, start: start, rank: rClause})
+			if err := fn(cand{end: i, start: start, rank: rClause}); err != nil {
+				return err
+			}
 			i = start
 		}
 	}
-	return out
+	return nil
 }
 
 // refineShort finds the chunks of a plan that are under the planner's
@@ -215,20 +345,21 @@ func (s *split) refineShort(cuts []int) bool {
 			continue // code and tables that fit stay whole
 		}
 		a, b := s.cands[k].start, s.cands[k+1].end
-		for ; u != uNone; u = weaker(u) {
-			gaps := s.gaps(u, a, b)
-			if len(gaps) == 0 {
-				continue
-			}
-			lc := s.localFor(a, b, s.cands[k].s)
-			out[len(out)-1].unit = weaker(u)
-			for _, g := range gaps {
+		lc := s.localFor(a, b, s.cands[k].s)
+		for ; u != uNone; u = s.weaker(u) {
+			n := len(out)
+			child := s.weaker(u)
+			_ = s.eachGap(u, a, b, s.minGap(u, b-a), func(g cand) error {
 				g.e, g.s = lc.at(g.end, g.start)
-				g.unit, g.opt = weaker(u), true
+				g.unit, g.opt = child, true
 				out = append(out, g)
+				return nil
+			})
+			if len(out) > n {
+				out[n-1].unit = child
+				added = true
+				break
 			}
-			added = true
-			break
 		}
 	}
 	if added {

@@ -1,9 +1,11 @@
 package chunker
 
 import (
+	"math"
 	"strings"
 	"sync"
 
+	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 )
@@ -36,11 +38,13 @@ type split struct {
 	lines   []lineInfo
 	sents   []segment.Span
 	breaks  []cand
-	gapBuf  [uNone][]cand
+	spanBuf [uNone][]segment.Span // words or graphemes of a window, by the kind they cut
 	ends    []int
 	local   []int // token ends of one unit, tokenized alone
 	indents []int
 	plan    planner
+	list    candList // the candidates while finish repairs chunks
+	pieces  []cand   // the pieces of a unit that finish cuts
 	opts    []int
 }
 
@@ -78,11 +82,15 @@ func (s *split) run() ([]Chunk, error) {
 		return nil, err
 	}
 	s.monotone()
-	if m := len(s.cands) - 1; s.size(0, m) <= s.c.cfg.MaxTokens+s.c.margin {
+	if m := len(s.cands) - 1; s.size(0, m)-s.c.margin <= s.c.cfg.MaxTokens {
 		// It may all fit in one chunk, which needs no room for overlap;
 		// the exact count that proves it is the chunk's count.
-		if n := s.tok.Count(s.text[s.first:s.last]); n <= s.c.cfg.MaxTokens {
-			return []Chunk{s.chunk(0, 0, s.first, s.last, n)}, nil
+		n, err := s.count(s.first, s.last)
+		if err != nil {
+			return nil, err
+		}
+		if n <= s.c.cfg.MaxTokens {
+			return []Chunk{s.chunk(0, rStart, s.first, s.last, n)}, nil
 		}
 	}
 	if s.c.cfg.Strategy == Greedy {
@@ -106,12 +114,50 @@ func (s *split) addCands() {
 			s.cands = append(s.cands, cand{end: s.blocks[i-1].end, start: b.start, rank: b.gap, unit: b.unit()})
 		}
 		if b.prose() {
-			n := len(s.cands)
-			s.addProse(b)
-			s.addClauses(n-1, b.end)
+			s.addProseBlock(b)
 		}
 	}
 	s.cands = append(s.cands, cand{end: s.last, start: s.last, rank: rStart, unit: uNone})
+}
+
+// maxProse bounds the text of a prose block that is segmented into
+// sentences and lines at once. A longer block (a paragraph of megabytes,
+// such as a text with no blank line) is read in parts cut at a line break
+// (or a space) that the planner may cut at as at a wrap, so that the
+// buffers of one part, not of the whole block, are in memory.
+const maxProse = 1 << 16
+
+// addProseBlock adds the candidates inside the prose block b, part by part.
+func (s *split) addProseBlock(b *block) {
+	part := *b
+	for {
+		part.end = s.partEnd(part.start, b.end)
+		n := len(s.cands)
+		s.addProse(&part)
+		s.addClauses(n-1, part.end)
+		if part.end == b.end {
+			return
+		}
+		next := space.Skip(s.text, part.end, b.end)
+		s.cands = append(s.cands, cand{end: part.end, start: next, rank: rWrap, unit: uProse})
+		part = block{start: next, end: b.end, kind: kPara}
+	}
+}
+
+// partEnd returns where the part of a prose block that starts at start
+// ends: at end, or after maxProse bytes at the end of a line, or of a word.
+func (s *split) partEnd(start, end int) int {
+	if end-start <= maxProse+maxProse/2 {
+		return end
+	}
+	t := start + maxProse
+	i := strings.IndexAny(s.text[t:end], "\n\r")
+	if i < 0 || i > maxProse/2 {
+		if i = strings.IndexByte(s.text[t:end], ' '); i < 0 {
+			return end // one huge word: refinement reads it in windows
+		}
+	}
+	return space.Back(s.text, start, t+i)
 }
 
 // monotone makes the prefix counts non-decreasing, which the estimates of
@@ -124,6 +170,15 @@ func (s *split) monotone() {
 		st = max(st, c.s)
 		c.e, c.s = e, st
 	}
+}
+
+// satAdd returns a+b for non-negative a and b, or math.MaxInt where the sum
+// would overflow: MaxTokens may be as large as an int goes.
+func satAdd(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
 
 // size returns the estimated tokens of the chunk from cand i to cand j.

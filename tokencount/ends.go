@@ -13,7 +13,10 @@ import "unicode/utf8"
 // t.Count, and a piece's tokens are spread evenly over its characters. The
 // total is then the sum of the pieces' counts, which can differ from
 // t.Count(text) by a few percent, because counts are not additive across
-// concatenation.
+// concatenation. A piece counted at more tokens than it has bytes (which
+// no tokenizer that works on bytes or characters can produce) is taken as
+// one token per byte, so that a misbehaving Tokenizer cannot make the
+// result grow without bound.
 //
 // Offsets turn sizing into arithmetic: the tokens that end inside
 // (a, b] are a synthetic count of text[a:b]. It is close to
@@ -47,6 +50,7 @@ func spreadEnds(dst []int, piece string, base, n int) []int {
 	if n <= 0 {
 		return dst
 	}
+	n = min(n, len(piece))
 	runes := utf8.RuneCountInString(piece)
 	k, r := 1, 0
 	for i := range piece {

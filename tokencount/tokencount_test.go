@@ -214,6 +214,17 @@ func TestAppendTokenEndsSynthetic(t *testing.T) {
 	}
 }
 
+// A Tokenizer that counts absurdly many tokens must not make the synthetic
+// ends grow without bound: a piece holds at most one token per byte.
+func TestAppendTokenEndsHugeCounts(t *testing.T) {
+	huge := tokentest.Func(func(string) int { return 1 << 28 })
+	text := "one two three"
+	ends := tokencount.AppendTokenEnds(huge, nil, text)
+	require.Len(t, ends, len(text))
+	require.Equal(t, len(text), ends[len(ends)-1])
+	require.IsNonDecreasing(t, ends)
+}
+
 func TestAppendTokenEndsUsesOffsetter(t *testing.T) {
 	enc, err := tokencount.Encoding(tokencount.Cl100kBase)
 	require.NoError(t, err)

@@ -1,0 +1,143 @@
+package chunker_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
+)
+
+// At a tiny MaxTokens the estimates fall short chunk after chunk; the
+// tails that repairs leave must not pile up, or every chunk counts a
+// growing stretch of text and Split turns quadratic. The bytes counted per
+// byte of text stay flat as the text grows.
+func TestTinyMaxIsLinear(t *testing.T) {
+	prose := corpus(t, "sherlock_1661.txt")
+	repeated := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 4000)
+	for _, tc := range []struct {
+		name string
+		text string
+		max  int
+	}{
+		{"repeated prose", repeated, 1},
+		{"prose", prose, 2},
+		{"prose", prose, 8},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.name, tc.max), func(t *testing.T) {
+			ratio := func(n int) float64 {
+				tok := tokentest.NewCounting(cl100k(t))
+				c := mustNew(t, chunker.Config{Tokenizer: tok, MaxTokens: tc.max})
+				_, err := c.Split(tc.text[:n])
+				require.NoError(t, err)
+				return float64(tok.Bytes()) / float64(n)
+			}
+			small, large := ratio(20_000), ratio(160_000)
+			t.Logf("bytes tokenized per byte: %.2f at 20 KB, %.2f at 160 KB", small, large)
+			require.Less(t, large, 1.5*small+1, "the work per byte grows with the text")
+			require.Less(t, large, 8.0)
+		})
+	}
+}
+
+// Degenerate shapes must not make Split allocate without bound: one
+// enormous word, a line break every other byte, deeply nested quotes, a
+// sentence of a hundred thousand commas. What Split allocates bounds its
+// peak memory; prose takes about 5 bytes per byte, these shapes up to ten
+// times that (every token of a long word needs its end recorded, and
+// candidate cuts are dense), where they took 100 to 550 before the
+// candidates inside long units were thinned and read window by window.
+func TestDegenerateShapesMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates tens of megabytes")
+	}
+	const n = 1 << 20
+	var quotes strings.Builder
+	for quotes.Len() < n {
+		quotes.WriteString(strings.Repeat("> ", quotes.Len()%50) + "quoted line text here\n")
+	}
+	shapes := []struct {
+		name   string
+		text   string
+		format chunker.Format
+	}{
+		{"one letter", strings.Repeat("a", n), chunker.Text},
+		{"one word of two letters", strings.Repeat("ab", n/2), chunker.Text},
+		{"x and a line break", strings.Repeat("x\n", n/2), chunker.Text},
+		{"nested quotes", quotes.String(), chunker.Markdown},
+		{"commas", strings.Repeat("a, ", n/3), chunker.Text},
+		{"prose", corpus(t, "sherlock_1661.txt"), chunker.Text},
+	}
+	tok := cl100k(t)
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			c := mustNew(t, chunker.Config{Tokenizer: tok, MaxTokens: 512, Format: sh.format})
+			_, err := c.Split(sh.text) // warm the tokenizer's cache, not ours to measure
+			require.NoError(t, err)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, err = c.Split(sh.text)
+			require.NoError(t, err)
+			runtime.ReadMemStats(&after)
+			perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(sh.text))
+			t.Logf("%.1f bytes allocated per byte of text", perByte)
+			require.Less(t, perByte, 56.0)
+		})
+	}
+}
+
+// Configurations at the edges of int must not overflow into a panic.
+func TestHugeConfigurations(t *testing.T) {
+	tok := cl100k(t)
+	text := corpus(t, "room_with_a_view.txt")[:20000]
+	for _, cfg := range []chunker.Config{
+		{Tokenizer: tok, MaxTokens: math.MaxInt, OverlapTokens: math.MaxInt - 1},
+		{Tokenizer: tok, MaxTokens: math.MaxInt},
+		{Tokenizer: tok, MaxTokens: math.MaxInt, MinTokens: math.MaxInt / 4},
+		{Tokenizer: tok, MaxTokens: math.MaxInt / 2, OverlapTokens: math.MaxInt / 4, Format: chunker.Markdown},
+	} {
+		chunks := split(t, cfg, text)
+		require.Len(t, chunks, 1)
+	}
+	require.Equal(t, chunker.Config{}, (*chunker.Chunker)(nil).Config())
+	require.Equal(t, chunker.Config{}, new(chunker.Chunker).Config())
+}
+
+// A Tokenizer that returns a negative count, or an absurd one, gets an
+// error, not a negative Tokens or memory without end.
+func TestMisbehavingTokenizers(t *testing.T) {
+	text := corpus(t, "room_with_a_view.txt")[:5000]
+	for name, tok := range map[string]tokentest.Func{
+		"negative": func(string) int { return -1 },
+		"negative for long text": func(s string) int {
+			if len(s) > 100 {
+				return -5
+			}
+			return len(s) / 4
+		},
+		"huge": func(string) int { return 1 << 28 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := mustNew(t, chunker.Config{Tokenizer: tok, MaxTokens: 64})
+			_, err := c.Split(text)
+			require.Error(t, err)
+			require.True(t, errorsIsAny(err, chunker.ErrTokenizer, chunker.ErrGraphemeTooLong), "%v", err)
+		})
+	}
+}
+
+func errorsIsAny(err error, targets ...error) bool {
+	for _, t := range targets {
+		if errors.Is(err, t) {
+			return true
+		}
+	}
+	return false
+}
