@@ -3,39 +3,25 @@ package chunker
 import (
 	"strings"
 
+	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/internal/space"
-)
-
-// blockKind is the kind of a block of text found by the scanners.
-type blockKind uint8
-
-const (
-	kPara     blockKind = iota // a paragraph of prose
-	kHeading                   // a Markdown heading (ATX or setext)
-	kCode                      // fenced or indented code
-	kTable                     // a GitHub-flavoured table
-	kHTML                      // an HTML block
-	kItem                      // a list item, from its marker to its first blank line
-	kItemPara                  // a later paragraph of a list item
-	kQuote                     // a paragraph of a block quote
-	kRule                      // a thematic break
 )
 
 // A block is a run of text between two cuts that the block level always
 // allows, trimmed of white space.
 type block struct {
 	start, end int
-	kind       blockKind
-	depth      uint8 // heading level, or nesting depth of a list item
-	gap        rank  // rank of the cut before the block
+	kind       markdown.Kind // KindParagraph in plain text
+	depth      uint8         // heading level, or nesting depth of a list item
+	gap        rank          // rank of the cut before the block
 }
 
 // unit returns how the block's text is cut when it is too long.
 func (b *block) unit() unitKind {
 	switch b.kind {
-	case kCode, kTable, kHTML:
+	case markdown.KindCode, markdown.KindTable, markdown.KindHTML:
 		return uAtomic
-	case kHeading, kRule:
+	case markdown.KindHeading, markdown.KindRule:
 		return uWords
 	}
 	return uProse
@@ -48,21 +34,7 @@ func (b *block) prose() bool { return b.unit() == uProse }
 // lineAt returns the end of the line that starts at i (the position of its
 // terminator, or s.last) and the start of the next line.
 func (s *split) lineAt(i int) (end, next int) {
-	text := s.text[:s.last]
-	j := strings.IndexByte(text[i:], '\n')
-	if j < 0 {
-		end, next = len(text), len(text)
-	} else {
-		end, next = i+j, i+j+1
-	}
-	if s.hasCR {
-		// A lone carriage return also ends a line; the one before a
-		// line feed is trailing white space.
-		if k := strings.IndexByte(text[i:end], '\r'); k >= 0 && i+k+1 < end {
-			return i + k, i + k + 1
-		}
-	}
-	return end, next
+	return markdown.LineAt(s.text[:s.last], i, s.hasCR)
 }
 
 // scanText finds the paragraphs of plain text: runs of non-blank lines.
@@ -90,7 +62,7 @@ func (s *split) addTextPara(start, end int) {
 	if n := len(s.blocks); n > 0 && newlines(s.text[s.blocks[n-1].end:start]) >= 3 {
 		g = rBreak
 	}
-	s.blocks = append(s.blocks, block{start: start, end: end, kind: kPara, gap: g})
+	s.blocks = append(s.blocks, block{start: start, end: end, kind: markdown.KindParagraph, gap: g})
 }
 
 // blankLine reports whether the white space text[a:b] holds a blank line.

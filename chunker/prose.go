@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/segment"
 )
@@ -26,8 +27,8 @@ func (s *split) addProse(b *block) {
 	sents := segment.AppendSentences(s.sents[:0], text[b.start:b.end])
 	s.sents = sents
 	marker := b.start // the end of a list item's marker, which no sentence ends
-	if b.kind == kItem {
-		marker += markerLen(text[b.start:b.end])
+	if b.kind == markdown.KindItem {
+		marker += markdown.MarkerLen(text[b.start:b.end])
 	}
 	// A long block's dense cuts are thinned, as refinement's are.
 	th := thinner{last: b.start, minGap: s.minGap(uProse, b.end-b.start), fn: func(c cand) error {
@@ -104,7 +105,7 @@ func (s *split) realBreaks(b *block) []cand {
 		real := verse || prev.hardBreak
 		if !real && !md {
 			next, line := text[l.start:l.end], text[prev.start:prev.end]
-			real = prev.ind != l.ind || listMarker(next) != 0 ||
+			real = prev.ind != l.ind || markdown.ListMarker(next) != 0 ||
 				prev.width+1+firstWordWidth(next) <= maxW && (endsPunct(line) || !startsLower(next))
 		}
 		if real {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
@@ -31,21 +32,21 @@ type split struct {
 	hasCR       bool
 	capacity    int // the planning size of a chunk, without overlap and margin
 
-	blocks  []block
-	cands   []cand
-	spare   []cand
-	extra   []cand // refined candidates waiting to be merged
-	lines   []lineInfo
-	sents   []segment.Span
-	breaks  []cand
-	spanBuf [uNone][]segment.Span // words or graphemes of a window, by the kind they cut
-	ends    []int
-	local   []int // token ends of one unit, tokenized alone
-	indents []int
-	plan    planner
-	list    candList // the candidates while finish repairs chunks
-	pieces  []cand   // the pieces of a unit that finish cuts
-	opts    []int
+	blocks   []block
+	cands    []cand
+	spare    []cand
+	extra    []cand // refined candidates waiting to be merged
+	lines    []lineInfo
+	sents    []segment.Span
+	breaks   []cand
+	spanBuf  [uNone][]segment.Span // words or graphemes of a window, by the kind they cut
+	ends     []int
+	local    []int // token ends of one unit, tokenized alone
+	mdBlocks []markdown.Block
+	plan     planner
+	list     candList // the candidates while finish repairs chunks
+	pieces   []cand   // the pieces of a unit that finish cuts
+	opts     []int
 }
 
 var splitPool = sync.Pool{New: func() any { return new(split) }}
@@ -140,7 +141,7 @@ func (s *split) addProseBlock(b *block) {
 		}
 		next := space.Skip(s.text, part.end, b.end)
 		s.cands = append(s.cands, cand{end: part.end, start: next, rank: rWrap, unit: uProse})
-		part = block{start: next, end: b.end, kind: kPara}
+		part = block{start: next, end: b.end, kind: markdown.KindParagraph}
 	}
 }
 

@@ -1,0 +1,130 @@
+// Package markdown is a line-based scanner of the block structure of
+// CommonMark and GitHub-flavoured Markdown, like the first phase of a
+// CommonMark parser. It finds what decides where a chunk of Markdown may
+// be cut and what section a byte offset belongs to:
+//
+//   - ATX headings ("# Title", levels 1 to 6) and setext headings (a
+//     paragraph underlined with === or ---);
+//   - fenced code (``` or ~~~, closed by a fence of the same character at
+//     least as long, or by the end of the text) and indented code (four
+//     spaces after a blank line, outside lists);
+//   - GitHub tables (a header row with pipes, then a delimiter row such as
+//     |---|:--:|, then the rows that contain a pipe);
+//   - list items (-, + or * and 1. or 1) markers, nested by indentation),
+//     with their continuation lines and later indented paragraphs;
+//   - block quotes (lines starting with >), whose paragraphs are separated
+//     by lines holding only >;
+//   - HTML blocks (a line starting with a tag, up to a blank line) and
+//     thematic breaks (***, ---, ___).
+//
+// Everything else is paragraph text. Inline syntax is not parsed; link
+// reference definitions and front matter read as paragraphs, and a fence
+// opened inside a block quote is read as quote text. Offsets are bytes;
+// "\r\n", "\n" and a lone "\r" end lines.
+package markdown
+
+import (
+	"strings"
+
+	"github.com/ragkit/ragkit/internal/space"
+)
+
+// Kind is the kind of a block.
+type Kind uint8
+
+const (
+	KindParagraph     Kind = iota // a paragraph of prose
+	KindHeading                   // an ATX or setext heading
+	KindCode                      // fenced or indented code
+	KindTable                     // a GitHub-flavoured table
+	KindHTML                      // an HTML block
+	KindItem                      // a list item, from its marker to its first blank line
+	KindItemParagraph             // a later paragraph of a list item
+	KindQuote                     // a paragraph of a block quote
+	KindRule                      // a thematic break
+)
+
+// A Block is a run of text of one kind, trimmed of white space.
+type Block struct {
+	Start, End int
+	Kind       Kind
+	Depth      uint8 // the level of a heading, the nesting depth of a list item
+}
+
+// A Heading is a heading of the text.
+type Heading struct {
+	Level      int // 1 to 6; a setext heading is 1 (===) or 2 (---)
+	Start, End int // the whole heading, a setext heading's underline included
+	// TitleStart and TitleEnd delimit the heading's text, without its
+	// markers (the #s and a closing sequence of #s, the underline) and
+	// trimmed of white space.
+	TitleStart, TitleEnd int
+}
+
+// AppendBlocks appends the blocks of text[from:to] to dst and returns the
+// extended slice. from must be the start of a line.
+func AppendBlocks(dst []Block, text string, from, to int) []Block {
+	sc := scanner{text: text[:to], out: dst, hasCR: strings.IndexByte(text[from:to], '\r') >= 0}
+	sc.run(from)
+	return sc.out
+}
+
+// AppendHeadings appends the headings of text to dst, in order, and
+// returns the extended slice. Lines that look like headings inside fenced
+// or indented code and HTML blocks are not headings.
+func AppendHeadings(dst []Heading, text string) []Heading {
+	sc := scanner{text: text, hasCR: strings.IndexByte(text, '\r') >= 0}
+	sc.run(0)
+	for _, b := range sc.out {
+		if b.Kind == KindHeading {
+			dst = append(dst, sc.heading(b))
+		}
+	}
+	return dst
+}
+
+// heading describes the heading block b.
+func (sc *scanner) heading(b Block) Heading {
+	h := Heading{Level: int(b.Depth), Start: b.Start, End: b.End}
+	text := sc.text
+	if text[b.Start] == '#' {
+		s := b.Start + int(b.Depth)
+		e := b.End
+		// A closing sequence of #s, after white space, is not text.
+		k := e
+		for k > s && text[k-1] == '#' {
+			k--
+		}
+		if k == s || text[k-1] == ' ' || text[k-1] == '\t' {
+			e = k
+		}
+		h.TitleStart, h.TitleEnd = space.Trim(text, s, e)
+		return h
+	}
+	// Setext: the lines before the underline.
+	u := strings.LastIndexAny(text[b.Start:b.End], "\n\r")
+	h.TitleStart, h.TitleEnd = space.Trim(text, b.Start, b.Start+max(u, 0))
+	return h
+}
+
+// LineAt returns the end of the line of text that starts at i (the
+// position of its terminator, or len(text)) and the start of the next
+// line. If hasCR is set, a lone "\r" also ends a line, and the "\r" of
+// "\r\n" is white space at the end of one; a caller that knows the text
+// holds no "\r" saves the search for it.
+func LineAt(text string, i int, hasCR bool) (end, next int) {
+	j := strings.IndexByte(text[i:], '\n')
+	if j < 0 {
+		end, next = len(text), len(text)
+	} else {
+		end, next = i+j, i+j+1
+	}
+	if hasCR {
+		// A lone carriage return also ends a line; the one before a
+		// line feed is trailing white space.
+		if k := strings.IndexByte(text[i:end], '\r'); k >= 0 && i+k+1 < end {
+			return i + k, i + k + 1
+		}
+	}
+	return end, next
+}
