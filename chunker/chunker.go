@@ -3,6 +3,7 @@ package chunker
 import (
 	"errors"
 	"fmt"
+	"math"
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/internal/space"
@@ -16,8 +17,9 @@ var (
 	ErrNoTokenizer = errors.New("chunker: Tokenizer is required")
 	// ErrMaxTokens means Config.MaxTokens is not positive.
 	ErrMaxTokens = errors.New("chunker: MaxTokens must be positive")
-	// ErrMinTokens means Config.MinTokens is negative or above MaxTokens.
-	ErrMinTokens = errors.New("chunker: MinTokens must be between 0 and MaxTokens")
+	// ErrMinTokens means Config.MinTokens is negative or above half of
+	// MaxTokens-OverlapTokens, a floor that many texts cannot meet.
+	ErrMinTokens = errors.New("chunker: MinTokens must be between 0 and (MaxTokens-OverlapTokens)/2")
 	// ErrOverlapTokens means Config.OverlapTokens is negative or not below MaxTokens.
 	ErrOverlapTokens = errors.New("chunker: OverlapTokens must be at least 0 and below MaxTokens")
 	// ErrFormat means Config.Format is not a known [Format].
@@ -37,8 +39,9 @@ var (
 	// MaxTokens tokens and Config.KeepGraphemes forbids cutting it, or
 	// that a single code point does.
 	ErrGraphemeTooLong = errors.New("chunker: a grapheme cluster is longer than MaxTokens")
-	// ErrTokenizer means the Tokenizer counted the same text differently
-	// on two calls; a Tokenizer must be deterministic.
+	// ErrTokenizer means the Tokenizer misbehaved: it returned a negative
+	// count, or counted the same text differently on two calls (a
+	// Tokenizer must be deterministic).
 	ErrTokenizer = errors.New("chunker: Tokenizer counts are inconsistent")
 )
 
@@ -107,10 +110,13 @@ type Config struct {
 	// Tokenizer's exact count of the chunk's Text. Required, positive.
 	MaxTokens int
 	// MinTokens is an optional floor, met wherever the text allows: no
-	// chunk is shorter unless the whole text is, a code block or table
-	// that is never split leaves a shorter neighbour, or MinTokens is
-	// above half of MaxTokens-OverlapTokens, where no cutting may meet
-	// it. 0, the default, lets the balancing decide.
+	// chunk is shorter unless the whole text is, or a code block or table
+	// that is never split leaves a shorter neighbour. It may be at most
+	// half of MaxTokens-OverlapTokens: a higher floor leaves texts whose
+	// length falls between k chunks at the ceiling and k+1 chunks at the
+	// floor with no plan at all (with MinTokens equal to MaxTokens, nearly
+	// every chunk would miss it), so New refuses it. 0, the default, lets
+	// the balancing decide.
 	MinTokens int
 	// OverlapTokens, if positive, makes every chunk after the first begin
 	// with whole sentences (or words, where no whole sentence fits)
@@ -214,15 +220,15 @@ func validate(cfg Config) error {
 	case cfg.Tokenizer == nil:
 		return ErrNoTokenizer
 	case cfg.MaxTokens <= 0:
-		return fmt.Errorf("%w (got %d)", ErrMaxTokens, cfg.MaxTokens)
-	case cfg.MinTokens < 0 || cfg.MinTokens > cfg.MaxTokens:
-		return fmt.Errorf("%w (got %d with MaxTokens %d)", ErrMinTokens, cfg.MinTokens, cfg.MaxTokens)
+		return fmt.Errorf("%w: got %d", ErrMaxTokens, cfg.MaxTokens)
 	case cfg.OverlapTokens < 0 || cfg.OverlapTokens >= cfg.MaxTokens:
-		return fmt.Errorf("%w (got %d with MaxTokens %d)", ErrOverlapTokens, cfg.OverlapTokens, cfg.MaxTokens)
+		return fmt.Errorf("%w: got %d with MaxTokens %d", ErrOverlapTokens, cfg.OverlapTokens, cfg.MaxTokens)
+	case cfg.MinTokens < 0 || cfg.MinTokens > (cfg.MaxTokens-cfg.OverlapTokens)/2:
+		return fmt.Errorf("%w: got %d with MaxTokens %d and OverlapTokens %d", ErrMinTokens, cfg.MinTokens, cfg.MaxTokens, cfg.OverlapTokens)
 	case cfg.Format > Markdown:
-		return fmt.Errorf("%w (%d)", ErrFormat, cfg.Format)
+		return fmt.Errorf("%w: got %d", ErrFormat, cfg.Format)
 	case cfg.Strategy > Greedy:
-		return fmt.Errorf("%w (%d)", ErrStrategy, cfg.Strategy)
+		return fmt.Errorf("%w: got %d", ErrStrategy, cfg.Strategy)
 	}
 	return nil
 }
@@ -256,9 +262,11 @@ func (c *Chunker) Config() Config {
 //
 // Text with no non-space character returns an error wrapping
 // [ErrEmptyText], invalid UTF-8 one wrapping [ErrInvalidUTF8] (with the
-// offset of the first invalid byte), and a grapheme cluster longer than
-// MaxTokens on its own one wrapping [ErrGraphemeTooLong]. A Chunker that
-// was not made by New (its zero value, or nil) returns [ErrNoTokenizer].
+// offset of the first invalid byte), a code point longer than MaxTokens on
+// its own (or, with KeepGraphemes, a grapheme cluster) one wrapping
+// [ErrGraphemeTooLong], and a Tokenizer that returns a negative count one
+// wrapping [ErrTokenizer]. A Chunker that was not made by New (its zero
+// value, or nil) returns [ErrNoTokenizer].
 func (c *Chunker) Split(text string) ([]Chunk, error) {
 	if c == nil {
 		return nil, ErrNoTokenizer
@@ -267,15 +275,42 @@ func (c *Chunker) Split(text string) ([]Chunk, error) {
 		return nil, err // a Chunker not made by New
 	}
 	if !utf8.ValidString(text) {
-		return nil, fmt.Errorf("%w (first invalid byte at offset %d)", ErrInvalidUTF8, firstInvalid(text))
+		return nil, fmt.Errorf("%w: first invalid byte at offset %d", ErrInvalidUTF8, firstInvalid(text))
 	}
 	first, last := space.Trim(text, 0, len(text))
 	if first >= last {
 		return nil, ErrEmptyText
 	}
+	if last-first <= oneChunkBytes(c.cfg.MaxTokens) {
+		// A text this short may well fit in one chunk: one count proves
+		// it, where planning would cost several times as much.
+		n, err := count(c.cfg.Tokenizer, text[first:last])
+		if err != nil {
+			return nil, err
+		}
+		if n <= c.cfg.MaxTokens {
+			return []Chunk{{Start: first, End: last, Text: text[first:last], Tokens: n, Boundary: DocumentStart}}, nil
+		}
+	}
 	s := newSplit(c, text, first, last)
 	defer s.release()
 	return s.run()
+}
+
+// oneChunkBytes is the length under which Split counts a text before
+// planning, in case it fits in one chunk: eight bytes a token, twice what
+// English prose takes, so that a text that fits is rarely planned and one
+// that does not costs a count of at most a few chunks.
+func oneChunkBytes(maxTokens int) int { return 8 * min(maxTokens, math.MaxInt/8) }
+
+// count returns tok's count of text. A negative count breaks every promise
+// about sizes, so it is an error.
+func count(tok tokencount.Tokenizer, text string) (int, error) {
+	n := tok.Count(text)
+	if n < 0 {
+		return 0, fmt.Errorf("%w: %d tokens for %q", ErrTokenizer, n, clip(text))
+	}
+	return n, nil
 }
 
 func firstInvalid(text string) int {

@@ -1,7 +1,6 @@
 package chunker
 
 import (
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -92,8 +91,8 @@ func windowEnd(text string, w0, to int) int {
 // (such a unit is cut by refinement or kept whole, and the planners take
 // a chunk of one unit as always allowed), and it refines those units,
 // with the token ends of the current window when the unit lies in it.
-// It works in place; the rare refined candidates wait in s.extra, each
-// with the index it goes before, and are merged in at the end.
+// It works in place; the rare refined candidates wait in s.extra, in runs
+// (see insertRuns), and are inserted at the end.
 func (s *split) countCands() error {
 	var c counter
 	c.reset(s.tok, s.text, s.first, s.last, s.ends)
@@ -130,80 +129,6 @@ func (s *split) countCands() error {
 	}
 	s.ends, s.extra = c.ends, extra
 	s.cands = out
-	if len(extra) > 0 {
-		s.cands, s.spare = s.mergeExtra(out, extra), out
-	}
+	s.insertRuns(0, extra)
 	return nil
-}
-
-// refineUnit refines the unit from the last candidate of out to end,
-// appending the new candidates to extra. They go before index len(out).
-func (s *split) refineUnit(extra []cand, out []cand, end int, c *counter) ([]cand, error) {
-	from := &out[len(out)-1]
-	lc := localCounts{base: c.base, off: c.w0, ends: c.ends}
-	if from.start < c.w0 {
-		lc = s.localFor(from.start, end, from.s) // the unit straddles windows
-	}
-	n := len(extra)
-	extra = append(extra, *from)
-	extra, err := s.refine(extra, from.start, end, from.unit, &lc)
-	if err != nil {
-		return nil, err
-	}
-	from.unit = extra[n].unit
-	// The copy of from marks where the new candidates go.
-	extra[n] = cand{end: len(out), rank: numRanks}
-	if len(extra) == n+1 {
-		extra = extra[:n]
-	}
-	return extra, nil
-}
-
-// mergeExtra returns cands with the refined candidates of extra inserted:
-// extra is a series of runs, each led by a marker (rank numRanks) whose
-// end field holds the index in cands the run goes before.
-func (s *split) mergeExtra(cands, extra []cand) []cand {
-	out := make([]cand, 0, len(cands)+len(extra))
-	i := 0
-	for _, x := range extra {
-		if x.rank == numRanks {
-			out = append(out, cands[i:x.end]...)
-			i = x.end
-			continue
-		}
-		out = append(out, x)
-	}
-	return append(out, cands[i:]...)
-}
-
-// localCounts holds the token ends of one unit of text, tokenized alone,
-// for sizing the finer candidates inside it.
-type localCounts struct {
-	base int   // the prefix count of the unit's start
-	off  int   // the unit's start in the text
-	ends []int // relative to off
-}
-
-func (s *split) localFor(start, end, base int) localCounts {
-	s.local = tokencount.AppendTokenEnds(s.tok, s.local[:0], s.text[start:end])
-	return localCounts{base: base, off: start, ends: s.local}
-}
-
-// size returns the estimated tokens of text[a:b].
-func (l *localCounts) size(a, b int) int {
-	e, _ := l.at(b, b)
-	_, s := l.at(a, a)
-	return e - s
-}
-
-// at returns the prefix counts e and s of a cut from end to start inside
-// the unit (see countCands).
-func (l *localCounts) at(end, start int) (int, int) {
-	p := end - l.off
-	i := sort.SearchInts(l.ends, p+1)
-	e := i
-	if p > 0 && i < len(l.ends) && (i == 0 || l.ends[i-1] < p) {
-		e++
-	}
-	return l.base + e, l.base + sort.SearchInts(l.ends, start-l.off+1)
 }

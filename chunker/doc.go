@@ -29,12 +29,14 @@
 //   - sentences, found by the segment package;
 //   - clause punctuation (, ; : and dashes) inside long sentences;
 //   - words, then grapheme clusters, only inside a unit that does not fit
-//     in a chunk on its own.
+//     in a chunk on its own;
+//   - code points, only inside a grapheme cluster that counts more than
+//     MaxTokens on its own (an emoji family, a letter with thousands of
+//     combining marks); [Config.KeepGraphemes] makes such a cluster an
+//     error ([ErrGraphemeTooLong]) instead.
 //
 // A fenced code block or table that fits in MaxTokens is never split; one
-// that does not fit is split at its lines. A grapheme cluster is never
-// split; one that counts more than MaxTokens on its own is an error
-// ([ErrGraphemeTooLong]).
+// that does not fit is split at its lines.
 //
 // # Balance
 //
@@ -49,9 +51,13 @@
 //     real line breaks, Markdown blocks) and sentences, which gives a list
 //     of candidate cuts, each with its boundary. Clause cuts are added in
 //     long sentences; words and graphemes only where a unit is too long
-//     for a chunk.
-//  2. Sizes. The text is tokenized once, in windows of about a megabyte,
-//     and the token ends give each candidate a prefix count, so that the
+//     for a chunk. Inside a long unit, or a paragraph of many kilobytes,
+//     candidates closer than a thirty-second of a chunk are thinned out,
+//     and long units and paragraphs are read in windows, so that the
+//     candidates and the buffers stay proportional to the chunks, not to
+//     the bytes, on any shape of text.
+//  2. Sizes. The text is tokenized once, in windows of a quarter of a
+//     megabyte, and the token ends give each candidate a prefix count, so that the
 //     size of any chunk between two candidates is a subtraction. The size
 //     is an estimate: the edges of a substring can tokenize differently
 //     from the same bytes in the whole text, by a token or two.
@@ -73,8 +79,10 @@
 //  4. Verify. Every chunk is counted with the Tokenizer's exact Count, which
 //     is the Tokens field. A chunk over MaxTokens, which an estimate let
 //     through, is repaired before it is returned: its end moves back to an
-//     earlier candidate, and the next chunk starts there. The planner keeps
-//     a margin of two tokens per chunk so that repairs are rare.
+//     earlier candidate, and the next chunk starts there; where the next
+//     planned chunk cannot take that tail, it ends earlier too, so tails
+//     never pile up. The planner keeps a margin of two tokens per chunk so
+//     that repairs are rare.
 //
 // The [Greedy] strategy stops after the greedy pass of step 3: it makes as
 // many chunks, cut at the same kinds of boundaries, with uneven sizes. It is
@@ -84,8 +92,9 @@
 // allow: chunks under it are priced out, and if the plan still holds one,
 // the units beside it are cut at the next weaker level and the plan is
 // made again. It cannot be met when the whole text is shorter, nor next to
-// a code block or table that fits in MaxTokens (they are never split), nor
-// when MinTokens is more than half of MaxTokens-OverlapTokens.
+// a code block or table that fits in MaxTokens (they are never split).
+// New refuses a MinTokens above half of MaxTokens-OverlapTokens, which
+// many texts could not meet at all.
 //
 // # Overlap
 //
@@ -98,6 +107,14 @@
 // MaxTokens gets a shorter overlap, or none. A unit that fits in MaxTokens
 // but not with the overlap (a long code block, say) is a chunk without
 // overlap rather than being split.
+//
+// What overlap guarantees: the repeated text never exceeds OverlapTokens by
+// exact count, and it starts at a sentence (or stronger) boundary when one
+// lies within OverlapTokens of the cut, else at a word. Where the end of
+// the previous chunk has no word start within OverlapTokens (text whose
+// only cuts are graphemes, such as a run of emoji or one enormous word),
+// the chunk has no overlap. Chunks are planned at MaxTokens-OverlapTokens
+// either way, so such text gets chunks of about that size.
 //
 // # Plain text and Markdown
 //
@@ -136,10 +153,11 @@
 // # Performance
 //
 // Split tokenizes the text about twice (once to plan, once to verify), plus
-// the sentence segmentation and little else: on English prose with
-// cl100k_base it runs at tens of megabytes per second, several times faster
-// than one tiktoken-go EncodeOrdinary pass over the same text, and in time
-// and memory linear in the text, whatever its shape (a text without blank
-// lines, one enormous word, fifty megabytes). The benchmarks module of this
-// repository compares it with langchaingo's splitters.
+// the sentence segmentation and little else; a text short enough to fit in
+// one chunk is counted once, before any planning. Time and memory are
+// linear in the text whatever its shape (a text without blank lines, one
+// enormous word, a line break every other byte, a MaxTokens of 1), and what
+// Split allocates per byte of text is bounded on every shape. The README of
+// the repository gives the measured speeds, the memory per byte by shape,
+// and a comparison with langchaingo's splitters.
 package chunker

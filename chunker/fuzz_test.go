@@ -41,8 +41,8 @@ func FuzzSplit(f *testing.F) {
 			Strategy:      chunker.Strategy(format / 2 % 2),
 			KeepGraphemes: format/4%2 == 1,
 		}
-		cfg.MinTokens = int(min) % (cfg.MaxTokens + 1)
 		cfg.OverlapTokens = int(over) % cfg.MaxTokens
+		cfg.MinTokens = int(min) % ((cfg.MaxTokens-cfg.OverlapTokens)/2 + 1)
 		checkSplit(t, cfg, text)
 	})
 }

@@ -101,6 +101,7 @@ func TestHugeConfigurations(t *testing.T) {
 		{Tokenizer: tok, MaxTokens: math.MaxInt, OverlapTokens: math.MaxInt - 1},
 		{Tokenizer: tok, MaxTokens: math.MaxInt},
 		{Tokenizer: tok, MaxTokens: math.MaxInt, MinTokens: math.MaxInt / 4},
+		{Tokenizer: tok, MaxTokens: math.MaxInt, MinTokens: math.MaxInt / 2},
 		{Tokenizer: tok, MaxTokens: math.MaxInt / 2, OverlapTokens: math.MaxInt / 4, Format: chunker.Markdown},
 	} {
 		chunks := split(t, cfg, text)

@@ -2,11 +2,9 @@ package chunker
 
 import (
 	"fmt"
-	"strings"
-	"unicode/utf8"
+	"sort"
 
-	"github.com/ragkit/ragkit/internal/space"
-	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount"
 )
 
 // Weak boundaries (clauses, words, graphemes, and the lines of code and
@@ -19,14 +17,6 @@ import (
 // still too long is cut at words, a word at graphemes, and a grapheme
 // longer than MaxTokens at its code points (or, with
 // Config.KeepGraphemes, is an error).
-//
-// Inside a long unit the gaps are thinned: a gap closer than minGap bytes
-// to the last one kept is dropped, so that a megabyte-long word or a
-// sentence of a million commas makes one candidate per few dozen bytes
-// rather than one per byte. Tokens never outnumber bytes by much, so the
-// pieces between kept gaps stay far below a chunk, and the planner loses
-// nothing it could use. Gaps are found window by window, so the spans of
-// a long unit are never all in memory at once.
 
 // refine appends to out the candidates that cut text[a:b], a unit of kind
 // u, if it does not fit (see above); the candidate before the unit is the
@@ -117,194 +107,59 @@ func (s *split) weaker(u unitKind) unitKind {
 	return uNone
 }
 
-// clip shortens a long string for an error message.
-func clip(t string) string {
-	if len(t) <= 40 {
-		return t
+// refineUnit refines the unit from the last candidate of out to end,
+// appending the new candidates to extra. They go before index len(out).
+func (s *split) refineUnit(extra []cand, out []cand, end int, c *counter) ([]cand, error) {
+	from := &out[len(out)-1]
+	lc := localCounts{base: c.base, off: c.w0, ends: c.ends}
+	if from.start < c.w0 {
+		lc = s.localFor(from.start, end, from.s) // the unit straddles windows
 	}
-	n := 40
-	for !utf8.RuneStart(t[n]) {
-		n--
+	n := len(extra)
+	extra = append(extra, *from)
+	extra, err := s.refine(extra, from.start, end, from.unit, &lc)
+	if err != nil {
+		return nil, err
 	}
-	return t[:n] + "..."
+	from.unit = extra[n].unit
+	// The copy of from marks where the new candidates go.
+	extra[n] = marker(len(out))
+	if len(extra) == n+1 {
+		extra = extra[:n]
+	}
+	return extra, nil
 }
 
-// minGap returns the fewest bytes between two cuts kept when a unit of
-// kind u and the given length is cut at the next level (see eachGap). Cuts
-// between words, graphemes and code points, which are not worth a
-// separate candidate each, are always thinned; clauses and lines only in a
-// unit several chunks long.
-func (s *split) minGap(u unitKind, length int) int {
-	if u == uProse || u == uAtomic {
-		if length/4 <= s.c.cfg.MaxTokens {
-			return 0
-		}
-	}
-	return s.capacity / 32
+// localCounts holds the token ends of one unit of text, tokenized alone,
+// for sizing the finer candidates inside it.
+type localCounts struct {
+	base int   // the prefix count of the unit's start
+	off  int   // the unit's start in the text
+	ends []int // relative to off
 }
 
-// eachGap calls fn, in order, for the cuts inside text[a:b] at the level
-// that cuts a unit of kind u: clause punctuation in prose, lines in code
-// and tables, words, graphemes, or code points. A cut closer than minGap
-// bytes to the previous one passed to fn (or to a) is skipped, unless a
-// piece of minGap bytes or more follows it.
-func (s *split) eachGap(u unitKind, a, b, minGap int, fn func(cand) error) error {
-	th := thinner{last: a, minGap: minGap, fn: fn}
-	if err := s.eachCut(u, a, b, th.add); err != nil {
-		return err
-	}
-	return th.flush(b)
+func (s *split) localFor(start, end, base int) localCounts {
+	s.local = tokencount.AppendTokenEnds(s.tok, s.local[:0], s.text[start:end])
+	return localCounts{base: base, off: start, ends: s.local}
 }
 
-// thinner passes on the cuts that are at least minGap bytes after the last
-// one it passed on, and also a skipped cut that a long piece follows, so
-// that a long piece (a huge word after a few short ones) is always parted
-// from its short neighbours.
-type thinner struct {
-	last, minGap int
-	pending      cand
-	held         bool
-	fn           func(cand) error
+// size returns the estimated tokens of text[a:b].
+func (l *localCounts) size(a, b int) int {
+	e, _ := l.at(b, b)
+	_, s := l.at(a, a)
+	return e - s
 }
 
-func (t *thinner) add(g cand) error {
-	if err := t.flush(g.end); err != nil {
-		return err
+// at returns the prefix counts e and s of a cut from end to start inside
+// the unit (see countCands).
+func (l *localCounts) at(end, start int) (int, int) {
+	p := end - l.off
+	i := sort.SearchInts(l.ends, p+1)
+	e := i
+	if p > 0 && i < len(l.ends) && (i == 0 || l.ends[i-1] < p) {
+		e++
 	}
-	if g.end-t.last < t.minGap {
-		t.pending, t.held = g, true
-		return nil
-	}
-	t.last = g.start
-	return t.fn(g)
-}
-
-// flush passes on the held cut if the piece after it, up to end, is long.
-func (t *thinner) flush(end int) error {
-	if !t.held {
-		return nil
-	}
-	t.held = false
-	if end-t.pending.start < t.minGap {
-		return nil
-	}
-	t.last = t.pending.start
-	return t.fn(t.pending)
-}
-
-// eachCut calls fn, in order, for every cut inside text[a:b] at the level
-// that cuts a unit of kind u.
-func (s *split) eachCut(u unitKind, a, b int, fn func(cand) error) error {
-	emit := fn
-	switch u {
-	case uProse:
-		return eachClause(s.text, a, b, emit)
-	case uAtomic:
-		prev := -1
-		for i := a; i < b; {
-			end, next := s.lineAt(i)
-			end = min(end, b)
-			if cs := space.Skip(s.text, i, end); cs < end {
-				if prev >= 0 {
-					if err := emit(cand{end: prev, start: cs, rank: rLine}); err != nil {
-						return err
-					}
-				}
-				prev = space.Back(s.text, cs, end)
-			}
-			i = next
-		}
-		return nil
-	case uWords:
-		return s.eachSpanGap(u, segment.AppendWords, a, b, rWord, emit)
-	case uGraphemes:
-		return s.eachSpanGap(u, segment.AppendGraphemes, a, b, rGrapheme, emit)
-	case uRunes:
-		for i := a; i < b; {
-			_, n := utf8.DecodeRuneInString(s.text[i:b])
-			if i += n; i < b {
-				if err := emit(cand{end: i, start: i, rank: rRune}); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// spanWindow is how many bytes of a unit are segmented at a time.
-const spanWindow = 1 << 16
-
-// eachSpanGap calls fn for the cuts between the consecutive spans that
-// appendSpans finds in text[a:b] (words or graphemes). The unit is
-// segmented in windows: each window's last span, which the window's end may
-// have cut short, is segmented again as the start of the next window.
-// Each kind has its own buffer, since refinement recurses from words to
-// graphemes while the words of a window are being walked.
-func (s *split) eachSpanGap(u unitKind, appendSpans func([]segment.Span, string) []segment.Span, a, b int, r rank, fn func(cand) error) error {
-	prevEnd := -1
-	for w0 := a; w0 < b; {
-		w1 := min(b, w0+spanWindow)
-		spans := appendSpans(s.spanBuf[u][:0], s.text[w0:w1])
-		for w1 < b && len(spans) < 2 {
-			w1 = min(b, w0+2*(w1-w0)) // one span fills the window: widen it
-			spans = appendSpans(spans[:0], s.text[w0:w1])
-		}
-		s.spanBuf[u] = spans
-		next := b
-		if w1 < b {
-			next = w0 + spans[len(spans)-1].Start
-			spans = spans[:len(spans)-1]
-		}
-		for _, sp := range spans {
-			end, start := w0+sp.End, w0+sp.Start
-			if prevEnd >= 0 {
-				g := cand{end: prevEnd, start: start, rank: r}
-				if r == rWord && strings.IndexByte(s.text[prevEnd:start], '\n') >= 0 {
-					g.rank = rWrap
-				}
-				if err := fn(g); err != nil {
-					return err
-				}
-			}
-			prevEnd = end
-		}
-		w0 = next
-	}
-	return nil
-}
-
-// eachClause calls fn for the cuts after clause punctuation in text[a:b]: a
-// comma, semicolon or colon followed by white space, a dash, or the
-// clause and sentence punctuation of scripts written without spaces.
-func eachClause(text string, a, b int, fn func(cand) error) error {
-	for i := a; i < b; {
-		r, n := rune(text[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(text[i:b])
-		}
-		i += n
-		cut := false
-		switch r {
-		case ',', ';', ':':
-			if i < b {
-				cut, _ = space.At(text, i)
-			}
-		case '—', '–', '，', '、', '；', '：', '。', '！', '？':
-			cut = true
-		}
-		if !cut || i >= b {
-			continue
-		}
-		start := space.Skip(text, i, b)
-		if start < b {
-			if err := fn(cand{end: i, start: start, rank: rClause}); err != nil {
-				return err
-			}
-			i = start
-		}
-	}
-	return nil
+	return l.base + e, l.base + sort.SearchInts(l.ends, start-l.off+1)
 }
 
 // refineShort finds the chunks of a plan that are under the planner's
@@ -331,15 +186,9 @@ func (s *split) refineShort(cuts []int) bool {
 	if len(units) == 0 {
 		return false
 	}
-	out := s.spare[:0]
+	extra := s.extra[:0]
 	added := false
-	next := 0
-	for k := range s.cands {
-		out = append(out, s.cands[k])
-		if next >= len(units) || units[next] != k {
-			continue
-		}
-		next++
+	for _, k := range units {
 		u := s.cands[k].unit
 		if u == uAtomic || k+1 == len(s.cands) {
 			continue // code and tables that fit stay whole
@@ -347,26 +196,27 @@ func (s *split) refineShort(cuts []int) bool {
 		a, b := s.cands[k].start, s.cands[k+1].end
 		lc := s.localFor(a, b, s.cands[k].s)
 		for ; u != uNone; u = s.weaker(u) {
-			n := len(out)
+			n := len(extra)
 			child := s.weaker(u)
+			extra = append(extra, marker(k+1))
 			_ = s.eachGap(u, a, b, s.minGap(u, b-a), func(g cand) error {
 				g.e, g.s = lc.at(g.end, g.start)
 				g.unit, g.opt = child, true
-				out = append(out, g)
+				extra = append(extra, g)
 				return nil
 			})
-			if len(out) > n {
-				out[n-1].unit = child
+			if len(extra) > n+1 {
+				s.cands[k].unit = child
 				added = true
 				break
 			}
+			extra = extra[:n]
 		}
 	}
+	s.extra = extra
 	if added {
-		s.spare, s.cands = s.cands, out
+		s.insertRuns(0, extra)
 		s.monotone()
-	} else {
-		s.spare = out
 	}
 	return added
 }

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/ragkit/ragkit/internal/markdown"
-	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 )
@@ -66,12 +65,18 @@ const maxPooled = 1 << 16
 
 func (s *split) release() {
 	s.c, s.tok, s.text = nil, nil, ""
-	if cap(s.cands) > maxPooled || cap(s.spare) > maxPooled || cap(s.ends) > window || cap(s.plan.arg) > 4*maxPooled {
+	if cap(s.cands) > maxPooled || cap(s.spare) > maxPooled || cap(s.extra) > maxPooled ||
+		cap(s.ends) > window || cap(s.local) > window || cap(s.plan.arg) > 4*maxPooled {
 		*s = split{}
 	}
 	splitPool.Put(s)
 }
 
+// run is Split, step by step, each in its own file: the structure of the
+// text (blocks.go, markdown.go), the candidate cuts (candidates.go), their
+// prefix token counts (count.go), with the units too long for a chunk cut
+// further (refine.go, cuts.go), the plan (plan.go), and the chunks,
+// counted exactly and repaired (finish.go, overlap.go).
 func (s *split) run() ([]Chunk, error) {
 	if s.c.cfg.Format == Markdown {
 		s.scanMarkdown()
@@ -102,63 +107,6 @@ func (s *split) run() ([]Chunk, error) {
 		cuts = s.plan.balanced(s)
 	}
 	return s.finish(cuts)
-}
-
-// addCands lists the candidate cuts of the blocks and inside prose
-// blocks, in order, between a first and a last candidate at the ends of
-// the text.
-func (s *split) addCands() {
-	s.cands = append(s.cands, cand{end: s.first, start: s.first, rank: rStart, unit: s.blocks[0].unit()})
-	for i := range s.blocks {
-		b := &s.blocks[i]
-		if i > 0 {
-			s.cands = append(s.cands, cand{end: s.blocks[i-1].end, start: b.start, rank: b.gap, unit: b.unit()})
-		}
-		if b.prose() {
-			s.addProseBlock(b)
-		}
-	}
-	s.cands = append(s.cands, cand{end: s.last, start: s.last, rank: rStart, unit: uNone})
-}
-
-// maxProse bounds the text of a prose block that is segmented into
-// sentences and lines at once. A longer block (a paragraph of megabytes,
-// such as a text with no blank line) is read in parts cut at a line break
-// (or a space) that the planner may cut at as at a wrap, so that the
-// buffers of one part, not of the whole block, are in memory.
-const maxProse = 1 << 16
-
-// addProseBlock adds the candidates inside the prose block b, part by part.
-func (s *split) addProseBlock(b *block) {
-	part := *b
-	for {
-		part.end = s.partEnd(part.start, b.end)
-		n := len(s.cands)
-		s.addProse(&part)
-		s.addClauses(n-1, part.end)
-		if part.end == b.end {
-			return
-		}
-		next := space.Skip(s.text, part.end, b.end)
-		s.cands = append(s.cands, cand{end: part.end, start: next, rank: rWrap, unit: uProse})
-		part = block{start: next, end: b.end, kind: markdown.KindParagraph}
-	}
-}
-
-// partEnd returns where the part of a prose block that starts at start
-// ends: at end, or after maxProse bytes at the end of a line, or of a word.
-func (s *split) partEnd(start, end int) int {
-	if end-start <= maxProse+maxProse/2 {
-		return end
-	}
-	t := start + maxProse
-	i := strings.IndexAny(s.text[t:end], "\n\r")
-	if i < 0 || i > maxProse/2 {
-		if i = strings.IndexByte(s.text[t:end], ' '); i < 0 {
-			return end // one huge word: refinement reads it in windows
-		}
-	}
-	return space.Back(s.text, start, t+i)
 }
 
 // monotone makes the prefix counts non-decreasing, which the estimates of

@@ -10,6 +10,63 @@ import (
 	"github.com/ragkit/ragkit/segment"
 )
 
+// addCands lists the candidate cuts of the blocks and inside prose
+// blocks, in order, between a first and a last candidate at the ends of
+// the text.
+func (s *split) addCands() {
+	s.cands = append(s.cands, cand{end: s.first, start: s.first, rank: rStart, unit: s.blocks[0].unit()})
+	for i := range s.blocks {
+		b := &s.blocks[i]
+		if i > 0 {
+			s.cands = append(s.cands, cand{end: s.blocks[i-1].end, start: b.start, rank: b.gap, unit: b.unit()})
+		}
+		if b.prose() {
+			s.addProseBlock(b)
+		}
+	}
+	s.cands = append(s.cands, cand{end: s.last, start: s.last, rank: rStart, unit: uNone})
+}
+
+// maxProse bounds the text of a prose block that is segmented into
+// sentences and lines at once. A longer block (a paragraph of megabytes,
+// such as a text with no blank line) is read in parts cut at a line break
+// (or a space) that the planner may cut at as at a wrap, so that the
+// buffers of one part, not of the whole block, are in memory.
+const maxProse = 1 << 16
+
+// addProseBlock adds the candidates inside the prose block b, part by part.
+func (s *split) addProseBlock(b *block) {
+	part := *b
+	for {
+		part.end = s.partEnd(part.start, b.end)
+		n := len(s.cands)
+		s.addProse(&part)
+		s.addClauses(n-1, part.end)
+		if part.end == b.end {
+			return
+		}
+		next := space.Skip(s.text, part.end, b.end)
+		s.cands = append(s.cands, cand{end: part.end, start: next, rank: rWrap, unit: uProse})
+		part = block{start: next, end: b.end, kind: markdown.KindParagraph}
+	}
+}
+
+// partEnd returns where the part of a prose block that starts at start
+// ends: at end, or after maxProse bytes at the end of a line, or of a word.
+func (s *split) partEnd(start, end int) int {
+	if end-start <= maxProse+maxProse/2 {
+		return end
+	}
+	t := start + maxProse
+	i := strings.IndexAny(s.text[t:end], "\n\r")
+	if i < 0 || i > maxProse/2 {
+		if i = strings.IndexByte(s.text[t:end], ' '); i < 0 {
+			return end // one huge word: refinement reads it in windows
+		}
+	}
+	return space.Back(s.text, start, t+i)
+}
+
 // lineInfo describes one line of a prose block.
 type lineInfo struct {
 	start, end int // trimmed
@@ -212,28 +269,27 @@ func (s *split) addClauses(from, end int) {
 	if !found {
 		return
 	}
-	tmp := append(s.spare[:0], pieces...)
-	s.cands = s.cands[:from]
-	for i := range tmp {
-		s.cands = append(s.cands, tmp[i])
-		a, b := tmp[i].start, pieceEnd(tmp, i, end)
+	extra := s.extra[:0]
+	for i := range pieces {
+		a, b := pieces[i].start, pieceEnd(pieces, i, end)
 		if b-a <= optional {
 			continue
 		}
-		n := len(s.cands)
+		n := len(extra)
+		extra = append(extra, marker(from+i+1))
 		_ = s.eachGap(uProse, a, b, s.minGap(uProse, b-a), func(g cand) error {
-			s.cands = append(s.cands, g)
+			g.unit, g.opt = uWords, b-a <= long
+			extra = append(extra, g)
 			return nil
 		})
-		for k := n; k < len(s.cands); k++ {
-			s.cands[k].unit = uWords
-			s.cands[k].opt = b-a <= long
+		if len(extra) == n+1 {
+			extra = extra[:n]
+			continue
 		}
-		if len(s.cands) > n {
-			s.cands[n-1].unit = uWords
-		}
+		pieces[i].unit = uWords
 	}
-	s.spare = tmp
+	s.extra = extra
+	s.insertRuns(from, extra)
 }
 
 func pieceEnd(pieces []cand, i, end int) int {
@@ -241,4 +297,32 @@ func pieceEnd(pieces []cand, i, end int) int {
 		return pieces[i+1].end
 	}
 	return end
+}
+
+// New candidates are added to the list in one way: collected in runs, each
+// led by a marker whose end field is the index in s.cands that the run goes
+// before (markers in increasing order), and inserted by insertRuns in one
+// pass. (While finish repairs chunks, candList takes its insertions.)
+
+// marker returns the marker of a run that goes before s.cands[before].
+func marker(before int) cand { return cand{end: before, rank: numRanks} }
+
+// insertRuns inserts the runs of extra into s.cands[from:], in a pass over
+// that part of the list only.
+func (s *split) insertRuns(from int, extra []cand) {
+	if len(extra) == 0 {
+		return
+	}
+	tail := append(s.spare[:0], s.cands[from:]...)
+	out, i := s.cands[:from], from
+	for _, x := range extra {
+		if x.rank == numRanks {
+			out = append(out, tail[i-from:x.end-from]...)
+			i = x.end
+			continue
+		}
+		out = append(out, x)
+	}
+	s.cands = append(out, tail[i-from:]...)
+	s.spare = tail
 }
