@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/internal/space"
@@ -60,14 +61,14 @@ const (
 	Markdown
 )
 
+var formatNames = [...]string{Text: "Text", Markdown: "Markdown"}
+
+// String returns the constant's name, such as "Markdown".
 func (f Format) String() string {
-	switch f {
-	case Text:
-		return "Text"
-	case Markdown:
-		return "Markdown"
+	if int(f) >= len(formatNames) {
+		return "Format(" + strconv.Itoa(int(f)) + ")"
 	}
-	return fmt.Sprintf("Format(%d)", uint8(f))
+	return formatNames[f]
 }
 
 // Strategy chooses how cuts are placed once the chunker knows where it
@@ -87,14 +88,14 @@ const (
 	Greedy
 )
 
+var strategyNames = [...]string{Balanced: "Balanced", Greedy: "Greedy"}
+
+// String returns the constant's name, such as "Greedy".
 func (s Strategy) String() string {
-	switch s {
-	case Balanced:
-		return "Balanced"
-	case Greedy:
-		return "Greedy"
+	if int(s) >= len(strategyNames) {
+		return "Strategy(" + strconv.Itoa(int(s)) + ")"
 	}
-	return fmt.Sprintf("Strategy(%d)", uint8(s))
+	return strategyNames[s]
 }
 
 // Config configures a [Chunker]. The zero values of the optional fields
@@ -172,13 +173,15 @@ const (
 	Rune
 )
 
-var boundaryNames = [...]string{"DocumentStart", "Heading", "Block", "Paragraph", "Line", "Sentence", "Clause", "Word", "Grapheme", "Rune"}
+var boundaryNames = [...]string{DocumentStart: "DocumentStart", Heading: "Heading", Block: "Block", Paragraph: "Paragraph",
+	Line: "Line", Sentence: "Sentence", Clause: "Clause", Word: "Word", Grapheme: "Grapheme", Rune: "Rune"}
 
+// String returns the constant's name, such as "Sentence".
 func (b Boundary) String() string {
-	if int(b) < len(boundaryNames) {
-		return boundaryNames[b]
+	if int(b) >= len(boundaryNames) {
+		return "Boundary(" + strconv.Itoa(int(b)) + ")"
 	}
-	return fmt.Sprintf("Boundary(%d)", uint8(b))
+	return boundaryNames[b]
 }
 
 // A Chunk is a piece of the text given to [Chunker.Split].
