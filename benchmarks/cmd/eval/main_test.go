@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func runEval(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestRunMarkdown(t *testing.T) {
+	code, out, errOut := runEval("-corpus", "testdata/tiny,reports", "-questions", "3", "-sizes", "16,64", "-k", "2")
+	require.Equal(t, 0, code, errOut)
+	assert.Empty(t, errOut)
+	assert.Contains(t, out, "| corpus | configuration | questions | hit@1 | hit@2 |")
+	for _, row := range []string{"| tiny | greedy-16 | 3 |", "| tiny | balanced-64 | 3 |", "| reports | greedy-64 | 3 |", "| reports | balanced-16 | 3 |"} {
+		assert.Contains(t, out, row)
+	}
+	assert.Equal(t, 2+8, strings.Count(out, "\n|"), "header, rule and 8 rows:\n%s", out)
+}
+
+func TestRunJSON(t *testing.T) {
+	code, out, errOut := runEval("-corpus", "testdata/tiny", "-sizes", "16", "-methods", "balanced-16", "-format", "json", "-per-question")
+	require.Equal(t, 0, code, errOut)
+	var results []struct {
+		Corpus      string            `json:"corpus"`
+		Method      string            `json:"method"`
+		Questions   int               `json:"questions"`
+		PerQuestion []json.RawMessage `json:"per_question"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &results))
+	require.Len(t, results, 1)
+	assert.Equal(t, "tiny", results[0].Corpus)
+	assert.Equal(t, "balanced-16", results[0].Method)
+	assert.Equal(t, 3, results[0].Questions)
+	assert.Len(t, results[0].PerQuestion, 3)
+}
+
+// A configuration that errors (a chunk size of 0) is reported in the
+// table and makes the command fail; the others still run.
+func TestRunFailingConfiguration(t *testing.T) {
+	code, out, errOut := runEval("-corpus", "testdata/tiny", "-sizes", "0,16")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "| tiny | greedy-0 | — |")
+	assert.Contains(t, out, "| tiny | balanced-16 | 3 |")
+	assert.Contains(t, errOut, "tiny / balanced-0:")
+}
+
+func TestRunBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-format", "xml"},
+		{"-k", "0"},
+		{"-sizes", "x"},
+		{"-sizes", ""},
+		{"-methods", "nope-64"},
+		{"-questions", "-1"},
+		{"extra"},
+		{"-nosuchflag"},
+	} {
+		code, _, errOut := runEval(args...)
+		assert.Equal(t, 2, code, "%q", args)
+		assert.NotEmpty(t, errOut, "%q", args)
+	}
+	code, _, errOut := runEval("-corpus", "no/such/dir")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "neither a built-in corpus")
+}
