@@ -10,13 +10,14 @@
 //
 //	go run ./cmd/eval [-corpus reports,room] [-k 5] [-sizes 64,256]
 //	                  [-methods greedy-64,...] [-questions N]
-//	                  [-format markdown|json] [-per-question]
+//	                  [-format markdown|json] [-per-question] [-dim N]
 //
 // -corpus takes built-in corpus names or directories laid out as
 // eval.LoadDir reads them. It exits with status 1 if any configuration
 // failed (the table marks it and the error follows the table), 2 on a
-// bad flag. It uses the default Lexical embedder and the memory store;
-// to evaluate another embedder, see the package documentation.
+// bad flag. It uses the Lexical embedder (-dim sets its dimension) and
+// the memory store; to evaluate another embedder, see the package
+// documentation.
 package main
 
 import (
@@ -46,6 +47,7 @@ type options struct {
 	questions   int
 	format      string
 	perQuestion bool
+	dimension   int
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -59,6 +61,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.questions, "questions", 0, "ask only the first N questions of each corpus (0: all)")
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown or json")
 	fs.BoolVar(&o.perQuestion, "per-question", false, "with -format json, include each question's result")
+	fs.IntVar(&o.dimension, "dim", 0, "dimension of the Lexical embedder (0: its default)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -79,8 +82,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-format %q: want markdown or json", o.format)
 	case len(o.corpora) == 0 || len(o.sizes) == 0:
 		return o, fmt.Errorf("-corpus and -sizes must not be empty")
-	case o.k < 1 || o.questions < 0:
-		return o, fmt.Errorf("-k must be at least 1 and -questions at least 0")
+	case o.k < 1 || o.questions < 0 || o.dimension < 0:
+		return o, fmt.Errorf("-k must be at least 1, -questions and -dim at least 0")
 	}
 	return o, nil
 }
@@ -120,13 +123,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		corpora = append(corpora, c.Subset(o.questions))
 	}
-	ev, err := eval.New(eval.Config{Tokenizer: tok, K: o.k})
+	emb, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: o.dimension})
+	if err != nil {
+		fmt.Fprintln(stderr, "eval:", err)
+		return 2
+	}
+	ev, err := eval.New(eval.Config{Embedder: emb, Tokenizer: tok, K: o.k})
 	if err != nil {
 		fmt.Fprintln(stderr, "eval:", err)
 		return 1
 	}
 	results := ev.Run(ctx, corpora, methods)
-	if err := write(stdout, o, results); err != nil {
+	if err := write(stdout, o, emb.Dimension(), results); err != nil {
 		fmt.Fprintln(stderr, "eval:", err)
 		return 1
 	}
@@ -161,11 +169,10 @@ func pick(all []eval.Method, names []string) ([]eval.Method, error) {
 	return out, nil
 }
 
-func write(w io.Writer, o options, results []eval.Result) error {
+func write(w io.Writer, o options, dim int, results []eval.Result) error {
 	if o.format == "json" {
 		return eval.WriteJSON(w, results, o.perQuestion)
 	}
-	fmt.Fprintf(w, "Retrieval evaluation: embedder vectorstore.Lexical (%d dimensions), memory store, tokens by cl100k_base, k = %d.\n\n",
-		vectorstore.DefaultLexicalDimension, o.k)
+	fmt.Fprintf(w, "Retrieval evaluation: embedder vectorstore.Lexical (%d dimensions), memory store, tokens by cl100k_base, k = %d.\n\n", dim, o.k)
 	return eval.WriteMarkdown(w, results)
 }

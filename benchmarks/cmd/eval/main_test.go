@@ -63,6 +63,8 @@ func TestRunBadFlags(t *testing.T) {
 		{"-sizes", ""},
 		{"-methods", "nope-64"},
 		{"-questions", "-1"},
+		{"-dim", "-5"},
+		{"-dim", "100000"},
 		{"extra"},
 		{"-nosuchflag"},
 	} {
