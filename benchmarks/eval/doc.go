@@ -116,18 +116,18 @@
 //
 // # Another Embedder
 //
-// Config.Embedder takes any vectorstore.Embedder; the command uses the
-// default vectorstore.Lexical, which matches words and not meanings, so
-// its figures are a floor for a neural embedder. To evaluate a model
-// served locally behind an OpenAI-compatible /v1/embeddings endpoint
-// (llama.cpp's server, Ollama, vLLM, text-embeddings-inference), wrap its
-// client (ragkit's llm/openai adapter, or a few lines of net/http) as a
-// vectorstore.Embedder and run the evaluation from a small program of
-// your own:
+// Config.Embedder takes any vectorstore.Embedder; by default the command
+// uses vectorstore.Lexical, which matches words and not meanings, so its
+// figures are a floor for a neural embedder. A model served behind an
+// OpenAI-compatible embeddings API (Ollama, vLLM, llama.cpp's server, LM
+// Studio, OpenAI) is one flag away, through ragkit's llm/openai adapter:
 //
-//	var emb vectorstore.Embedder = newLocalEmbedder("http://localhost:8080/v1", "nomic-embed-text")
+//	go run ./cmd/eval -embed-url http://localhost:11434/v1 -embed-model nomic-embed-text
+//
+// Any other Embedder is evaluated from a small program of your own:
+//
 //	tok, _ := tokencount.Encoding(tokencount.Cl100kBase)
-//	ev, err := eval.New(eval.Config{Embedder: emb, BatchSize: 32})
+//	ev, err := eval.New(eval.Config{Embedder: myEmbedder, BatchSize: 32})
 //	...
 //	reports, err := eval.Load("reports")
 //	...
@@ -136,7 +136,7 @@
 //
 // Units and questions are embedded in batches of Config.BatchSize texts
 // per Embed call; an error from the Embedder fails that configuration
-// (ErrEmbed) and the others still run. Mind the model's input limit: a
-// unit longer than the model accepts is truncated or refused by the
-// server, not by the evaluation.
+// (ErrEmbed) and the others still run. Mind the model's input limit: the
+// units must fit in it (llm/openai refuses a longer text rather than cut
+// it; see its EmbedderConfig.MaxTextTokens).
 package eval

@@ -10,14 +10,22 @@
 //
 //	go run ./cmd/eval [-corpus reports,room] [-k 5] [-sizes 64,256]
 //	                  [-methods greedy-64,...] [-questions N]
-//	                  [-format markdown|json] [-per-question] [-dim N]
+//	                  [-format markdown|json] [-per-question]
+//	                  [-dim N | -embed-url URL -embed-model NAME]
 //
 // -corpus takes built-in corpus names or directories laid out as
 // eval.LoadDir reads them. It exits with status 1 if any configuration
 // failed (the table marks it and the error follows the table), 2 on a
-// bad flag. It uses the Lexical embedder (-dim sets its dimension) and
-// the memory store; to evaluate another embedder, see the package
-// documentation.
+// bad flag. It uses the memory store and the Lexical embedder (-dim sets
+// its dimension) or, with -embed-url and -embed-model, a model behind an
+// OpenAI-compatible embeddings API through ragkit's llm/openai adapter,
+// such as one served locally by Ollama:
+//
+//	go run ./cmd/eval -embed-url http://localhost:11434/v1 -embed-model nomic-embed-text
+//
+// The API key, if the server needs one, is read from $OPENAI_API_KEY when
+// the URL is $OPENAI_BASE_URL (see llm/openai). For any other Embedder,
+// see the package documentation.
 package main
 
 import (
@@ -31,6 +39,7 @@ import (
 	"strings"
 
 	"github.com/ragkit/ragkit/benchmarks/eval"
+	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -48,6 +57,8 @@ type options struct {
 	format      string
 	perQuestion bool
 	dimension   int
+	embedURL    string
+	embedModel  string
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -62,6 +73,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown or json")
 	fs.BoolVar(&o.perQuestion, "per-question", false, "with -format json, include each question's result")
 	fs.IntVar(&o.dimension, "dim", 0, "dimension of the Lexical embedder (0: its default)")
+	fs.StringVar(&o.embedURL, "embed-url", "", "base URL of an OpenAI-compatible embeddings API, such as http://localhost:11434/v1, instead of the Lexical embedder")
+	fs.StringVar(&o.embedModel, "embed-model", "", "with -embed-url, the embedding model, such as nomic-embed-text")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -84,6 +97,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-corpus and -sizes must not be empty")
 	case o.k < 1 || o.questions < 0 || o.dimension < 0:
 		return o, fmt.Errorf("-k must be at least 1, -questions and -dim at least 0")
+	case (o.embedURL == "") != (o.embedModel == ""):
+		return o, fmt.Errorf("-embed-url and -embed-model go together")
+	case o.embedURL != "" && o.dimension != 0:
+		return o, fmt.Errorf("-dim is for the Lexical embedder, not with -embed-url")
 	}
 	return o, nil
 }
@@ -123,7 +140,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		corpora = append(corpora, c.Subset(o.questions))
 	}
-	emb, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: o.dimension})
+	emb, name, err := embedder(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "eval:", err)
 		return 2
@@ -134,7 +151,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	results := ev.Run(ctx, corpora, methods)
-	if err := write(stdout, o, emb.Dimension(), results); err != nil {
+	if err := write(stdout, o, name, results); err != nil {
 		fmt.Fprintln(stderr, "eval:", err)
 		return 1
 	}
@@ -169,10 +186,30 @@ func pick(all []eval.Method, names []string) ([]eval.Method, error) {
 	return out, nil
 }
 
-func write(w io.Writer, o options, dim int, results []eval.Result) error {
+// embedder returns the Embedder the options ask for, and its description.
+func embedder(o options) (vectorstore.Embedder, string, error) {
+	if o.embedURL == "" {
+		lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: o.dimension})
+		if err != nil {
+			return nil, "", err
+		}
+		return lex, fmt.Sprintf("vectorstore.Lexical (%d dimensions)", lex.Dimension()), nil
+	}
+	c, err := openai.New(openai.Config{BaseURL: o.embedURL})
+	if err != nil {
+		return nil, "", err
+	}
+	emb, err := openai.NewEmbedder(openai.EmbedderConfig{Client: c, Model: o.embedModel})
+	if err != nil {
+		return nil, "", err
+	}
+	return emb, fmt.Sprintf("%s at %s", o.embedModel, o.embedURL), nil
+}
+
+func write(w io.Writer, o options, embedder string, results []eval.Result) error {
 	if o.format == "json" {
 		return eval.WriteJSON(w, results, o.perQuestion)
 	}
-	fmt.Fprintf(w, "Retrieval evaluation: embedder vectorstore.Lexical (%d dimensions), memory store, tokens by cl100k_base, k = %d.\n\n", dim, o.k)
+	fmt.Fprintf(w, "Retrieval evaluation: embedder %s, memory store, tokens by cl100k_base, k = %d.\n\n", embedder, o.k)
 	return eval.WriteMarkdown(w, results)
 }

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/vectorstore"
 )
 
 func runEval(args ...string) (code int, stdout, stderr string) {
@@ -65,6 +70,9 @@ func TestRunBadFlags(t *testing.T) {
 		{"-questions", "-1"},
 		{"-dim", "-5"},
 		{"-dim", "100000"},
+		{"-embed-url", "http://localhost:1/v1"},
+		{"-embed-model", "m"},
+		{"-embed-url", "http://localhost:1/v1", "-embed-model", "m", "-dim", "512"},
 		{"extra"},
 		{"-nosuchflag"},
 	} {
@@ -75,4 +83,44 @@ func TestRunBadFlags(t *testing.T) {
 	code, _, errOut := runEval("-corpus", "no/such/dir")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "neither a built-in corpus")
+}
+
+// TestRunOpenAICompatible runs the evaluation through the llm/openai
+// adapter against a fake embeddings server that embeds with Lexical: the
+// figures must be those of Lexical itself.
+func TestRunOpenAICompatible(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model != "fake-embed" {
+			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+			return
+		}
+		vecs, err := (&vectorstore.Lexical{}).Embed(r.Context(), req.Input)
+		if err != nil {
+			http.Error(w, `{"error":{"message":"bad input"}}`, http.StatusBadRequest)
+			return
+		}
+		data := make([]map[string]any, len(vecs))
+		for i, v := range vecs {
+			data[i] = map[string]any{"object": "embedding", "index": i, "embedding": v}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model})
+	}))
+	defer srv.Close()
+
+	args := []string{"-corpus", "testdata/tiny,reports", "-questions", "4", "-sizes", "64"}
+	code, remote, errOut := runEval(append(args, "-embed-url", srv.URL+"/v1", "-embed-model", "fake-embed")...)
+	require.Equal(t, 0, code, errOut)
+	assert.Positive(t, calls.Load())
+	assert.Contains(t, remote, "embedder fake-embed at "+srv.URL+"/v1")
+	code, local, errOut := runEval(args...)
+	require.Equal(t, 0, code, errOut)
+	table := func(s string) string { return s[strings.Index(s, "| corpus"):] }
+	assert.Equal(t, table(local), table(remote))
 }
