@@ -226,6 +226,9 @@ func (e *Evaluator) ask(ctx context.Context, cfg Config, ix *Index, m Method) ([
 	}
 	out := make([]QuestionResult, len(texts))
 	for i, q := range ix.Corpus.Questions {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		spans, err := retrieve(ctx, ix, m, Query{Text: q.Text, Vector: vecs[i]}, cfg.K)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: question %s: %w", ErrMethod, m.Name, q.ID, err)

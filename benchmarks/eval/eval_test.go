@@ -299,3 +299,20 @@ func TestStandard(t *testing.T) {
 		assert.Less(t, units[c+"/greedy-256"], units[c+"/greedy-64"], c)
 	}
 }
+
+// TestEvaluateCancelledBetweenQuestions: a Search that ignores its
+// context still stops the evaluation at the next question.
+func TestEvaluateCancelledBetweenQuestions(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	searches := 0
+	m := paragraphs
+	m.Search = func(context.Context, *eval.Index, eval.Query, int) ([]vectorstore.Hit, error) {
+		searches++
+		cancel()
+		return nil, nil
+	}
+	_, err := newEvaluator(t, eval.Config{}).Evaluate(ctx, tinyCorpus(t), m)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 1, searches)
+}
