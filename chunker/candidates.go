@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/listmark"
 	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/segment"
@@ -162,7 +163,7 @@ func (s *split) realBreaks(b *block) []cand {
 		real := verse || prev.hardBreak
 		if !real && !md {
 			next, line := text[l.start:l.end], text[prev.start:prev.end]
-			real = prev.ind != l.ind || markdown.ListMarker(next) != 0 ||
+			real = prev.ind != l.ind || listmark.Item(next) ||
 				prev.width+1+firstWordWidth(next) <= maxW && (endsPunct(line) || !startsLower(next))
 		}
 		if real {

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/listmark"
 	"github.com/ragkit/ragkit/internal/space"
 )
 
@@ -96,8 +97,8 @@ func (sc *scanner) lineKind(k int) int {
 	switch {
 	case (c == '-' || c == '*' || c == '_' || c == '=') && sc.ruleLine(k):
 		return lineRule
-	case isASCIIBullet(c):
-		if space.Byte(next) {
+	case listmark.IsASCIIBullet(c):
+		if listmark.Item(text[k:sc.pEnd]) {
 			return lineItem
 		}
 		return lineText
@@ -115,22 +116,8 @@ func (sc *scanner) lineKind(k int) int {
 			return lineFence
 		}
 		return lineText
-	case c >= utf8.RuneSelf:
-		if r, _ := utf8.DecodeRuneInString(text[k:]); isBullet(r) {
-			return lineItem
-		}
-		return lineText
 	}
-	j := k
-	for j < sc.pEnd && j-k < 6 && isASCIIAlnum(text[j]) {
-		j++
-	}
-	if j == k || j+1 >= sc.pEnd || !space.Byte(text[j+1]) {
-		return lineText
-	}
-	tok := text[k:j]
-	switch {
-	case text[j] == ')' && (isListNumber(tok) || len(tok) == 1), text[j] == '.' && isListNumber(tok):
+	if listmark.Item(text[k:sc.pEnd]) {
 		return lineItem
 	}
 	return lineText

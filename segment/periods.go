@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/listmark"
 	"github.com/ragkit/ragkit/internal/space"
 )
 
@@ -165,7 +166,7 @@ func (sc *scanner) periodEnds(i int, w word) bool {
 	if singleLetter(tok) {
 		return sc.initialEnds(ws, tok, w)
 	}
-	if sc.lang.ordinals && romanValue(tok) > 0 {
+	if sc.lang.ordinals && listmark.RomanValue(tok) > 0 {
 		return false // "XII. Pluku"
 	}
 	kind := sc.abbrev(tok)
