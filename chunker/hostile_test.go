@@ -57,6 +57,9 @@ func TestDegenerateShapesMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates tens of megabytes")
 	}
+	if raceEnabled {
+		t.Skip("-race allocates on its own account")
+	}
 	const n = 1 << 20
 	var quotes strings.Builder
 	for quotes.Len() < n {
