@@ -50,7 +50,7 @@ func Example_taste() {
 		log.Fatal(err)
 	}
 	fmt.Println(len(chunks), "chunks;", res.Tokens == tok.Count(res.Text)) // the total is exact
-	fmt.Print(res)                                                        // the report, as a table
+	fmt.Print(res)                                                         // the report, as a table
 	// Output:
 	// 3 chunks; true
 	// section      | tokens | budget | use | status
