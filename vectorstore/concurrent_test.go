@@ -1,6 +1,7 @@
 package vectorstore_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -16,7 +17,10 @@ import (
 // TestConcurrentReadersAndWriters runs every method at once; run it with
 // -race. Document "live" is re-indexed over and over with ReplaceDocument,
 // each version with a different number of units whose texts name the
-// version: a reader must never see two versions, or a version cut short.
+// version: a reader must never see two versions, or a version cut short,
+// whether it reads by Range, by vector, by keywords or by both at once
+// (every unit of "live" holds the word "live", so a keyword query for it
+// finds a whole version).
 func TestConcurrentReadersAndWriters(t *testing.T) {
 	for _, compact := range []bool{false, true} {
 		t.Run(fmt.Sprintf("compact=%v", compact), func(t *testing.T) {
@@ -29,12 +33,14 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 				for i := range recs {
 					recs[i] = vectorstore.Record{
 						ID: fmt.Sprintf("live-%d-%d", v, i), DocID: "live", Index: i,
-						Text: fmt.Sprintf("v%d/%d", v, len(recs)), Vector: randVec(rr, 32),
+						Text: fmt.Sprintf("live v%d/%d", v, len(recs)), Vector: randVec(rr, 32),
 					}
 				}
 				return recs
 			}
 			require.NoError(t, m.ReplaceDocument(bg, "live", version(0)...))
+			hybrid, err := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: m, Embedder: randomEmbedder{32}})
+			require.NoError(t, err)
 			var stop atomic.Bool
 			var wg sync.WaitGroup
 			errc := make(chan error, 16)
@@ -106,6 +112,17 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 						if _, err := m.Query(bg, randVec(rr, 32), 5, vectorstore.Filter{}); err != nil {
 							fail(err)
 						}
+						if err := sameVersionHits(m.QueryKeywords(bg, "live", 50, vectorstore.Filter{})); err != nil {
+							fail(fmt.Errorf("keywords: %w", err))
+							return
+						}
+						if err := sameVersionHits(hybrid.Query(bg, "live", 12, vectorstore.Filter{DocIDs: []string{"live"}})); err != nil {
+							fail(fmt.Errorf("hybrid: %w", err))
+							return
+						}
+						if _, err := m.QueryKeywords(bg, "unit document", 5, vectorstore.Filter{Metadata: map[string]string{"parity": "odd"}}); err != nil {
+							fail(err)
+						}
 						_ = m.Len()
 						if g == 0 {
 							if err := m.Save(bg, io.Discard); err != nil {
@@ -124,6 +141,33 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 	}
 }
 
+// sameVersionHits is sameVersion for the hits of a query that finds every
+// unit of the live document.
+func sameVersionHits(hits []vectorstore.Hit, err error) error {
+	if err != nil {
+		return err
+	}
+	recs := make([]vectorstore.Record, len(hits))
+	for i, h := range hits {
+		recs[i] = h.Record
+	}
+	return sameVersion(recs)
+}
+
+// randomEmbedder embeds any text as a random vector: the hybrid search
+// of the concurrency test finds the live document by keywords, and by
+// vector whatever it finds.
+type randomEmbedder struct{ dim int }
+
+func (e randomEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	r := rand.New(rand.NewPCG(uint64(len(texts[0])), 1))
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = randVec(r, e.dim)
+	}
+	return out, nil
+}
+
 // sameVersion checks that records are all of one version of document
 // "live" and, for a Range, that the version is complete.
 func sameVersion(recs []vectorstore.Record) error {
@@ -137,7 +181,7 @@ func sameVersion(recs []vectorstore.Record) error {
 		}
 	}
 	var v, n int
-	fmt.Sscanf(strings.ReplaceAll(first, "/", " "), "v%d %d", &v, &n)
+	fmt.Sscanf(strings.ReplaceAll(first, "/", " "), "live v%d %d", &v, &n)
 	if len(recs) != n {
 		return fmt.Errorf("version %d has %d units, saw %d", v, n, len(recs))
 	}

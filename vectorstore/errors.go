@@ -57,13 +57,13 @@ func (e *RecordError) Unwrap() []error { return []error{ErrInvalidRecord, e.Err}
 // ConfigError describes a configuration that a constructor refused. It
 // wraps [ErrInvalidConfig].
 type ConfigError struct {
-	Field string // the field at fault, such as "Dimension"
-	Value int    // its value
+	Field string // the field at fault, such as "Dimension" or "Keywords.B"
+	Value any    // its value: an int, a float64, or nil for a missing interface
 	Err   error  // what is wrong with it
 }
 
 func (e *ConfigError) Error() string {
-	return fmt.Sprintf("%v: %s %d: %v", ErrInvalidConfig, e.Field, e.Value, e.Err)
+	return fmt.Sprintf("%v: %s %v: %v", ErrInvalidConfig, e.Field, e.Value, e.Err)
 }
 
 // Unwrap returns [ErrInvalidConfig] and Err.

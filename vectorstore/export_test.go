@@ -7,3 +7,14 @@ var Crc32c = crc32c
 // workers however small the store, so that tests of small stores cover
 // the parallel scan.
 func ForceFanOut(m *Memory) { m.minWork = 1 }
+
+// Terms returns the terms the keyword index makes of text.
+func Terms(text string, keepStops bool) []string {
+	a := analyzer{keepStops: keepStops}
+	a.analyze(text)
+	out := make([]string, len(a.ends))
+	for i := range out {
+		out[i] = string(a.term(i))
+	}
+	return out
+}

@@ -29,7 +29,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add(saved(f, m))
 	}
 	f.Add(saved(f, newMemory(f, vectorstore.MemoryConfig{})))
-	for _, name := range []string{"v1.rkv", "v1-compact.rkv", "v1-emptied.rkv"} {
+	for _, name := range []string{"v1.rkv", "v1-compact.rkv", "v1-emptied.rkv", "v2.rkv", "v2-compact.rkv"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		require.NoError(f, err)
 		f.Add(data)
@@ -94,5 +94,55 @@ func FuzzLexical(f *testing.F) {
 		w, err := l.Embed(bg, []string{text})
 		require.NoError(t, err)
 		require.Equal(t, v, w, "not deterministic")
+	})
+}
+
+// FuzzKeywordTerms checks the analysis of the keyword index on arbitrary
+// text: every term is a non-empty piece of the case-folded text (without
+// apostrophes) holding a letter or a digit and no white space; leaving
+// stop words out removes exactly the stop words; the same text gives the
+// same terms; and a record is found by a query of its own text exactly
+// when the text has a term.
+func FuzzKeywordTerms(f *testing.F) {
+	for _, s := range []string{"", "Hello, World!", "don't ’’' x'", "ΣΊΣΥΦΟΣ ς", "東京都の天気 abc日本def", "ไทย ภาษา", "the of and", "v1.2.3 ERR_X 24/01234", "\u0301\u0301 a"} {
+		f.Add(s)
+	}
+	folded := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			if r != '\'' && r != '’' {
+				b.WriteRune(unicode.ToLower(unicode.ToUpper(r)))
+			}
+		}
+		return b.String()
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		all := vectorstore.Terms(text, true)
+		terms := vectorstore.Terms(text, false)
+		require.Equal(t, terms, vectorstore.Terms(text, false), "not deterministic")
+		whole := folded(text)
+		var kept []string
+		for _, term := range all {
+			require.NotEmpty(t, term)
+			require.True(t, utf8.ValidString(term), "term %q", term)
+			require.False(t, strings.ContainsFunc(term, unicode.IsSpace), "term %q holds a space", term)
+			require.True(t, strings.ContainsFunc(term, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }), "term %q", term)
+			require.Contains(t, whole, term)
+			if len(vectorstore.Terms(term, false)) > 0 { // not a stop word
+				kept = append(kept, term)
+			}
+		}
+		require.Equal(t, len(kept), len(terms), "stop words: %q from %q", terms, all)
+		m := newMemory(t, vectorstore.MemoryConfig{}, vectorstore.Record{ID: "a", DocID: "d", Text: text, Vector: []float32{1}})
+		hits, err := m.QueryKeywords(bg, text, 1, vectorstore.Filter{})
+		if strings.TrimFunc(text, unicode.IsSpace) == "" {
+			require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
+			return
+		}
+		require.NoError(t, err)
+		require.Equal(t, len(terms) > 0, len(hits) == 1, "terms %q, hits %v", terms, hits)
 	})
 }

@@ -35,10 +35,15 @@ type MemoryConfig struct {
 	// runtime.GOMAXPROCS(0) when the store is made. A query uses as many
 	// as its work keeps busy, so small stores are scanned by one.
 	Workers int
+
+	// Keywords configures the keyword index of [Memory.QueryKeywords]; the
+	// zero value is BM25 with the usual parameters.
+	Keywords KeywordConfig
 }
 
 // Memory is an in-memory [VectorStore]: exact cosine search over vectors kept
 // in one contiguous slab (or an int8 slab with [MemoryConfig.Compact]), a
+// BM25 keyword index over the records' texts for [Memory.QueryKeywords], a
 // per-document index for [Memory.Range], and persistence with
 // [Memory.Save] and [Load]. It is safe for concurrent use: queries run in
 // parallel with each other, writes wait for running queries and queries
@@ -52,6 +57,8 @@ type Memory struct {
 	workers int
 	minWork int // see minWorkPerWorker; tests lower it to force a fan-out
 	compact bool
+	kwCfg   KeywordConfig // as given; resolved into bm25 by init
+	bm25    bm25
 
 	mu     sync.RWMutex
 	closed bool
@@ -59,12 +66,15 @@ type Memory struct {
 	st     slots
 	byID   map[string]int32
 	docs   map[string][]int32 // slots of each document, sorted by (Index, ID)
+	kw     keywords
+	an     analyzer // the writers', for the texts of removed records
 
 	idBefore func(a, b int32) bool // breaks ties in score by ID
 }
 
 // NewMemory returns an empty store configured by cfg. A Dimension outside
-// [0, MaxDimension] or a negative Workers gives a [*ConfigError].
+// [0, MaxDimension], a negative Workers, or a K1 or B of cfg.Keywords out
+// of range gives a [*ConfigError].
 func NewMemory(cfg MemoryConfig) (*Memory, error) {
 	if cfg.Dimension < 0 || cfg.Dimension > MaxDimension {
 		return nil, &ConfigError{Field: "Dimension", Value: cfg.Dimension, Err: errOutOfRange}
@@ -72,7 +82,10 @@ func NewMemory(cfg MemoryConfig) (*Memory, error) {
 	if cfg.Workers < 0 {
 		return nil, &ConfigError{Field: "Workers", Value: cfg.Workers, Err: errNegative}
 	}
-	m := &Memory{workers: cfg.Workers, compact: cfg.Compact, dim: cfg.Dimension}
+	if err := cfg.Keywords.check(); err != nil {
+		return nil, err
+	}
+	m := &Memory{workers: cfg.Workers, compact: cfg.Compact, dim: cfg.Dimension, kwCfg: cfg.Keywords}
 	m.init()
 	return m, nil
 }
@@ -88,6 +101,9 @@ func (m *Memory) init() {
 			m.minWork = minWorkPerWorker
 		}
 		m.st.compact = m.compact
+		m.bm25 = m.kwCfg.resolve()
+		m.an.keepStops = m.bm25.keepStops
+		m.kw = keywords{ids: make(map[string]int32)}
 		m.byID = make(map[string]int32)
 		m.docs = make(map[string][]int32)
 		m.idBefore = func(a, b int32) bool { return m.st.recs[a].ID < m.st.recs[b].ID }
@@ -114,13 +130,14 @@ func (m *Memory) Dimension() int {
 
 // Config returns the store's configuration with its defaults resolved:
 // Dimension is the store's dimension (0 while not yet known), Workers the
-// number of goroutines a query may use. A store made by [NewMemory] with
-// the result accepts the same vectors.
+// number of goroutines a query may use, Keywords.K1 and Keywords.B the
+// BM25 parameters (-1 for one that is 0). A store made by [NewMemory]
+// with the result accepts the same vectors and scores keywords alike.
 func (m *Memory) Config() MemoryConfig {
 	m.init()
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return MemoryConfig{Dimension: m.dim, Compact: m.compact, Workers: m.workers}
+	return MemoryConfig{Dimension: m.dim, Compact: m.compact, Workers: m.workers, Keywords: m.bm25.config()}
 }
 
 // Close releases the stored data. Every later call returns [ErrClosed].
@@ -133,7 +150,7 @@ func (m *Memory) Close() error {
 	}
 	m.closed = true
 	m.st = slots{compact: m.compact}
-	m.byID, m.docs = nil, nil
+	m.byID, m.docs, m.kw = nil, nil, keywords{}
 	return nil
 }
 
@@ -263,4 +280,5 @@ var (
 	_ DocumentReplacer = (*Memory)(nil)
 	_ TextRanger       = (*Memory)(nil)
 	_ TextQuerier      = (*Memory)(nil)
+	_ KeywordQuerier   = (*Memory)(nil)
 )

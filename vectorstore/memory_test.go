@@ -574,13 +574,16 @@ func TestEmptyStore(t *testing.T) {
 	require.ErrorIs(t, m.Upsert(bg, vectorstore.Record{ID: "b", DocID: "d", Vector: []float32{1, 2}}), vectorstore.ErrDimensionMismatch)
 }
 
+// defaultKeywords is the zero KeywordConfig resolved.
+var defaultKeywords = vectorstore.KeywordConfig{K1: vectorstore.DefaultK1, B: vectorstore.DefaultB}
+
 func TestConfig(t *testing.T) {
 	m := newMemory(t, vectorstore.MemoryConfig{Compact: true, Workers: 3})
-	require.Equal(t, vectorstore.MemoryConfig{Compact: true, Workers: 3}, m.Config())
+	require.Equal(t, vectorstore.MemoryConfig{Compact: true, Workers: 3, Keywords: defaultKeywords}, m.Config())
 	require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 2}}))
-	require.Equal(t, vectorstore.MemoryConfig{Dimension: 2, Compact: true, Workers: 3}, m.Config())
+	require.Equal(t, vectorstore.MemoryConfig{Dimension: 2, Compact: true, Workers: 3, Keywords: defaultKeywords}, m.Config())
 	def := newMemory(t, vectorstore.MemoryConfig{Dimension: 5})
-	require.Equal(t, vectorstore.MemoryConfig{Dimension: 5, Workers: runtime.GOMAXPROCS(0)}, def.Config())
+	require.Equal(t, vectorstore.MemoryConfig{Dimension: 5, Workers: runtime.GOMAXPROCS(0), Keywords: defaultKeywords}, def.Config())
 }
 
 // TestZeroMemory is the regression test for the zero Memory, whose Upsert
@@ -589,7 +592,7 @@ func TestConfig(t *testing.T) {
 func TestZeroMemory(t *testing.T) {
 	var m vectorstore.Memory
 	require.Zero(t, m.Len())
-	require.Equal(t, vectorstore.MemoryConfig{Workers: runtime.GOMAXPROCS(0)}, m.Config())
+	require.Equal(t, vectorstore.MemoryConfig{Workers: runtime.GOMAXPROCS(0), Keywords: defaultKeywords}, m.Config())
 	_, err := m.Range(bg, "d", 0, 1)
 	require.ErrorIs(t, err, vectorstore.ErrNotFound)
 	recs := makeRecords(rand.New(rand.NewPCG(3, 1)), 4, 30, 16)

@@ -289,6 +289,7 @@ func Load(ctx context.Context, r io.Reader, cfg MemoryConfig) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.index(b)
 	if err := m.commit(ctx, change{put: b}); err != nil {
 		return nil, err
 	}

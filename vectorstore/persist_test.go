@@ -178,6 +178,39 @@ func TestLoadVersion1(t *testing.T) {
 	})
 }
 
+// v2Records are the records of the version-2 files in testdata, written
+// by the package before it had a keyword index (Save of a store upserted
+// with them): their texts hold identifiers, accented and Japanese words,
+// only stop words, and nothing.
+func v2Records() []vectorstore.Record {
+	return []vectorstore.Record{
+		{ID: "plan-0", DocID: "plan", Index: 0, Start: 0, End: 62, Text: "Planning application 24/01234 was approved by the board.", Vector: []float32{1, 0, 0, 0, 0, 0}, Metadata: map[string]string{"kind": "report"}},
+		{ID: "plan-1", DocID: "plan", Index: 1, Start: 63, End: 140, Text: "The environmental review of application 24/01234 found no issues.", Vector: []float32{0.9, 0.1, 0, 0, 0, 0}, Metadata: map[string]string{"kind": "report"}},
+		{ID: "log-0", DocID: "log", Index: 0, Text: "Connection failed: ERR_CONN_RESET after 3 retries.", Vector: []float32{0, 1, 0, 0, 0, 0}},
+		{ID: "travel-0", DocID: "travel", Index: 0, Text: "Un café à Zürich, naïve and CAFÉ.", Vector: []float32{0, 0, 1, 0, 0, 0}, Metadata: map[string]string{"lang": "fr"}},
+		{ID: "travel-1", DocID: "travel", Index: 1, Text: "東京都の天気は晴れです。", Vector: []float32{0, 0, 0.5, 1, 0, 0}, Metadata: map[string]string{"lang": "ja"}},
+		{ID: "stop-0", DocID: "stop", Index: 0, Text: "the of and to", Vector: []float32{0, 0, 0, 0, 1, 0}},
+		{ID: "empty-0", DocID: "stop", Index: 1, Text: "", Vector: []float32{0, 0, 0, 0, 0, 1}},
+	}
+}
+
+func TestLoadVersion2(t *testing.T) {
+	for _, tt := range []struct {
+		file    string
+		compact bool
+	}{{"v2.rkv", false}, {"v2-compact.rkv", true}} {
+		t.Run(tt.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", tt.file))
+			require.NoError(t, err)
+			got, err := vectorstore.Load(bg, bytes.NewReader(data), vectorstore.MemoryConfig{})
+			require.NoError(t, err)
+			want := newMemory(t, vectorstore.MemoryConfig{Compact: tt.compact}, v2Records()...)
+			sameContents(t, want, got, []string{"plan", "log", "travel", "stop"})
+			require.Equal(t, data, saved(t, want), "the format changed")
+		})
+	}
+}
+
 // TestSaveLoadProperty: any store that Upsert accepted round-trips through
 // Save and Load to an equal store. The records are random in every field,
 // over the whole range Upsert accepts, and the stores have seen deletes

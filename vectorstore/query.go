@@ -90,6 +90,21 @@ func (m *Memory) QueryText(ctx context.Context, vector []float32, k int, filter 
 }
 
 func (m *Memory) query(ctx context.Context, vector []float32, k int, filter Filter, vectors bool) ([]Hit, error) {
+	sc, err := vectorScratch(ctx, vector, k)
+	if err != nil {
+		return nil, err
+	}
+	defer sc.release()
+	if err := m.rlock(ctx); err != nil {
+		return nil, err
+	}
+	defer m.mu.RUnlock()
+	return m.vectorHits(ctx, sc, len(vector), k, filter, vectors)
+}
+
+// vectorScratch checks the arguments of a query and returns a scratch
+// holding the normalised query vector.
+func vectorScratch(ctx context.Context, vector []float32, k int) (*scratch, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -100,21 +115,23 @@ func (m *Memory) query(ctx context.Context, vector []float32, k int, filter Filt
 		return nil, fmt.Errorf("%w: k is %d, not positive", ErrInvalidArgument, k)
 	}
 	sc := scratchPool.Get().(*scratch)
-	defer sc.release()
 	sc.q = append(sc.q[:0], vector...)
 	switch n := kernel.Normalize(sc.q); {
 	case n == 0:
+		sc.release()
 		return nil, fmt.Errorf("%w: query %v", ErrInvalidArgument, errZero)
 	case n != n:
+		sc.release()
 		return nil, fmt.Errorf("%w: query %v", ErrInvalidArgument, errNonFinite)
 	}
+	return sc, nil
+}
 
-	if err := m.rlock(ctx); err != nil {
-		return nil, err
-	}
-	defer m.mu.RUnlock()
-	if m.dim != 0 && len(vector) != m.dim {
-		return nil, fmt.Errorf("%w: query has %d, store has %d", ErrDimensionMismatch, len(vector), m.dim)
+// vectorHits answers the query whose vector, of length dim, sc holds.
+// The caller holds the read lock.
+func (m *Memory) vectorHits(ctx context.Context, sc *scratch, dim, k int, filter Filter, vectors bool) ([]Hit, error) {
+	if m.dim != 0 && dim != m.dim {
+		return nil, fmt.Errorf("%w: query has %d, store has %d", ErrDimensionMismatch, dim, m.dim)
 	}
 	if len(m.st.recs) == 0 {
 		return nil, nil

@@ -24,8 +24,13 @@ type Record struct {
 	Metadata map[string]string // free-form labels that a [Filter] can match
 }
 
-// Hit is a record found by a query, with its cosine similarity to the query
-// vector (between -1 and 1, higher is closer).
+// Hit is a record found by a query, with its score: higher is better, and
+// what it means depends on the search. [VectorStore].Query gives the
+// cosine similarity to the query vector (between -1 and 1);
+// [KeywordQuerier].QueryKeywords a relevance score of the store's own (BM25
+// for [Memory]: 0 or more, unbounded); [Fuse] and [Hybrid] a fused score
+// made from ranks. Scores of different kinds are not comparable: combine
+// searches by rank, with [Fuse].
 type Hit struct {
 	Record
 	Score float32
@@ -116,6 +121,21 @@ type TextRanger interface {
 // for it with a type assertion and fall back to Query.
 type TextQuerier interface {
 	QueryText(ctx context.Context, vector []float32, k int, filter Filter) ([]Hit, error)
+}
+
+// KeywordQuerier is implemented by stores that can search their records'
+// texts by words (full-text search): [Memory] with BM25, a database with
+// its full-text index. QueryKeywords returns at most k hits among the
+// records that match filter, best first, each holding at least one word
+// of query; the Score is the store's relevance score, higher is better,
+// not comparable to cosine similarity (see [Hit]). Hits carry no
+// vectors. A query that is empty or only white space gives an error
+// wrapping [ErrInvalidArgument]; a query with no searchable word (only
+// stop words, or punctuation) gives no hits and no error. Check for it
+// with a type assertion; [Hybrid] does, and fuses its results with those
+// of the vector search.
+type KeywordQuerier interface {
+	QueryKeywords(ctx context.Context, query string, k int, filter Filter) ([]Hit, error)
 }
 
 // MaxDimension is the longest vector a store accepts: the int8 scan of a

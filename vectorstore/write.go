@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/vectorstore/internal/kernel"
@@ -111,11 +112,12 @@ func (m *Memory) put(b *batch) {
 	}
 }
 
-// adopt makes b's slots the empty store's own, rather than copying them
-// (a Load, a first Upsert), and returns the slots of each document.
+// adopt makes b's slots and keyword index the empty store's own, rather
+// than copying them (a Load, a first Upsert), and returns the slots of
+// each document.
 func (m *Memory) adopt(b *batch) map[string][]int32 {
 	added := make(map[string][]int32)
-	m.st = b.st
+	m.st, m.kw = b.st, b.kw
 	for i, r := range m.st.recs {
 		m.byID[r.ID] = int32(i)
 		added[r.DocID] = append(added[r.DocID], int32(i))
@@ -124,21 +126,25 @@ func (m *Memory) adopt(b *batch) map[string][]int32 {
 }
 
 // insert copies b's records into the store, each into a new slot or over
-// the record with its ID, and returns the slots that the document index
-// is to gain, by document.
+// the record with its ID, merges b's keyword index into the store's, and
+// returns the slots that the document index is to gain, by document.
 func (m *Memory) insert(b *batch) map[string][]int32 {
 	added := make(map[string][]int32)
+	dest := make([]int32, len(b.st.recs))
 	m.st.grow(len(b.st.recs), m.dim)
 	for i, r := range b.st.recs {
 		slot, ok := m.byID[r.ID]
 		if !ok {
 			slot = int32(len(m.st.recs))
+			dest[i] = slot
 			m.st.appendSlot(&b.st, i, m.dim)
 			m.byID[r.ID] = slot
 			added[r.DocID] = append(added[r.DocID], slot)
 			continue
 		}
+		dest[i] = slot
 		old := m.st.recs[slot]
+		m.kw.kill(&m.an, slot, old.Text)
 		moved := old.DocID != r.DocID || old.Index != r.Index
 		if moved {
 			m.docRemove(slot)
@@ -149,6 +155,7 @@ func (m *Memory) insert(b *batch) map[string][]int32 {
 			added[r.DocID] = append(added[r.DocID], slot)
 		}
 	}
+	m.kw.merge(&b.kw, dest)
 	return added
 }
 
@@ -166,12 +173,24 @@ func (m *Memory) Delete(ctx context.Context, ids ...string) error {
 
 // batch is a validated write: records with cloned metadata and their
 // normalised (or quantized) vectors, in slots of their own, later
-// duplicates of an ID having replaced earlier ones.
+// duplicates of an ID having replaced earlier ones, and the keyword index
+// of their texts.
 type batch struct {
 	dim int
 	st  slots
+	kw  keywords
 	pos []int // where each record was among the caller's records
 }
+
+// index builds the keyword index of b's texts, outside the lock.
+func (m *Memory) index(b *batch) {
+	a := anPool.Get().(*analyzer)
+	a.keepStops = m.bm25.keepStops
+	b.kw = a.index(b.st.recs)
+	anPool.Put(a)
+}
+
+var anPool = sync.Pool{New: func() any { return new(analyzer) }}
 
 // prepare validates records and lays out their vectors outside the lock.
 func (m *Memory) prepare(records []Record, docID string) (*batch, error) {
@@ -203,6 +222,7 @@ func (m *Memory) prepare(records []Record, docID string) (*batch, error) {
 		r.Metadata = cloneMetadata(r.Metadata)
 		b.st.appendRecord(r, vec)
 	}
+	m.index(b)
 	return b, nil
 }
 
@@ -329,6 +349,7 @@ func (m *Memory) docRemove(slot int32) {
 // removeSlot deletes the record in slot, which must already be out of the
 // document index, by moving the last slot into its place.
 func (m *Memory) removeSlot(slot int32) {
+	m.kw.removeSlot(&m.an, slot, m.st.recs[slot].Text)
 	delete(m.byID, m.st.recs[slot].ID)
 	last := int32(len(m.st.recs) - 1)
 	if slot != last {
