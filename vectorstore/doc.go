@@ -1,7 +1,8 @@
 // Package vectorstore stores the embedded units of documents and finds the
 // ones nearest to a query: the [Embedder] and [VectorStore] interfaces that
 // the rest of ragkit is written against, [Memory], an in-memory store that
-// is the embedded default, and [Lexical], an embedder that needs no model.
+// is the embedded default, with keyword (BM25) and hybrid search, and
+// [Lexical], an embedder that needs no model.
 //
 // # The in-memory store
 //
@@ -29,6 +30,42 @@
 // (the optional [DocumentReplacer] interface). [Memory.Save] and [Load] write and
 // read a versioned, checksummed binary format; [Memory.SaveFile] replaces
 // its file atomically.
+//
+// # Keyword search and hybrid search
+//
+// A [Memory] also keeps an inverted index of its records' texts, changed
+// by the same writes under the same lock as the vectors, so that a reader
+// never sees one without the other (a [Memory.ReplaceDocument] included).
+// [Memory.QueryKeywords] (the optional [KeywordQuerier] interface) ranks
+// the records that share a term with the query by BM25, with the [Filter]
+// of a vector query, and finds what a vector misses: an application
+// number, a product code, an error string, a surname. Texts and queries
+// are cut into terms alike: the words of [segment.Words] that hold a
+// letter or a digit, case-folded, apostrophes dropped, and the English
+// stop words that [Lexical] leaves out of its unigrams left out (unless
+// [KeywordConfig.KeepStopWords]); characters of scripts written without
+// spaces (Chinese, Japanese, Thai) are taken in overlapping pairs, so
+// that CJK text is searchable without a dictionary. The score of a record
+// for a query of terms t is
+//
+//	sum over t of idf(t) * tf*(k1+1) / (tf + k1*(1 - b + b*length/avgLength))
+//	idf(t) = ln(1 + (n - df(t) + 0.5) / (df(t) + 0.5))
+//
+// where tf is how often t occurs in the record's text, length its number
+// of terms, avgLength the mean over the store, n the number of records
+// and df(t) the number of them that hold t; k1 and b are
+// [KeywordConfig.K1] and [KeywordConfig.B] (1.2 and 0.75 by default, as
+// in Lucene). A query term counts once however often it is repeated. The
+// index is not saved: [Load] rebuilds it from the texts, so files written
+// before it existed load unchanged.
+//
+// [Fuse] combines any ranked lists by reciprocal rank fusion, and
+// [Hybrid] runs a vector search and a keyword search for one text and
+// fuses them: over a [Memory] both run under one read lock; over another
+// store its [KeywordQuerier] (a database's full-text search), or the one
+// given in [HybridConfig.Keywords], is used, and without one a query is
+// the vector search alone. An adapter for a database with a full-text
+// index implements [KeywordQuerier] to take part.
 //
 // Every record must have an ID, a DocID, an Index of zero or more and
 // byte offsets with 0 <= Start <= End; records returned are copies. A
@@ -90,6 +127,12 @@
 //   - [TextRanger] and [TextQuerier] are Range and Query without the
 //     vectors: select every column but the vector, which saves most of the
 //     bytes a window or a prompt reads.
+//   - [KeywordQuerier] is full-text search, if the database has it
+//     (PostgreSQL: a tsvector column with a GIN index, ranked by ts_rank;
+//     Qdrant: a sparse vector of BM25 weights). Apply the same [Filter],
+//     return hits best first with any score where higher is better (only
+//     ranks count for [Fuse]), and no hits, not an error, for a query with
+//     no searchable word.
 //   - Honour ctx by passing it to the client, and wrap the database's
 //     errors with %w so callers can inspect them.
 //

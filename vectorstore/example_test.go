@@ -129,3 +129,43 @@ func ExampleTextRanger() {
 	// "The rooms have no view. Mr Emerson offers his."
 	// true
 }
+
+// A keyword search finds an identifier by its words, where a vector
+// search ranks by overall likeness; a hybrid search fuses both.
+func ExampleMemory_QueryKeywords() {
+	ctx := context.Background()
+	emb, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	store, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	units := []string{
+		"Planning application 24/01234 for a two-storey extension was approved.",
+		"The council refused several planning applications for extensions this year.",
+		"Der Antrag für das Café am Marktplatz wurde abgelehnt.",
+	}
+	vecs, _ := emb.Embed(ctx, units)
+	for i, text := range units {
+		store.Upsert(ctx, vectorstore.Record{
+			ID: fmt.Sprintf("u%d", i), DocID: "minutes", Index: i, Text: text, Vector: vecs[i],
+		})
+	}
+
+	hits, _ := store.QueryKeywords(ctx, "what happened to 24/01234?", 3, vectorstore.Filter{})
+	for _, h := range hits {
+		fmt.Printf("%s %.3f\n", h.ID, h.Score)
+	}
+	hits, _ = store.QueryKeywords(ctx, "CAFÉ", 3, vectorstore.Filter{}) // case-folded
+	fmt.Println(hits[0].ID)
+	hits, _ = store.QueryKeywords(ctx, "the of and", 3, vectorstore.Filter{}) // only stop words
+	fmt.Println(len(hits))
+
+	hybrid, _ := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: store, Embedder: emb})
+	hits, _ = hybrid.Query(ctx, "planning application 24/01234", 2, vectorstore.Filter{})
+	for _, h := range hits {
+		fmt.Println(h.ID)
+	}
+	// Output:
+	// u0 1.927
+	// u2
+	// 0
+	// u0
+	// u1
+}
