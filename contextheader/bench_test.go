@@ -1,0 +1,121 @@
+package contextheader_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/internal/testcorpus"
+	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+// benchDocuments cuts the test corpora into n documents of about size
+// bytes each, made of whole paragraphs: prose as plain text, the
+// CommonMark specification as Markdown. Where a corpus runs out, it is
+// read again from its start.
+func benchDocuments(tb testing.TB, n, size int) []contextheader.Document {
+	tb.Helper()
+	type source struct {
+		text   string
+		format chunker.Format
+	}
+	var sources []source
+	for _, name := range []string{"room_with_a_view.txt", "sherlock_1661.txt", "romeo_and_juliet.txt", "commonmark_spec.md"} {
+		s := source{text: testcorpus.Must(tb, name)}
+		if strings.HasSuffix(name, ".md") {
+			s.format = chunker.Markdown
+		}
+		sources = append(sources, s)
+	}
+	docs := make([]contextheader.Document, n)
+	next := make([]int, len(sources)) // the next paragraph of each source
+	for i := range docs {
+		k := i % len(sources)
+		src := sources[k]
+		paras := segment.Paragraphs(src.text)
+		first := next[k] % len(paras)
+		last := first
+		for last+1 < len(paras) && paras[last].End-paras[first].Start < size {
+			last++
+		}
+		next[k] = last + 1
+		text := src.text[paras[first].Start:paras[last].End]
+		docs[i] = contextheader.Document{ID: fmt.Sprint(i), Title: fmt.Sprintf("Document %d of the benchmark", i), Text: text, Format: src.format}
+	}
+	return docs
+}
+
+// BenchmarkDecorate decorates about 10,000 chunks of 200 documents with
+// the deterministic header (title and section path), and, in the same
+// run, chunks the same documents: decorating must cost less.
+func BenchmarkDecorate(b *testing.B) {
+	tok, err := tokencount.Encoding("cl100k_base")
+	require.NoError(b, err)
+	docs := benchDocuments(b, 200, 21500)
+	chunkers := map[chunker.Format]*chunker.Chunker{}
+	for _, f := range []chunker.Format{chunker.Text, chunker.Markdown} {
+		chunkers[f], err = chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 128, Format: f})
+		require.NoError(b, err)
+	}
+	bytes, total := 0, 0
+	chunks := make([][]chunker.Chunk, len(docs))
+	for i, doc := range docs {
+		chunks[i], err = chunkers[doc.Format].Split(doc.Text)
+		require.NoError(b, err)
+		bytes += len(doc.Text)
+		total += len(chunks[i])
+	}
+	d, err := contextheader.New(contextheader.Config{Tokenizer: tok})
+	require.NoError(b, err)
+	ctx := context.Background()
+
+	b.Run("chunk", func(b *testing.B) {
+		b.SetBytes(int64(bytes))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, doc := range docs {
+				if _, err := chunkers[doc.Format].Split(doc.Text); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(total), "chunks/op")
+	})
+	b.Run("decorate", func(b *testing.B) {
+		b.SetBytes(int64(bytes))
+		b.ReportAllocs()
+		for b.Loop() {
+			for i, doc := range docs {
+				if _, err := d.Decorate(ctx, doc, chunks[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(total), "chunks/op")
+	})
+}
+
+// TestDecorateAllocs guards the cost per chunk of the deterministic
+// header: the embed text, and a header built once per section.
+func TestDecorateAllocs(t *testing.T) {
+	tok := cl100k(t)
+	doc := contextheader.Document{Title: "Policy", Text: strings.Repeat(policy+"\n\n", 20), Format: chunker.Markdown}
+	chunks := split(t, tok, 24, doc)
+	require.Greater(t, len(chunks), 40)
+	d := newDecorator(t, contextheader.Config{Tokenizer: tok})
+	ctx := context.Background()
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, err := d.Decorate(ctx, doc, chunks); err != nil {
+			t.Fatal(err)
+		}
+	})
+	sections := len(contextheader.Headings(doc.Text, doc.Format))
+	t.Logf("%.0f allocations for %d chunks of %d sections", allocs, len(chunks), sections)
+	require.LessOrEqual(t, allocs, float64(len(chunks)+6*sections+20))
+}

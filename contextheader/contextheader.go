@@ -1,0 +1,484 @@
+package contextheader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+// Errors returned by [New], [Decorator.Decorate] and [Decorator.Summaries].
+// Returned errors wrap one of these, so test for them with [errors.Is].
+var (
+	// ErrNoTokenizer means Config.Tokenizer is nil, or the Decorator was
+	// not made by New.
+	ErrNoTokenizer = errors.New("contextheader: Tokenizer is required")
+	// ErrConfig means a field of [Config] is out of range, or a [Part]
+	// is malformed; the message names the field or the part.
+	ErrConfig = errors.New("contextheader: invalid Config")
+	// ErrNoSummarizer means the header has a [Summary] or [ChunkContext]
+	// part but Config.Summarizer is nil.
+	ErrNoSummarizer = errors.New("contextheader: Summarizer is required for Summary and ChunkContext parts")
+	// ErrPrompt means a prompt template does not hold its placeholders
+	// exactly once each, in order.
+	ErrPrompt = errors.New("contextheader: prompt template must contain " + DocumentPlaceholder + " once (and " + ChunkPlaceholder + " once after it, for chunk context)")
+	// ErrEmptyText means a document's text has no non-space character.
+	ErrEmptyText = errors.New("contextheader: document text is empty or only white space")
+	// ErrInvalidUTF8 means a document's text, title or metadata, or a
+	// summary, is not valid UTF-8.
+	ErrInvalidUTF8 = errors.New("contextheader: text is not valid UTF-8")
+	// ErrChunk means a chunk does not lie in its document: its offsets are
+	// out of range or its Text is not the document's text at them.
+	ErrChunk = errors.New("contextheader: chunk does not match the document")
+	// ErrChunkTooLong means a chunk alone, without any header, counts
+	// more than Config.MaxEmbedTokens: chunk with
+	// [Decorator.ChunkMaxTokens] to prevent it.
+	ErrChunkTooLong = errors.New("contextheader: chunk is longer than MaxEmbedTokens")
+	// ErrSummarizer means the Summarizer failed; the error also wraps
+	// the Summarizer's own error.
+	ErrSummarizer = errors.New("contextheader: Summarizer failed")
+	// ErrBadSummary means the Summarizer returned a summary that is empty
+	// or not valid UTF-8. It is not cached.
+	ErrBadSummary = errors.New("contextheader: Summarizer returned an empty or invalid summary")
+	// ErrCache means the Cache failed; the error also wraps the Cache's
+	// own error.
+	ErrCache = errors.New("contextheader: Cache failed")
+)
+
+// Defaults for the zero values of [Config]'s fields.
+const (
+	// DefaultSeparator goes between the header and the chunk's text.
+	DefaultSeparator = "\n\n"
+	// DefaultMaxHeaderTokens caps the header when Config.MaxHeaderTokens
+	// is zero (unless a quarter of MaxEmbedTokens is smaller).
+	DefaultMaxHeaderTokens = 128
+	// DefaultSummaryChars is how much of a document's start, in
+	// characters, a summary is made from.
+	DefaultSummaryChars = 5000
+	// DefaultChunkContextChars is how much of a document's start, in
+	// characters, goes into each chunk-context prompt.
+	DefaultChunkContextChars = 32000
+	// DefaultConcurrency is how many Summarizer calls may be in flight.
+	DefaultConcurrency = 4
+	// PathSeparator joins the headings of a section path.
+	PathSeparator = " > "
+)
+
+// A Document is a text to decorate, with what is known about it.
+type Document struct {
+	// ID identifies the document in errors and progress; it is not part
+	// of the header.
+	ID string
+	// Title is the document's title, the [Title] part of the header.
+	Title string
+	// Text is the whole document, the text its chunks were cut from.
+	Text string
+	// Format says how to find the document's headings: chunker.Text
+	// (heading-like lines) or chunker.Markdown (ATX and setext headings).
+	Format chunker.Format
+	// Metadata holds the fields the [Metadata] part renders.
+	Metadata map[string]string
+	// Summary, if not empty, is the document's summary: the [Summary]
+	// part uses it as is and no Summarizer is called for the document.
+	Summary string
+}
+
+// A Chunk is a chunk of a document with its contextual header.
+type Chunk struct {
+	// Chunk is the chunk as it was given, unchanged: offsets, text and
+	// token count. Show Text to people; embed EmbedText.
+	chunker.Chunk
+	// Section holds the titles of the headings that enclose the chunk's
+	// start, outermost first (nil if none); for a chunk that opens with
+	// headings, its first text after them. Chunks of one section share
+	// the slice; do not modify it.
+	Section []string
+	// Header is the contextual header, without the separator; empty if
+	// the document has nothing to put in it.
+	Header string
+	// HeaderTokens is the Tokenizer's count of Header; never above
+	// MaxHeaderTokens.
+	HeaderTokens int
+	// EmbedText is Header, the separator and the chunk's Text; just Text
+	// when Header is empty.
+	EmbedText string
+	// EmbedTokens is the Tokenizer's count of EmbedText; never above
+	// MaxEmbedTokens when that is set.
+	EmbedTokens int
+	// HeaderCut reports that the header was cut to fit MaxHeaderTokens or
+	// MaxEmbedTokens (see the package documentation).
+	HeaderCut bool
+}
+
+// Kind is the kind of a header [Part].
+type Kind int
+
+const (
+	// Title is the document's Title.
+	Title Kind = iota
+	// Section is the section path: the breadcrumb of the headings that
+	// enclose the chunk (see [SectionPath]), joined by [PathSeparator].
+	// Its first heading is left out when it repeats the title and the
+	// header has a Title part.
+	Section
+	// Metadata is the document's Metadata rendered through the part's
+	// Template.
+	Metadata
+	// Summary is the document's summary: Document.Summary, or one
+	// Summarizer call per document (cached).
+	Summary
+	// ChunkContext is a short text that situates the chunk in its
+	// document, written by the Summarizer for each chunk: one call per
+	// chunk (cached). See the package documentation for its cost.
+	ChunkContext
+	// Custom is the text the part's Func returns.
+	Custom
+)
+
+var kindNames = [...]string{
+	Title:        "Title",
+	Section:      "Section",
+	Metadata:     "Metadata",
+	Summary:      "Summary",
+	ChunkContext: "ChunkContext",
+	Custom:       "Custom",
+}
+
+// String returns the constant's Go name, or Kind(N) for a value out of
+// range.
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return "Kind(" + strconv.Itoa(int(k)) + ")"
+	}
+	return kindNames[k]
+}
+
+// defaultPriority is each kind's priority when Part.Priority is zero:
+// the short parts that name the document are kept longest, the long
+// model-written ones are cut first.
+var defaultPriority = [...]int{
+	Title:        60,
+	Section:      50,
+	Metadata:     40,
+	Custom:       30,
+	ChunkContext: 20,
+	Summary:      10,
+}
+
+// A Part is one line of the header.
+type Part struct {
+	// Kind says what the part holds.
+	Kind Kind
+	// Label, if set, precedes the part's text ("Section: "). A part with
+	// no text has no label either.
+	Label string
+	// Template renders a Metadata part: each {key} is replaced by the
+	// document's Metadata[key]; everything else is literal. The part is
+	// left out when every key it names is missing or empty. Empty means
+	// every field as "key: value", sorted by key, joined by "; ".
+	Template string
+	// Func returns a Custom part's text; required for Custom, ignored
+	// otherwise.
+	Func func(doc Document, c chunker.Chunk) string
+	// Priority decides which parts give way first when the header must
+	// be cut: lower priorities are cut first, and among equal priorities
+	// the part listed later. Zero means the kind's default: Title 60,
+	// Section 50, Metadata 40, Custom 30, ChunkContext 20, Summary 10.
+	Priority int
+}
+
+func (p Part) priority() int {
+	if p.Priority != 0 {
+		return p.Priority
+	}
+	return defaultPriority[p.Kind]
+}
+
+// A Summarizer writes a short text from a prompt, usually by calling a
+// language model. contextheader renders the whole prompt (instruction and
+// document) and passes it as text; an adapter sends it as the user
+// message and returns the reply. It must be safe for concurrent use.
+type Summarizer interface {
+	Summarize(ctx context.Context, text string) (string, error)
+}
+
+// A DocumentSummarizer summarises a document's text itself, with no
+// prompt. When the Config's Summarizer also implements it, document
+// summaries call SummarizeDocument with the start of the raw document
+// instead of calling Summarize with the rendered prompt, as [io.Copy]
+// uses an [io.WriterTo]. [Extractive] implements it. Chunk contexts
+// always use Summarize.
+type DocumentSummarizer interface {
+	SummarizeDocument(ctx context.Context, document string) (string, error)
+}
+
+// Config configures a [Decorator]. Only Tokenizer is required; every
+// other field's zero value means the default.
+type Config struct {
+	// Tokenizer counts the tokens of headers and embed texts; required.
+	Tokenizer tokencount.Tokenizer
+	// Parts are the header's parts, one line each, in this order. Nil
+	// means the deterministic default, which needs no model: Title, then
+	// Section.
+	Parts []Part
+	// Separator goes between the header and the chunk's text; empty
+	// means [DefaultSeparator].
+	Separator string
+	// MaxHeaderTokens caps every header by the Tokenizer's exact count.
+	// Zero means [DefaultMaxHeaderTokens], or a quarter of MaxEmbedTokens
+	// when that is set and smaller. Negative is an error.
+	MaxHeaderTokens int
+	// MaxEmbedTokens, if set, is the embedder's input limit: no EmbedText
+	// counts more (the header is cut further where needed, and a chunk
+	// that is too long by itself is an error). Chunk with
+	// [Decorator.ChunkMaxTokens] to leave room for the header. Zero means
+	// no limit; negative is an error.
+	MaxEmbedTokens int
+
+	// Summarizer writes summaries and chunk contexts; required when Parts
+	// holds a Summary or ChunkContext part.
+	Summarizer Summarizer
+	// SummarizerModel names the model (and version) behind Summarizer.
+	// It is part of every cache key, so that two models never share
+	// cached summaries. Empty is a name like any other.
+	SummarizerModel string
+	// SummaryPrompt is the document-summary prompt: [DocumentPlaceholder]
+	// once, where the start of the document goes. Empty means
+	// [DefaultSummaryPrompt].
+	SummaryPrompt string
+	// SummaryChars is how much of the document's start a summary is made
+	// from, in characters, cut back to a sentence boundary. Zero means
+	// [DefaultSummaryChars]; negative is an error.
+	SummaryChars int
+	// ChunkContextPrompt is the chunk-context prompt: [DocumentPlaceholder]
+	// once and then [ChunkPlaceholder] once. Everything before the chunk
+	// is the same for all chunks of a document, so providers that cache
+	// prompt prefixes charge for the document once. Empty means
+	// [DefaultChunkContextPrompt].
+	ChunkContextPrompt string
+	// ChunkContextChars is how much of the document's start, in
+	// characters, goes into each chunk-context prompt, cut back to a
+	// sentence boundary. Zero means [DefaultChunkContextChars]; negative
+	// is an error.
+	ChunkContextChars int
+	// Cache keeps summaries and chunk contexts between calls and runs.
+	// Nil means a [MemoryCache] of the Decorator's own.
+	Cache Cache
+	// Concurrency bounds the Summarizer calls in flight. Zero means
+	// [DefaultConcurrency]; negative is an error.
+	Concurrency int
+	// Progress, if set, is called after each document of
+	// [Decorator.Summaries] and each chunk context of
+	// [Decorator.Decorate] is done (cached, written or failed), with the
+	// number done and the total. Within one call of Summaries or
+	// Decorate, it is never called concurrently, and done counts up by
+	// one from 1 to total; calls of two Decorate calls at once may
+	// interleave.
+	Progress func(done, total int)
+}
+
+// A Decorator adds contextual headers to the chunks of documents. It is
+// made with [New], immutable, and safe for concurrent use.
+type Decorator struct {
+	cfg       Config
+	sepTokens int
+	hasKind   [len(kindNames)]bool
+	summary   prompt // the document-summary prompt, split at its placeholder
+	context   prompt // the chunk-context prompt, split at its placeholders
+	templates []template
+	slots     chan struct{} // one per Summarizer call in flight
+}
+
+// New validates cfg, resolves its defaults and returns a Decorator.
+// Errors wrap [ErrNoTokenizer], [ErrConfig], [ErrNoSummarizer] or
+// [ErrPrompt].
+func New(cfg Config) (*Decorator, error) {
+	if cfg.Tokenizer == nil {
+		return nil, ErrNoTokenizer
+	}
+	if err := resolve(&cfg); err != nil {
+		return nil, err
+	}
+	d := &Decorator{cfg: cfg, sepTokens: cfg.Tokenizer.Count(cfg.Separator), slots: make(chan struct{}, cfg.Concurrency)}
+	var err error
+	if d.summary, err = parsePrompt(cfg.SummaryPrompt, false); err != nil {
+		return nil, fmt.Errorf("%w: SummaryPrompt", err)
+	}
+	if d.context, err = parsePrompt(cfg.ChunkContextPrompt, true); err != nil {
+		return nil, fmt.Errorf("%w: ChunkContextPrompt", err)
+	}
+	if err := d.parseParts(); err != nil {
+		return nil, err
+	}
+	if (d.hasKind[Summary] || d.hasKind[ChunkContext]) && cfg.Summarizer == nil {
+		return nil, ErrNoSummarizer
+	}
+	if cfg.MaxEmbedTokens > 0 && cfg.MaxEmbedTokens-d.reserve() < 1 {
+		return nil, fmt.Errorf("%w: MaxEmbedTokens %d leaves no room for a chunk after MaxHeaderTokens %d and the separator",
+			ErrConfig, cfg.MaxEmbedTokens, cfg.MaxHeaderTokens)
+	}
+	return d, nil
+}
+
+// resolve checks cfg's numbers and fills in its defaults.
+func resolve(cfg *Config) error {
+	for _, f := range []struct {
+		name string
+		v    *int
+		def  int
+	}{
+		{"MaxEmbedTokens", &cfg.MaxEmbedTokens, 0},
+		{"MaxHeaderTokens", &cfg.MaxHeaderTokens, defaultMaxHeader(cfg.MaxEmbedTokens)},
+		{"SummaryChars", &cfg.SummaryChars, DefaultSummaryChars},
+		{"ChunkContextChars", &cfg.ChunkContextChars, DefaultChunkContextChars},
+		{"Concurrency", &cfg.Concurrency, DefaultConcurrency},
+	} {
+		if *f.v < 0 {
+			return fmt.Errorf("%w: %s must not be negative (got %d)", ErrConfig, f.name, *f.v)
+		}
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	if cfg.Separator == "" {
+		cfg.Separator = DefaultSeparator
+	}
+	if cfg.SummaryPrompt == "" {
+		cfg.SummaryPrompt = DefaultSummaryPrompt
+	}
+	if cfg.ChunkContextPrompt == "" {
+		cfg.ChunkContextPrompt = DefaultChunkContextPrompt
+	}
+	if cfg.Parts == nil {
+		cfg.Parts = []Part{{Kind: Title}, {Kind: Section}}
+	}
+	if cfg.Cache == nil {
+		cfg.Cache = new(MemoryCache)
+	}
+	for _, s := range []string{cfg.Separator, cfg.SummaryPrompt, cfg.ChunkContextPrompt, cfg.SummarizerModel} {
+		if !utf8.ValidString(s) {
+			return fmt.Errorf("%w: Separator, prompts and SummarizerModel must be valid UTF-8", ErrConfig)
+		}
+	}
+	return nil
+}
+
+func defaultMaxHeader(maxEmbed int) int {
+	if maxEmbed > 0 && maxEmbed/4 < DefaultMaxHeaderTokens {
+		return max(maxEmbed/4, 1)
+	}
+	return DefaultMaxHeaderTokens
+}
+
+func (d *Decorator) parseParts() error {
+	d.templates = make([]template, len(d.cfg.Parts))
+	for i, p := range d.cfg.Parts {
+		switch {
+		case p.Kind < 0 || int(p.Kind) >= len(kindNames):
+			return fmt.Errorf("%w: part %d has unknown %v", ErrConfig, i, p.Kind)
+		case p.Kind == Custom && p.Func == nil:
+			return fmt.Errorf("%w: part %d is Custom without a Func", ErrConfig, i)
+		case !utf8.ValidString(p.Label) || !utf8.ValidString(p.Template):
+			return fmt.Errorf("%w: part %d has a Label or Template that is not valid UTF-8", ErrConfig, i)
+		case strings.ContainsAny(p.Label, "\r\n"):
+			return fmt.Errorf("%w: part %d has a line break in its Label", ErrConfig, i)
+		}
+		d.hasKind[p.Kind] = true
+		if p.Kind == Metadata {
+			d.templates[i] = parseTemplate(p.Template)
+		}
+	}
+	return nil
+}
+
+// Config returns the Decorator's configuration with its defaults
+// resolved.
+func (d *Decorator) Config() Config {
+	if d == nil {
+		return Config{}
+	}
+	return d.cfg
+}
+
+// reserve is what a chunk must leave free of MaxEmbedTokens: the largest
+// header, the separator and a margin, because token counts are not
+// additive across the joins.
+func (d *Decorator) reserve() int {
+	const margin = 2
+	return d.cfg.MaxHeaderTokens + d.sepTokens + margin
+}
+
+// ChunkMaxTokens returns the MaxTokens to give the chunker so that every
+// chunk fits in Config.MaxEmbedTokens together with its header: the limit
+// minus MaxHeaderTokens, the separator's tokens and a margin of two
+// tokens, because token counts are not additive across concatenation.
+// [Decorator.Decorate] still checks every EmbedText by exact count, and
+// cuts a header further in the rare case that the joins cost more. The
+// error wraps [ErrConfig] when MaxEmbedTokens is not set.
+func (d *Decorator) ChunkMaxTokens() (int, error) {
+	if err := d.check(); err != nil {
+		return 0, err
+	}
+	if d.cfg.MaxEmbedTokens == 0 {
+		return 0, fmt.Errorf("%w: ChunkMaxTokens needs MaxEmbedTokens", ErrConfig)
+	}
+	return d.cfg.MaxEmbedTokens - d.reserve(), nil
+}
+
+// check reports a Decorator that was not made by New.
+func (d *Decorator) check() error {
+	if d == nil || d.cfg.Tokenizer == nil {
+		return ErrNoTokenizer
+	}
+	return nil
+}
+
+// A DocumentError reports a document that could not be summarised or
+// decorated, and why.
+type DocumentError struct {
+	// Index is the document's position in the slice given to
+	// [Decorator.Summaries] (0 for [Decorator.Decorate]).
+	Index int
+	// ID is the document's ID.
+	ID string
+	// Err is the cause; it wraps one of the package's errors or the
+	// context's.
+	Err error
+}
+
+func (e *DocumentError) Error() string {
+	return fmt.Sprintf("document %d (ID %q): %v", e.Index, e.ID, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *DocumentError) Unwrap() error { return e.Err }
+
+// A BatchError is the error of [Decorator.Summaries] when some documents
+// got no summary. The others did, and their summaries are returned with
+// it.
+type BatchError struct {
+	// Failed lists the documents without a summary, in document order.
+	Failed []*DocumentError
+}
+
+func (e *BatchError) Error() string {
+	if len(e.Failed) == 1 {
+		return "contextheader: 1 document failed: " + e.Failed[0].Error()
+	}
+	return fmt.Sprintf("contextheader: %d documents failed; the first: %v", len(e.Failed), e.Failed[0])
+}
+
+// Unwrap returns the documents' errors, so that [errors.Is] and
+// [errors.As] look into each of them.
+func (e *BatchError) Unwrap() []error {
+	errs := make([]error, len(e.Failed))
+	for i, f := range e.Failed {
+		errs[i] = f
+	}
+	return errs
+}

@@ -1,0 +1,205 @@
+package contextheader
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/chunker"
+)
+
+// Decorate returns doc's chunks with their contextual headers, in order.
+// chunks must have been cut from doc.Text (by a [chunker.Chunker], or any
+// way that keeps their offsets: doc.Text[Start:End] == Text).
+//
+// Each header is rendered from Config.Parts, cut to MaxHeaderTokens by
+// exact count, and then, if MaxEmbedTokens is set and the embed text is
+// over it, cut further until it fits; see the package documentation. A
+// Summary part costs at most one Summarizer call for the document, none
+// when its summary is cached or Document.Summary is set; a ChunkContext
+// part costs one call per chunk not in the cache, at most
+// Config.Concurrency in flight.
+//
+// Errors: the document and chunks are checked first ([ErrEmptyText],
+// [ErrInvalidUTF8], [ErrChunk]); a failing Summarizer or Cache, or a
+// cancelled ctx, gives a [*DocumentError] that wraps [ErrSummarizer],
+// [ErrCache] or the context's error; a chunk too long for MaxEmbedTokens
+// without any header gives [ErrChunkTooLong]. No partial result is
+// returned with an error.
+func (d *Decorator) Decorate(ctx context.Context, doc Document, chunks []chunker.Chunk) ([]Chunk, error) {
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	if err := checkDocument(doc); err != nil {
+		return nil, err
+	}
+	if err := checkChunks(doc.Text, chunks); err != nil {
+		return nil, err
+	}
+	if len(chunks) == 0 {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, &DocumentError{ID: doc.ID, Err: err}
+	}
+	b, err := d.newBuilder(ctx, doc, chunks)
+	if err != nil {
+		return nil, &DocumentError{ID: doc.ID, Err: err}
+	}
+	out := make([]Chunk, len(chunks))
+	for i, c := range chunks {
+		if out[i], err = b.decorate(i, c); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func checkChunks(text string, chunks []chunker.Chunk) error {
+	for i, c := range chunks {
+		if c.Start < 0 || c.Start > c.End || c.End > len(text) || text[c.Start:c.End] != c.Text {
+			return fmt.Errorf("%w: chunk %d (offsets %d to %d, text of %d bytes, document of %d bytes)",
+				ErrChunk, i, c.Start, c.End, len(c.Text), len(text))
+		}
+	}
+	return nil
+}
+
+// A builder makes the headers of one document's chunks.
+type builder struct {
+	d        *Decorator
+	doc      Document
+	title    string   // the document's title on one line
+	base     []piece  // the parts, with the document's own texts filled in
+	contexts []string // the chunk contexts, by chunk
+	outline  *outline
+	perChunk bool // some part depends on more than the chunk's section
+
+	// The header of the previous chunk, reused for the next chunk of the
+	// same section when no part depends on more.
+	prevSection int
+	prev        header
+}
+
+type header struct {
+	text   string
+	tokens int
+	cut    bool
+}
+
+func (d *Decorator) newBuilder(ctx context.Context, doc Document, chunks []chunker.Chunk) (*builder, error) {
+	b := &builder{
+		d: d, doc: doc, title: oneLine(doc.Title),
+		base:        make([]piece, len(d.cfg.Parts)),
+		outline:     newOutline(doc.Text, doc.Format),
+		perChunk:    d.hasKind[Custom] || d.hasKind[ChunkContext],
+		prevSection: -2,
+	}
+	for i, p := range d.cfg.Parts {
+		b.base[i] = piece{label: p.Label, prio: p.priority()}
+		switch p.Kind {
+		case Title:
+			b.base[i].text = b.title
+		case Metadata:
+			b.base[i].text = oneLine(d.templates[i].render(doc.Metadata))
+		case Summary:
+			s, err := d.documentSummary(ctx, doc)
+			if err != nil {
+				return nil, err
+			}
+			b.base[i].text = s
+		}
+	}
+	if d.hasKind[ChunkContext] {
+		var err error
+		text := func(i int) string { return chunks[i].Text }
+		if b.contexts, err = d.chunkContexts(ctx, doc, text, len(chunks)); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// decorate makes chunk i's header and embed text.
+func (b *builder) decorate(i int, c chunker.Chunk) (Chunk, error) {
+	sec := b.outline.chunkSection(b.doc.Text, c.Start, c.End)
+	path := b.outline.path(sec)
+	out := Chunk{Chunk: c, Section: path}
+	if b.perChunk || sec != b.prevSection {
+		ps, err := b.pieces(i, c, path)
+		if err != nil {
+			return Chunk{}, err
+		}
+		b.prev.text, b.prev.tokens, b.prev.cut = b.d.fit(ps, b.d.cfg.MaxHeaderTokens)
+		b.prevSection = sec
+	}
+	h := b.prev
+	embed, n := b.d.embed(h.text, c.Text)
+	if lim := b.d.cfg.MaxEmbedTokens; lim > 0 && n > lim {
+		var err error
+		if h, embed, n, err = b.shrink(i, c, path, h, n); err != nil {
+			return Chunk{}, err
+		}
+	}
+	out.Header, out.HeaderTokens, out.HeaderCut = h.text, h.tokens, h.cut
+	out.EmbedText, out.EmbedTokens = embed, n
+	return out, nil
+}
+
+// pieces renders chunk i's header parts, before any cut.
+func (b *builder) pieces(i int, c chunker.Chunk, path []string) ([]piece, error) {
+	ps := append([]piece(nil), b.base...)
+	for j, p := range b.d.cfg.Parts {
+		switch p.Kind {
+		case Section:
+			if len(path) > 0 && b.title != "" && b.d.hasKind[Title] && strings.EqualFold(path[0], b.title) {
+				path = path[1:] // the title already names the document
+			}
+			if len(path) > 0 {
+				ps[j].path, ps[j].text = path, strings.Join(path, PathSeparator)
+			}
+		case Custom:
+			s := p.Func(b.doc, c)
+			if !utf8.ValidString(s) {
+				return nil, fmt.Errorf("%w: Custom part %d of chunk %d", ErrInvalidUTF8, j, i)
+			}
+			ps[j].text = oneLine(s)
+		case ChunkContext:
+			ps[j].text = b.contexts[i]
+		}
+	}
+	return ps, nil
+}
+
+// shrink cuts header h of chunk i until the embed text, now n tokens,
+// fits in MaxEmbedTokens: the joins cost more than the parts' counts
+// said, or a caller's chunk leaves less room than ChunkMaxTokens.
+func (b *builder) shrink(i int, c chunker.Chunk, path []string, h header, n int) (header, string, int, error) {
+	lim := b.d.cfg.MaxEmbedTokens
+	embed := ""
+	for budget := h.tokens; n > lim && h.text != ""; {
+		budget = min(budget-1, h.tokens-(n-lim))
+		h = header{cut: true}
+		if budget > 0 {
+			ps, err := b.pieces(i, c, path)
+			if err != nil {
+				return header{}, "", 0, err
+			}
+			h.text, h.tokens, _ = b.d.fit(ps, budget)
+		}
+		embed, n = b.d.embed(h.text, c.Text)
+	}
+	if n > lim {
+		return header{}, "", 0, fmt.Errorf("%w: chunk %d has %d tokens, MaxEmbedTokens is %d", ErrChunkTooLong, i, n, lim)
+	}
+	return h, embed, n, nil
+}
+
+// embed joins a header and a chunk's text and counts the result.
+func (d *Decorator) embed(header, text string) (string, int) {
+	if header != "" {
+		text = header + d.cfg.Separator + text
+	}
+	return text, d.cfg.Tokenizer.Count(text)
+}
