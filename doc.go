@@ -17,6 +17,10 @@
 //   - [github.com/ragkit/ragkit/chunker]: balanced token-aware chunking of
 //     plain text and Markdown: every chunk within the token range, sizes
 //     near equal, cuts at the strongest boundary available.
+//   - [github.com/ragkit/ragkit/contextheader]: contextual chunk headers
+//     (title, section path, metadata, a document summary) embedded with
+//     each chunk, within a token cap, with at most one Summarizer call per
+//     document and an offline extractive summarizer.
 //   - [github.com/ragkit/ragkit/vectorstore]: the Embedder and VectorStore
 //     interfaces, an in-memory store and an offline lexical embedder.
 //   - [github.com/ragkit/ragkit/budget]: priority-ordered assembly of a
@@ -27,6 +31,7 @@
 //
 //	document text ──segment──▶ spans: paragraphs, sentences, words, graphemes (byte offsets)
 //	              ──chunker──▶ []chunker.Chunk: balanced, within [min,max] tokens, exact counts
+//	              ──contextheader──▶ embed text = header + chunk (the chunk's own text unchanged)
 //	              ──Embedder──▶ vectors ──▶ VectorStore.Upsert
 //	question      ──Embedder──▶ VectorStore.Query ──▶ hits
 //	              ──budget──▶ the prompt: sections by priority, each within its budget,
