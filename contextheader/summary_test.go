@@ -166,11 +166,19 @@ func TestConcurrencyBound(t *testing.T) {
 func TestSummariesCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// The calls are numbered under a lock, so that exactly the fifth
+	// cancels, however the two workers interleave.
+	var (
+		mu      sync.Mutex
+		started int
+	)
 	s := &fakeSummarizer{}
 	s.answer = func(ctx context.Context, prompt string) (string, error) {
-		if s.Calls() == 5 {
+		mu.Lock()
+		if started++; started == 5 {
 			cancel()
 		}
+		mu.Unlock()
 		return echo(ctx, prompt)
 	}
 	var progress []int
