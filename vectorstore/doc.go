@@ -91,7 +91,12 @@
 // # Writing an adapter for an external database
 //
 // To keep vectors in Qdrant, pgvector, Milvus or any other database,
-// implement [VectorStore] over its client. The four methods map onto
+// implement [VectorStore] over its client (for PostgreSQL with pgvector,
+// the module github.com/ragkit/ragkit/vectorstore/pgvector is one), check
+// records with [CheckRecords] before writing them, and run the
+// conformance suite of package
+// [github.com/ragkit/ragkit/vectorstore/storetest] against it, as
+// [Memory]'s own tests do. The four methods map onto
 // operations every such database has; the only demand beyond a vector
 // index is that Range is cheap, which needs the document ID and the index
 // stored as filterable fields.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -123,15 +122,6 @@ func TestReturnedMetadataIsACopy(t *testing.T) {
 	}
 }
 
-func TestQueryHugeK(t *testing.T) {
-	for _, compact := range []bool{false, true} {
-		m := newMemory(t, vectorstore.MemoryConfig{Compact: compact}, makeRecords(rand.New(rand.NewPCG(1, 3)), 2, 3, 4)...)
-		hits, err := m.Query(bg, []float32{1, 2, 3, 4}, math.MaxInt, vectorstore.Filter{})
-		require.NoError(t, err)
-		require.Len(t, hits, 6, "compact=%v", compact)
-	}
-}
-
 func TestQueryTiesAreDeterministic(t *testing.T) {
 	var recs []vectorstore.Record
 	for i := range 100 {
@@ -166,145 +156,6 @@ func TestQueryManyDocIDs(t *testing.T) {
 		got, err := m.Query(bg, q, len(recs), f)
 		require.NoError(t, err)
 		checkHits(t, fmt.Sprintf("%d IDs", n), got, bruteForce(recs, q, len(recs), f), len(recs))
-	}
-}
-
-func TestUpsertReplacesByID(t *testing.T) {
-	m := newMemory(t, vectorstore.MemoryConfig{},
-		vectorstore.Record{ID: "x", DocID: "a", Index: 0, Text: "old", Vector: []float32{1, 0}},
-		vectorstore.Record{ID: "y", DocID: "a", Index: 1, Text: "y", Vector: []float32{0, 1}},
-	)
-	// Same place, new text, offsets and vector.
-	require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: "x", DocID: "a", Index: 0, Start: 3, End: 6, Text: "new", Vector: []float32{0, 1}}))
-	got, err := m.Get(bg, "x")
-	require.NoError(t, err)
-	require.Equal(t, "new", got.Text)
-	require.Equal(t, [2]int{3, 6}, [2]int{got.Start, got.End})
-	require.Equal(t, float32(1), got.Vector[1])
-	// Moved to another document: gone from the old one's range.
-	require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: "x", DocID: "b", Index: 7, Text: "moved", Vector: []float32{0, 1}}))
-	require.Equal(t, 2, m.Len())
-	a, err := m.Range(bg, "a", 0, 10)
-	require.NoError(t, err)
-	b, err := m.Range(bg, "b", 0, 10)
-	require.NoError(t, err)
-	require.Equal(t, []string{"y"}, recordIDs(a))
-	require.Equal(t, []string{"x"}, recordIDs(b))
-	// Within one call, the last record of an ID wins.
-	require.NoError(t, m.Upsert(bg,
-		vectorstore.Record{ID: "z", DocID: "c", Index: 0, Text: "first", Vector: []float32{1, 0}},
-		vectorstore.Record{ID: "z", DocID: "c", Index: 2, Text: "second", Vector: []float32{1, 0}},
-	))
-	c, err := m.Range(bg, "c", 0, 10)
-	require.NoError(t, err)
-	require.Len(t, c, 1)
-	require.Equal(t, "second", c[0].Text)
-	require.Equal(t, 2, c[0].Index)
-}
-
-func TestUpsertCopiesInput(t *testing.T) {
-	meta := map[string]string{"k": "v"}
-	vec := []float32{1, 2}
-	m := newMemory(t, vectorstore.MemoryConfig{}, vectorstore.Record{ID: "a", DocID: "d", Vector: vec, Metadata: meta})
-	meta["k"] = "changed"
-	vec[0] = -100
-	got, err := m.Get(bg, "a")
-	require.NoError(t, err)
-	require.Equal(t, "v", got.Metadata["k"])
-	require.Positive(t, got.Vector[0])
-}
-
-func TestRange(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 1))
-	var recs []vectorstore.Record
-	for _, i := range r.Perm(30) { // out of order on purpose
-		recs = append(recs, vectorstore.Record{ID: fmt.Sprintf("u%02d", i), DocID: "doc", Index: i, Vector: randVec(r, 4)})
-	}
-	// Two records at the same Index: ordered by ID.
-	recs = append(recs, vectorstore.Record{ID: "u05b", DocID: "doc", Index: 5, Vector: randVec(r, 4)})
-	m := newMemory(t, vectorstore.MemoryConfig{}, recs...)
-	tests := []struct {
-		from, to int
-		want     []string
-	}{
-		{3, 6, []string{"u03", "u04", "u05", "u05b", "u06"}},
-		{-2, 1, []string{"u00", "u01"}},
-		{28, 40, []string{"u28", "u29"}},
-		{7, 7, []string{"u07"}},
-		{31, 35, []string{}},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%d..%d", tt.from, tt.to), func(t *testing.T) {
-			got, err := m.Range(bg, "doc", tt.from, tt.to)
-			require.NoError(t, err)
-			require.Equal(t, tt.want, recordIDs(got))
-			for _, rec := range got {
-				require.Len(t, rec.Vector, 4, "record %s", rec.ID)
-			}
-		})
-	}
-	_, err := m.Range(bg, "doc", 5, 4)
-	require.ErrorIs(t, err, vectorstore.ErrInvalidArgument, "from > to")
-	_, err = m.Range(bg, "nope", 0, 4)
-	require.ErrorIs(t, err, vectorstore.ErrNotFound, "unknown document")
-}
-
-// TestQueryText checks that QueryText is Query without the vectors: the
-// same hits, scores and order, with the same errors.
-func TestQueryText(t *testing.T) {
-	r := rand.New(rand.NewPCG(8, 9))
-	recs := makeRecords(r, 20, 30, 16)
-	filters := []vectorstore.Filter{{}, {DocIDs: []string{"d3", "d4", "d3"}}, {Metadata: map[string]string{"parity": "odd"}}}
-	for _, compact := range []bool{false, true} {
-		for _, workers := range []int{1, 2} {
-			var store vectorstore.VectorStore = newMemory(t, vectorstore.MemoryConfig{Compact: compact, Workers: workers}, recs...)
-			vectorstore.ForceFanOut(store.(*vectorstore.Memory))
-			tq, ok := store.(vectorstore.TextQuerier)
-			require.True(t, ok)
-			for _, f := range filters {
-				q := randVec(r, 16)
-				want, err := store.Query(bg, q, 7, f)
-				require.NoError(t, err)
-				for i := range want {
-					want[i].Vector = nil
-				}
-				got, err := tq.QueryText(bg, q, 7, f)
-				require.NoError(t, err)
-				require.Equal(t, want, got, "compact=%v workers=%d filter=%+v", compact, workers, f)
-			}
-			_, err := tq.QueryText(bg, []float32{1}, 3, vectorstore.Filter{})
-			require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
-			_, err = tq.QueryText(bg, randVec(r, 16), 0, vectorstore.Filter{})
-			require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
-		}
-	}
-}
-
-// TestRangeText checks that RangeText is Range without the vectors: the
-// same records, in the same order, with the same errors.
-func TestRangeText(t *testing.T) {
-	for _, compact := range []bool{false, true} {
-		recs := makeRecords(rand.New(rand.NewPCG(5, 6)), 3, 20, 8)
-		for i := range recs {
-			recs[i].Start, recs[i].End = 10*recs[i].Index, 10*recs[i].Index+9
-		}
-		var store vectorstore.VectorStore = newMemory(t, vectorstore.MemoryConfig{Compact: compact}, recs...)
-		tr, ok := store.(vectorstore.TextRanger)
-		require.True(t, ok)
-		for _, r := range [][2]int{{0, 19}, {-5, 3}, {7, 7}, {18, 40}, {25, 30}} {
-			want, err := store.Range(bg, "d1", r[0], r[1])
-			require.NoError(t, err)
-			for i := range want {
-				want[i].Vector = nil
-			}
-			got, err := tr.RangeText(bg, "d1", r[0], r[1])
-			require.NoError(t, err)
-			require.Equal(t, want, got, "compact=%v %v", compact, r)
-		}
-		_, err := tr.RangeText(bg, "d1", 5, 4)
-		require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
-		_, err = tr.RangeText(bg, "nope", 0, 4)
-		require.ErrorIs(t, err, vectorstore.ErrNotFound)
 	}
 }
 
@@ -444,68 +295,12 @@ func TestUpsertIsAllOrNothing(t *testing.T) {
 	require.Empty(t, got.Text, "a failed Upsert changed the store")
 }
 
-// TestRecordErrors checks what a refused record reports: which record (its
-// position in the call and its ID), which field, and the sentinels.
-func TestRecordErrors(t *testing.T) {
-	nan := float32(math.NaN())
+// TestRecordErrorMessage checks the shape of a refused record's message;
+// storetest checks which records are refused and what the error holds.
+func TestRecordErrorMessage(t *testing.T) {
 	m := newMemory(t, vectorstore.MemoryConfig{Dimension: 2})
-	rec := func(mod func(*vectorstore.Record)) vectorstore.Record {
-		r := vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 2}}
-		mod(&r)
-		return r
-	}
-	tests := []struct {
-		name     string
-		rec      vectorstore.Record
-		field    string
-		mismatch bool // also ErrDimensionMismatch
-	}{
-		{"empty ID", rec(func(r *vectorstore.Record) { r.ID = "" }), "ID", false},
-		{"invalid UTF-8 ID", rec(func(r *vectorstore.Record) { r.ID = "\xc0" }), "ID", false},
-		{"empty DocID", rec(func(r *vectorstore.Record) { r.DocID = "" }), "DocID", false},
-		{"negative Index", rec(func(r *vectorstore.Record) { r.Index = -1 }), "Index", false},
-		{"negative Start", rec(func(r *vectorstore.Record) { r.Start, r.End = -1, 3 }), "Start", false},
-		{"End before Start", rec(func(r *vectorstore.Record) { r.Start, r.End = 5, 4 }), "End", false},
-		{"End alone", rec(func(r *vectorstore.Record) { r.Start, r.End = 2, 0 }), "End", false},
-		{"invalid UTF-8 text", rec(func(r *vectorstore.Record) { r.Text = "a\xffb" }), "Text", false},
-		{"invalid UTF-8 metadata", rec(func(r *vectorstore.Record) { r.Metadata = map[string]string{"k": "\xff"} }), "Metadata", false},
-		{"empty vector", rec(func(r *vectorstore.Record) { r.Vector = nil }), "Vector", false},
-		{"wrong dimension", rec(func(r *vectorstore.Record) { r.Vector = []float32{1, 2, 3} }), "Vector", true},
-		{"zero vector", rec(func(r *vectorstore.Record) { r.Vector = []float32{0, 0} }), "Vector", false},
-		{"NaN", rec(func(r *vectorstore.Record) { r.Vector = []float32{nan, 1} }), "Vector", false},
-		{"infinity", rec(func(r *vectorstore.Record) { r.Vector = []float32{float32(math.Inf(-1)), 1} }), "Vector", false},
-		{"too long", rec(func(r *vectorstore.Record) { r.Vector = make([]float32, vectorstore.MaxDimension+1) }), "Vector", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ok := vectorstore.Record{ID: "ok", DocID: "d", Vector: []float32{1, 0}}
-			for _, write := range []func() error{
-				func() error { return m.Upsert(bg, ok, tt.rec) },
-				func() error { return m.ReplaceDocument(bg, "d", ok, tt.rec) },
-			} {
-				err := write()
-				require.ErrorIs(t, err, vectorstore.ErrInvalidRecord)
-				require.Equal(t, tt.mismatch, errors.Is(err, vectorstore.ErrDimensionMismatch), "%v", err)
-				var re *vectorstore.RecordError
-				require.ErrorAs(t, err, &re)
-				require.Equal(t, 1, re.Index)
-				require.Equal(t, tt.rec.ID, re.ID)
-				require.Equal(t, tt.field, re.Field)
-				require.True(t, strings.HasPrefix(err.Error(), "vectorstore: invalid record: record 1 (ID "), err.Error())
-			}
-		})
-	}
-	t.Run("store dimension", func(t *testing.T) {
-		err := m.Upsert(bg, vectorstore.Record{ID: "x", DocID: "d", Vector: []float32{1, 2, 3}})
-		require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
-		require.ErrorIs(t, err, vectorstore.ErrInvalidRecord)
-	})
-	t.Run("another document", func(t *testing.T) {
-		err := m.ReplaceDocument(bg, "d", vectorstore.Record{ID: "b", DocID: "other", Vector: []float32{1, 0}})
-		var re *vectorstore.RecordError
-		require.ErrorAs(t, err, &re)
-		require.Equal(t, "DocID", re.Field)
-	})
+	err := m.Upsert(bg, vectorstore.Record{ID: "ok", DocID: "d", Vector: []float32{1, 0}}, vectorstore.Record{ID: "a", DocID: "d", Index: -1, Vector: []float32{1, 0}})
+	require.EqualError(t, err, `vectorstore: invalid record: record 1 (ID "a"): Index: is negative`)
 	require.Zero(t, m.Len(), "refused writes changed the store")
 }
 
@@ -724,4 +519,32 @@ func checkHits(t *testing.T, name string, got, all []vectorstore.Hit, k int) {
 			require.LessOrEqual(t, h.Score, got[i-1].Score, "%s k=%d: hits out of order at %d", name, k, i)
 		}
 	}
+}
+
+// TestCheckRecords checks that CheckRecords refuses what Memory refuses,
+// with the same error, so that adapters calling it refuse records alike.
+func TestCheckRecords(t *testing.T) {
+	good := vectorstore.Record{ID: "ok", DocID: "d", Vector: []float32{1, 0}}
+	bad := []vectorstore.Record{
+		{DocID: "d", Vector: []float32{1, 0}},
+		{ID: "a", DocID: "d", Index: -1, Vector: []float32{1, 0}},
+		{ID: "a", DocID: "d", Start: 4, End: 2, Vector: []float32{1, 0}},
+		{ID: "a", DocID: "d", Text: "\xff", Vector: []float32{1, 0}},
+		{ID: "a", DocID: "d", Vector: []float32{0, 0}},
+		{ID: "a", DocID: "d", Vector: []float32{float32(math.NaN()), 0}},
+		{ID: "a", DocID: "d", Vector: []float32{1, 0, 0}},
+		{ID: "a", DocID: "other", Vector: []float32{1, 0}},
+	}
+	for i, rec := range bad {
+		m := newMemory(t, vectorstore.MemoryConfig{})
+		want := m.ReplaceDocument(bg, "d", good, rec)
+		require.Error(t, want, "record %d", i)
+		require.Equal(t, want, vectorstore.CheckRecords("d", 0, good, rec), "record %d", i)
+		require.Equal(t, want, vectorstore.CheckRecords("d", 2, good, rec), "record %d", i)
+	}
+	require.NoError(t, vectorstore.CheckRecords("", 0))
+	require.NoError(t, vectorstore.CheckRecords("", 2, good, good))
+	err := vectorstore.CheckRecords("", 3, good)
+	require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch, "the store's dimension")
+	require.ErrorIs(t, err, vectorstore.ErrInvalidRecord)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sync"
 	"unicode/utf8"
@@ -235,6 +236,47 @@ func cloneMetadata(md map[string]string) map[string]string {
 	return maps.Clone(md)
 }
 
+// CheckRecords returns the error a store gives for a write of records, or
+// nil: a [*RecordError] naming the first record that breaks the rules of
+// [Record] (an empty or invalid UTF-8 ID, DocID, Text or Metadata, a
+// negative Index or Start, an End before Start, an empty, zero, non-finite
+// or too long vector, or one whose length is not dim). dim is the store's
+// dimension, or 0 to take the first record's. docID is the document a
+// [DocumentReplacer] replaces, which every record must belong to, or ""
+// for an Upsert. [Memory] refuses exactly these records; an adapter calls
+// CheckRecords before it writes, so that it refuses them alike.
+func CheckRecords(docID string, dim int, records ...Record) error {
+	if len(records) > 0 && dim == 0 {
+		dim = len(records[0].Vector)
+	}
+	for i := range records {
+		err := checkRecord(&records[i], dim, docID)
+		if err == nil {
+			err = checkDirection(records[i].Vector)
+		}
+		if err != nil {
+			err.Index, err.ID = i, records[i].ID
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDirection refuses a vector that cannot be normalised.
+func checkDirection(v []float32) *RecordError {
+	var ss float64
+	for _, x := range v {
+		ss += float64(x) * float64(x)
+	}
+	switch {
+	case ss == 0:
+		return &RecordError{Field: "Vector", Err: errZero}
+	case math.IsNaN(ss) || math.IsInf(ss, 0):
+		return &RecordError{Field: "Vector", Err: errNonFinite}
+	}
+	return nil
+}
+
 // checkRecord returns what is wrong with r, if anything; the caller fills
 // in its position and ID.
 func checkRecord(r *Record, dim int, docID string) *RecordError {
@@ -263,7 +305,7 @@ func checkRecord(r *Record, dim int, docID string) *RecordError {
 	case len(r.Vector) > MaxDimension:
 		return bad("Vector", errTooLong)
 	case len(r.Vector) != dim:
-		return bad("Vector", fmt.Errorf("%w: %d, not %d like the first record", ErrDimensionMismatch, len(r.Vector), dim))
+		return bad("Vector", fmt.Errorf("%w: %d, not %d", ErrDimensionMismatch, len(r.Vector), dim))
 	}
 	for k, v := range r.Metadata {
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {

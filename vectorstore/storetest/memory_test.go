@@ -1,0 +1,39 @@
+package storetest_test
+
+import (
+	"testing"
+
+	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/storetest"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMemory runs the suite against the in-memory store: the zero Memory,
+// one with a fixed dimension, and a compact one, whose scores and vectors
+// are within a fraction of its int8 quantization step of exact.
+func TestMemory(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		cfg       func(dim int) vectorstore.MemoryConfig
+		tolerance float64
+	}{
+		{"plain", func(int) vectorstore.MemoryConfig { return vectorstore.MemoryConfig{} }, 0},
+		{"dimension", func(dim int) vectorstore.MemoryConfig { return vectorstore.MemoryConfig{Dimension: dim, Workers: 3} }, 0},
+		{"compact", func(int) vectorstore.MemoryConfig { return vectorstore.MemoryConfig{Compact: true} }, 2e-3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			storetest.Run(t, storetest.Config{
+				New: func(t *testing.T, dim int) vectorstore.VectorStore {
+					m, err := vectorstore.NewMemory(tt.cfg(dim))
+					require.NoError(t, err)
+					t.Cleanup(func() { _ = m.Close() })
+					return m
+				},
+				Tolerance: tt.tolerance,
+			})
+		})
+	}
+	t.Run("zero", func(t *testing.T) {
+		storetest.Run(t, storetest.Config{New: func(*testing.T, int) vectorstore.VectorStore { return new(vectorstore.Memory) }})
+	})
+}
