@@ -1,0 +1,65 @@
+package retrieve_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/retrieve"
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// Hits of a search become the items of a prompt's context section, each
+// labelled with its source, ranked by score.
+func ExampleItems() {
+	ctx := context.Background()
+	texts := []string{
+		"Hotels may cost up to 170 euros a night.",
+		"Claims are entered within 30 days.",
+		"The daily meal allowance is 55 euros.",
+	}
+	emb := &vectorstore.Lexical{}
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		panic(err)
+	}
+	store := &vectorstore.Memory{}
+	for i, text := range texts {
+		rec := vectorstore.Record{ID: fmt.Sprint("policy#", i), DocID: "policy", Index: i, Text: text, Vector: vecs[i]}
+		if err := store.Upsert(ctx, rec); err != nil {
+			panic(err)
+		}
+	}
+	search, err := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: store, Embedder: emb})
+	if err != nil {
+		panic(err)
+	}
+	hits, err := search.Query(ctx, "How much may a hotel cost a night?", 2, vectorstore.Filter{})
+	if err != nil {
+		panic(err)
+	}
+
+	items, err := retrieve.Items(hits, retrieve.ItemConfig{
+		Label: func(r vectorstore.Record) string { return "[" + r.ID + "]" },
+	})
+	if err != nil {
+		panic(err)
+	}
+	tok, err := tokencount.Encoding("cl100k_base")
+	if err != nil {
+		panic(err)
+	}
+	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 100})
+	if err != nil {
+		panic(err)
+	}
+	res, err := a.Assemble(budget.Section{Name: "context", MaxTokens: 20, Strategy: budget.DropLowestRank, Items: items})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Text)
+	// Output:
+	// [policy#0]
+	// Hotels may cost up to 170 euros a night.
+}

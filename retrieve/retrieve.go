@@ -1,0 +1,81 @@
+package retrieve
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+var (
+	// ErrEmptyText reports a hit whose Text is empty or white space: it
+	// would render as nothing in the prompt, and budget refuses it.
+	ErrEmptyText = errors.New("retrieve: text is empty or white space")
+	// ErrInvalidUTF8 reports a hit's text or label that is not valid
+	// UTF-8.
+	ErrInvalidUTF8 = errors.New("retrieve: text is not valid UTF-8")
+	// ErrScore reports a hit whose Score is NaN, which has no rank.
+	ErrScore = errors.New("retrieve: score is NaN")
+)
+
+// ItemConfig says how [Items] renders hits. The zero value makes each
+// item's text the hit's text alone.
+type ItemConfig struct {
+	// Label, if set, returns a line of provenance for a hit's record
+	// (its source and section, say), put before the record's text on a
+	// line of its own. An empty label adds nothing.
+	Label func(r vectorstore.Record) string
+	// Role is the chat role of every item (see [budget.Item]); empty
+	// leaves it to the section.
+	Role string
+}
+
+// Items returns one [budget.Item] per hit, in order: Text is the hit's text
+// (after its label, if [ItemConfig.Label] gives one), ID the record's ID
+// and Rank its Score, so that [budget.DropLowestRank] keeps the best hits
+// longest. A hit with an empty or white-space text, text or label that is
+// not valid UTF-8, or a NaN score gives an error that names it; nil or no
+// hits give no items and no error.
+func Items(hits []vectorstore.Hit, cfg ItemConfig) ([]budget.Item, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	items := make([]budget.Item, len(hits))
+	for i, h := range hits {
+		text, err := render(h.Record, cfg.Label)
+		if err != nil {
+			return nil, fmt.Errorf("%w: hit %d (ID %q)", err, i, h.ID)
+		}
+		if math.IsNaN(float64(h.Score)) {
+			return nil, fmt.Errorf("%w: hit %d (ID %q)", ErrScore, i, h.ID)
+		}
+		items[i] = budget.Item{Text: text, ID: h.ID, Rank: float64(h.Score), Role: cfg.Role}
+	}
+	return items, nil
+}
+
+// render returns a record's text with its label, if any, on the line
+// before it.
+func render(r vectorstore.Record, label func(vectorstore.Record) string) (string, error) {
+	if !utf8.ValidString(r.Text) {
+		return "", ErrInvalidUTF8
+	}
+	if strings.TrimSpace(r.Text) == "" {
+		return "", ErrEmptyText
+	}
+	if label == nil {
+		return r.Text, nil
+	}
+	l := label(r)
+	if !utf8.ValidString(l) {
+		return "", ErrInvalidUTF8
+	}
+	if l == "" {
+		return r.Text, nil
+	}
+	return l + "\n" + r.Text, nil
+}
