@@ -26,6 +26,14 @@
 //   - [github.com/ragkit/ragkit/budget]: priority-ordered assembly of a
 //     prompt under per-section token budgets, with an exact final count
 //     and a report of what was kept, cut and dropped.
+//   - [github.com/ragkit/ragkit/retrieve]: the query side's glue, from a
+//     search's hits to the items of a prompt's budget, ranked by score and
+//     labelled with their source.
+//
+// The program examples/quickstart in the repository runs the whole flow on
+// an embedded corpus with no network and no model (go run
+// ./examples/quickstart), and with a real model through an OpenAI-compatible
+// API when asked to.
 //
 // # The flow of data
 //

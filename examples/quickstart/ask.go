@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/llm/openai"
+	"github.com/ragkit/ragkit/retrieve"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// builtinQuestions are asked when neither -q nor -i is given. Each is
+// answered by one document whose answering section does not name what the
+// question names (the office, the quarter, the project): the contextual
+// headers are what find it.
+var builtinQuestions = []string{
+	"What is the nightly hotel limit for staff of the Singapore office?",
+	"What mileage rate is paid for private cars in Toronto?",
+	"What was the gross margin in Q2 2026?",
+	"Within how many days must an expense claim be submitted?",
+	"When does the FieldSense pilot with customers start?",
+}
+
+// instructions open every prompt.
+const instructions = "Answer the question from the context below only. " +
+	"Cite the source of each fact in square brackets. " +
+	"If the context does not hold the answer, say that you do not know."
+
+// promptStart and promptEnd frame the prompt that -prompt prints.
+const (
+	promptStart = "----- prompt -----"
+	promptEnd   = "----- end of prompt -----"
+)
+
+// Prompt limits: a small model's context window, with room for the answer.
+const (
+	promptLimit   = 8192
+	promptReserve = 1024
+)
+
+// askAll answers the questions of the run: -q, -i or the built-in ones.
+func askAll(ctx context.Context, o options, m *models, ix *index, stdout, stderr io.Writer) error {
+	search, err := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: ix.store, Embedder: m.embedder})
+	if err != nil {
+		return err
+	}
+	asm, err := budget.New(budget.Config{Tokenizer: m.tokenizer, Limit: promptLimit, Reserve: promptReserve})
+	if err != nil {
+		return err
+	}
+	a := asker{o: o, m: m, ix: ix, search: search, asm: asm, stdout: stdout, stderr: stderr}
+	switch {
+	case o.question != "":
+		return a.ask(ctx, 1, o.question)
+	case o.interactive:
+		return a.loop(ctx)
+	}
+	for i, q := range builtinQuestions {
+		if err := a.ask(ctx, i+1, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type asker struct {
+	o      options
+	m      *models
+	ix     *index
+	search *vectorstore.Hybrid
+	asm    *budget.Assembler
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// loop asks the questions read from stdin, one per line.
+func (a *asker) loop(ctx context.Context) error {
+	sc := bufio.NewScanner(stdin)
+	for n := 1; ; {
+		fmt.Fprint(a.stderr, "question (empty line or end of input to stop)> ")
+		if !sc.Scan() {
+			fmt.Fprintln(a.stderr)
+			return sc.Err()
+		}
+		q := strings.TrimSpace(sc.Text())
+		if q == "" {
+			return nil
+		}
+		if err := a.ask(ctx, n, q); err != nil {
+			return err
+		}
+		n++
+	}
+}
+
+// ask retrieves the context of one question, prints it, assembles the
+// prompt and, with a chat model, streams the answer.
+func (a *asker) ask(ctx context.Context, n int, question string) error {
+	hits, err := a.search.Query(ctx, question, a.o.k, vectorstore.Filter{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "\nQ%d. %s\n", n, question)
+	a.printHits(hits)
+	items, err := retrieve.Items(hits, retrieve.ItemConfig{Label: a.label})
+	if err != nil {
+		return err
+	}
+	res, err := a.asm.Assemble(
+		budget.Section{Name: "instructions", Priority: 3, Required: true, Role: openai.RoleSystem,
+			Items: []budget.Item{{Text: instructions}}},
+		budget.Section{Name: "context", Priority: 1, MaxTokens: a.o.budget, Strategy: budget.DropLowestRank,
+			Cut: budget.CutEnd, Heading: "Context:", Role: openai.RoleUser, Items: items},
+		budget.Section{Name: "question", Priority: 2, Required: true, Role: openai.RoleUser,
+			Items: []budget.Item{{Text: "Question: " + question}}},
+	)
+	if err != nil {
+		return err
+	}
+	if a.o.showPrompt {
+		fmt.Fprintf(a.stdout, "\n%s\n%s\n%s\n", promptStart, res.Text, promptEnd)
+	}
+	fmt.Fprintf(a.stdout, "\nprompt: %d tokens (exact count of the assembled text)\n%s", res.Tokens, res)
+	if a.m.chat == nil {
+		return nil
+	}
+	return a.answer(ctx, res)
+}
+
+// label is the provenance line of a retrieved chunk in the prompt.
+func (a *asker) label(r vectorstore.Record) string {
+	d := a.ix.docs[a.ix.byID[r.DocID]]
+	if s := d.sections(r.Start, r.End); s != "" {
+		return "[" + d.id + ", " + s + "]"
+	}
+	return "[" + d.id + "]"
+}
+
+// printHits prints the retrieved chunks as a table, each followed by the
+// start of its text.
+func (a *asker) printHits(hits []vectorstore.Hit) {
+	rows := [][]string{{"#", "score", "source", "section", "tokens"}}
+	for i, h := range hits {
+		d := a.ix.docs[a.ix.byID[h.DocID]]
+		section := d.sections(h.Start, h.End)
+		if section == "" {
+			section = "-"
+		}
+		rows = append(rows, []string{
+			fmt.Sprint(i + 1), fmt.Sprintf("%.4f", h.Score), d.id, section,
+			fmt.Sprint(a.m.tokenizer.Count(h.Text)),
+		})
+	}
+	lines := table(rows, "  ")
+	fmt.Fprintln(a.stdout, lines[0])
+	for i, h := range hits {
+		fmt.Fprintln(a.stdout, lines[i+1])
+		fmt.Fprintf(a.stdout, "      %s\n", excerpt(h.Text, 96))
+	}
+}
+
+// answer streams the model's answer to the assembled prompt.
+func (a *asker) answer(ctx context.Context, res budget.Result) error {
+	msgs := make([]openai.Message, len(res.Messages))
+	for i, m := range res.Messages {
+		msgs[i] = openai.Message{Role: m.Role, Content: m.Content}
+	}
+	fmt.Fprintf(a.stderr, "asking %s...\n", a.m.chatModel)
+	fmt.Fprintf(a.stdout, "\nanswer (%s):\n", a.m.chatModel)
+	_, err := a.m.chat.ChatStream(ctx, msgs, openai.ChatOptions{Model: a.m.chatModel}, func(delta string) error {
+		_, err := io.WriteString(a.stdout, delta)
+		return err
+	})
+	fmt.Fprintln(a.stdout)
+	return err
+}

@@ -1,0 +1,71 @@
+// Command quickstart runs ragkit's main job from end to end on a corpus of
+// company policies and reports embedded in the program, with no network and
+// no model: it cuts the documents into balanced chunks, gives each chunk a
+// contextual header, embeds and indexes them in the memory store, answers a
+// few built-in questions by hybrid search, and assembles each question's
+// prompt within a token budget, printing what it retrieved and the budget's
+// report.
+//
+//	go run ./examples/quickstart
+//	go run ./examples/quickstart -q "How much is the meal allowance in Toronto?"
+//	go run ./examples/quickstart -dir ~/notes -index notes.idx -i
+//
+// With -openai-base-url, -model and -embed-model it uses a real model
+// through package llm/openai (OpenAI, or a local server such as Ollama),
+// and streams the model's answer to each question:
+//
+//	go run ./examples/quickstart -openai-base-url http://localhost:11434/v1 \
+//		-model llama3.2 -embed-model nomic-embed-text
+//
+// Results go to standard output, progress and notes to standard error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(2)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
+
+// stdin is what -i reads questions from; tests replace it.
+var stdin io.Reader = os.Stdin
+
+// run is the whole program: main only adds the process around it, so that
+// tests run exactly what a user runs.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	opts, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	models, err := newModels(opts)
+	if err != nil {
+		return err
+	}
+	docs, err := loadDocuments(opts.dir, stderr)
+	if err != nil {
+		return err
+	}
+	ix, err := buildIndex(ctx, opts, models, docs, stderr)
+	if err != nil {
+		return err
+	}
+	defer ix.store.Close()
+	printDocuments(stdout, opts, models, ix)
+	return askAll(ctx, opts, models, ix, stdout, stderr)
+}

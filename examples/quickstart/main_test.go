@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/tokencount"
+)
+
+// runQuickstart runs the program as main does and returns what it printed.
+func runQuickstart(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, &out, &errOut)
+	require.NoError(t, err, "stderr:\n%s", errOut.String())
+	return out.String(), errOut.String()
+}
+
+// questionBlocks cuts the output into the blocks of its questions, from
+// "Q<n>." to the next.
+func questionBlocks(out string) []string {
+	parts := regexp.MustCompile(`(?m)^Q\d+\. `).Split(out, -1)
+	return parts[1:]
+}
+
+// firstSource returns the source document of a block's best hit.
+func firstSource(t *testing.T, block string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^1 +[0-9.]+ +(\S+)`).FindStringSubmatch(block)
+	require.NotNil(t, m, "no first hit in:\n%s", block)
+	return m[1]
+}
+
+func TestBuiltinQuestions(t *testing.T) {
+	out, _ := runQuickstart(t)
+	assert.Contains(t, out, "10 documents from the embedded corpus, chunks of at most 100 tokens")
+
+	blocks := questionBlocks(out)
+	want := []string{"regional-singapore.md", "regional-toronto.md", "report-2026-q2.md", "expenses-policy.md", "plan-fieldsense-2027.md"}
+	require.Len(t, blocks, len(builtinQuestions))
+	for i, b := range blocks {
+		assert.True(t, strings.HasPrefix(b, builtinQuestions[i]), "block %d asks %q", i+1, b[:40])
+		assert.Equal(t, want[i], firstSource(t, b), "best source for %q", builtinQuestions[i])
+		assert.Regexp(t, `(?m)^context +\| +\d+ \| +400 \|`, b, "the context section's budget is -budget")
+	}
+}
+
+// The documents table: one row per corpus file with its chunk count and
+// token range, and a total row that adds them up.
+func TestDocumentTable(t *testing.T) {
+	out, _ := runQuickstart(t)
+	entries, err := corpus.ReadDir("corpus")
+	require.NoError(t, err)
+	row := regexp.MustCompile(`(?m)^(\S+) +(\d+) +(\d+)-(\d+)$`)
+	rows := row.FindAllStringSubmatch(out, -1)
+	require.Len(t, rows, len(entries)+1)
+	sum := 0
+	for i, e := range entries {
+		assert.Equal(t, e.Name(), rows[i][1])
+		n, _ := strconv.Atoi(rows[i][2])
+		lo, _ := strconv.Atoi(rows[i][3])
+		hi, _ := strconv.Atoi(rows[i][4])
+		assert.Positive(t, n)
+		assert.LessOrEqual(t, lo, hi)
+		assert.LessOrEqual(t, hi, 100, "no chunk over -max-tokens")
+		sum += n
+	}
+	total := rows[len(rows)-1]
+	assert.Equal(t, "total", total[1])
+	assert.Equal(t, strconv.Itoa(sum), total[2])
+}
+
+// The budget report's total is the tokenizer's exact count of the prompt
+// printed with -prompt, and within the context budget.
+func TestBudgetTotalsExact(t *testing.T) {
+	out, _ := runQuickstart(t, "-prompt", "-budget", "150")
+	tok, err := tokencount.Encoding("cl100k_base")
+	require.NoError(t, err)
+	blocks := questionBlocks(out)
+	require.Len(t, blocks, len(builtinQuestions))
+	dropped := 0
+	for _, b := range blocks {
+		start := strings.Index(b, promptStart+"\n")
+		end := strings.Index(b, "\n"+promptEnd)
+		require.True(t, start >= 0 && end > start, "no prompt in:\n%s", b)
+		prompt := b[start+len(promptStart)+1 : end]
+
+		total := regexp.MustCompile(`(?m)^total +\| +(\d+) \| +7168 \|`).FindStringSubmatch(b)
+		require.NotNil(t, total, "no total row in:\n%s", b)
+		assert.Equal(t, strconv.Itoa(tok.Count(prompt)), total[1])
+		assert.Contains(t, b, "prompt: "+total[1]+" tokens")
+
+		ctx := regexp.MustCompile(`(?m)^context +\| +(\d+) \| +150 \|.*\| (.*)$`).FindStringSubmatch(b)
+		require.NotNil(t, ctx, "no context row in:\n%s", b)
+		n, _ := strconv.Atoi(ctx[1])
+		assert.LessOrEqual(t, n, 150)
+		if strings.Contains(ctx[2], "dropped") {
+			dropped++
+		}
+	}
+	assert.Positive(t, dropped, "a budget of 150 tokens drops some of four chunks of about 90")
+}
+
+func TestDeterministic(t *testing.T) {
+	a, _ := runQuickstart(t)
+	b, _ := runQuickstart(t)
+	assert.Equal(t, a, b)
+}
+
+func TestQuestionFlag(t *testing.T) {
+	out, _ := runQuickstart(t, "-q", "What may a hotel in New York cost per night?", "-k", "2")
+	blocks := questionBlocks(out)
+	require.Len(t, blocks, 1)
+	assert.Equal(t, "regional-toronto.md", firstSource(t, blocks[0]))
+	assert.NotRegexp(t, `(?m)^3 `, blocks[0], "-k 2 retrieves two chunks")
+}
+
+func TestInteractive(t *testing.T) {
+	stdin = strings.NewReader("When do the flow benches move?\nWho owns the travel policy?\n")
+	t.Cleanup(func() { stdin = os.Stdin })
+	out, _ := runQuickstart(t, "-i")
+	blocks := questionBlocks(out)
+	require.Len(t, blocks, 2)
+	assert.Equal(t, "plan-lab-relocation.md", firstSource(t, blocks[0]))
+}
+
+// writeFiles writes files (name to content) under a new directory.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	return dir
+}
+
+func TestDir(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"notes/garden.md": "# Garden notes\n\n## Roses\n\nThe roses are pruned in March, just above an outward bud.\n\n## Tomatoes\n\nTomatoes are planted out in late May, after the last frost.\n",
+		"kitchen.txt":     "Bread is proved for two hours in a warm place before it is baked.\n",
+		"skip.bin":        "not read",
+		"empty.md":        "  \n",
+	})
+	out, errOut := runQuickstart(t, "-dir", dir, "-q", "When are tomatoes planted out?")
+	assert.Contains(t, out, "2 documents from "+dir)
+	assert.Regexp(t, `(?m)^kitchen\.txt +1 `, out)
+	assert.Regexp(t, `(?m)^notes/garden\.md +1 `, out)
+	assert.Contains(t, errOut, "skipping empty.md")
+	assert.Equal(t, "notes/garden.md", firstSource(t, questionBlocks(out)[0]))
+
+	var sink bytes.Buffer
+	err := run(context.Background(), []string{"-dir", t.TempDir()}, &sink, &sink)
+	require.Error(t, err, "a folder without documents")
+}
+
+// -index saves the index, reuses it while the inputs are unchanged, and
+// rebuilds it when a document or a setting changed.
+func TestIndexFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.md": "# Alpha\n\nThe alpha valve opens at four bar.\n", "b.md": "# Beta\n\nThe beta pump runs at night.\n"})
+	file := filepath.Join(t.TempDir(), "quickstart.idx")
+	args := []string{"-dir", dir, "-index", file, "-q", "When does the pump run?"}
+
+	out1, err1 := runQuickstart(t, args...)
+	assert.Contains(t, err1, "index: building "+file)
+	require.FileExists(t, file)
+
+	out2, err2 := runQuickstart(t, args...)
+	assert.Contains(t, err2, "index: reusing "+file)
+	assert.Equal(t, out1, out2)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.md"), []byte("# Beta\n\nThe beta pump runs in the morning.\n"), 0o644))
+	out3, err3 := runQuickstart(t, args...)
+	assert.Contains(t, err3, "index: rebuilding "+file)
+	assert.Contains(t, out3, "in the morning")
+
+	_, err4 := runQuickstart(t, append(args, "-max-tokens", "50")...)
+	assert.Contains(t, err4, "index: rebuilding "+file, "another chunk size")
+
+	require.NoError(t, os.WriteFile(file, []byte("not an index"), 0o644))
+	_, err5 := runQuickstart(t, args...)
+	assert.Contains(t, err5, "index: rebuilding "+file, "a damaged file")
+}
+
+func TestFlagErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-max-tokens", "8"},
+		{"-budget", "0"},
+		{"-k", "0"},
+		{"-openai-base-url", "http://localhost:1/v1"},
+		{"-q", "a", "-i"},
+		{"stray"},
+		{"-no-such-flag"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), args, &out, &errOut)
+			require.Error(t, err)
+			assert.Empty(t, out.String())
+		})
+	}
+}
+
+// fakeOpenAI serves the embeddings and streaming chat endpoints of an
+// OpenAI-compatible API: embeddings hash words into a few dimensions, and
+// the chat answer streams in two pieces.
+func fakeOpenAI(t *testing.T) *httptest.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/embeddings", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Input []string `json:"input"`
+		}
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&req))
+		type datum struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var resp struct {
+			Data []datum `json:"data"`
+		}
+		for i, text := range req.Input {
+			v := make([]float32, 16)
+			for _, w := range strings.Fields(strings.ToLower(text)) {
+				v[len(w)%16]++
+			}
+			resp.Data = append(resp.Data, datum{Index: i, Embedding: v})
+		}
+		require.NoError(t, json.NewEncoder(w).Encode(resp))
+	})
+	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Stream   bool `json:"stream"`
+			Messages []struct {
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&req))
+		if !req.Stream { // a summary
+			fmt.Fprint(w, `{"choices":[{"message":{"role":"assistant","content":"A summary."},"finish_reason":"stop"}]}`)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, piece := range []string{"The answer ", "is in the context."} {
+			fmt.Fprintf(w, "data: {\"choices\":[{\"delta\":{\"content\":%q}}]}\n\n", piece)
+		}
+		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestOpenAI(t *testing.T) {
+	srv := fakeOpenAI(t)
+	out, errOut := runQuickstart(t, "-openai-base-url", srv.URL+"/v1", "-model", "fake-chat", "-embed-model", "fake-embed",
+		"-q", "What is the daily meal allowance in Toronto?")
+	assert.Contains(t, out, "openai:fake-chat summary; embedder openai:fake-embed")
+	assert.Contains(t, out, "\nanswer (fake-chat):\nThe answer is in the context.\n")
+	assert.Contains(t, errOut, "asking fake-chat")
+}

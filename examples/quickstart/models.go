@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/llm/openai"
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// models are the tokenizer, embedder and summarizer of a run, and the chat
+// client when a model answers: offline defaults unless flags name models.
+type models struct {
+	tokenizer    tokencount.Tokenizer
+	encoding     string
+	embedder     vectorstore.Embedder
+	embedderName string // part of the index's fingerprint: another model means other vectors
+	summarizer   contextheader.Summarizer
+	summaryName  string
+	chat         *openai.Client // nil: no answers
+	chatModel    string
+}
+
+const lexicalDimension = 4096
+
+func newModels(o options) (*models, error) {
+	const encoding = "cl100k_base"
+	tok, err := tokencount.Encoding(encoding)
+	if err != nil {
+		return nil, err
+	}
+	m := &models{tokenizer: tok, encoding: encoding}
+	// More dimensions than the default 384 mean fewer hash collisions
+	// between unrelated words; on a corpus this small they cost nothing.
+	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: lexicalDimension})
+	if err != nil {
+		return nil, err
+	}
+	m.embedder, m.embedderName = lex, "lexical"
+	m.summarizer, m.summaryName = &contextheader.Extractive{}, "extractive"
+	if o.model == "" && o.embedModel == "" {
+		return m, nil
+	}
+	client, err := openai.New(openai.Config{BaseURL: o.baseURL})
+	if err != nil {
+		return nil, err
+	}
+	if o.embedModel != "" {
+		e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: client, Model: o.embedModel, Tokenizer: tok, MaxTextTokens: 2048})
+		if err != nil {
+			return nil, err
+		}
+		m.embedder, m.embedderName = e, "openai:"+o.embedModel
+	}
+	if o.model != "" {
+		s, err := openai.NewSummarizer(openai.SummarizerConfig{Client: client, Model: o.model})
+		if err != nil {
+			return nil, err
+		}
+		m.summarizer, m.summaryName = s, "openai:"+o.model
+		m.chat, m.chatModel = client, o.model
+	}
+	return m, nil
+}
+
+// describe says in a few words what the run uses.
+func (m *models) describe() string {
+	emb := fmt.Sprintf("lexical embedder, %d dimensions (offline)", lexicalDimension)
+	if m.embedderName != "lexical" {
+		emb = "embedder " + m.embedderName
+	}
+	return fmt.Sprintf("tokenizer %s; headers: title, section, %s summary; %s; memory store, hybrid search (vector + BM25)",
+		m.encoding, m.summaryName, emb)
+}
