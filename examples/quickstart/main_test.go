@@ -272,3 +272,19 @@ func TestOpenAI(t *testing.T) {
 	assert.Contains(t, out, "\nanswer (fake-chat):\nThe answer is in the context.\n")
 	assert.Contains(t, errOut, "asking fake-chat")
 }
+
+// The README's excerpt of the quickstart's output is a real excerpt: a
+// change to the output that is not made to the README fails here.
+func TestReadmeExcerpt(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, try, found := strings.Cut(string(readme), "\n## Try it\n")
+	require.True(t, found, `README.md has no "## Try it" section`)
+	_, excerpt, found := strings.Cut(try, "```text\n")
+	require.True(t, found, "no text block in Try it")
+	excerpt, _, found = strings.Cut(excerpt, "```\n")
+	require.True(t, found)
+
+	out, _ := runQuickstart(t)
+	assert.Contains(t, out, excerpt)
+}
