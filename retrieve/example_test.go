@@ -26,7 +26,8 @@ func ExampleItems() {
 	}
 	store := &vectorstore.Memory{}
 	for i, text := range texts {
-		rec := vectorstore.Record{ID: fmt.Sprint("policy#", i), DocID: "policy", Index: i, Text: text, Vector: vecs[i]}
+		rec := vectorstore.Record{ID: fmt.Sprint("policy#", i), DocID: "policy", Index: i,
+			Start: 100 * i, End: 100*i + len(text), Text: text, Vector: vecs[i]}
 		if err := store.Upsert(ctx, rec); err != nil {
 			panic(err)
 		}
@@ -41,7 +42,7 @@ func ExampleItems() {
 	}
 
 	items, err := retrieve.Items(hits, retrieve.ItemConfig{
-		Label: func(r vectorstore.Record) string { return "[" + r.ID + "]" },
+		Label: func(o retrieve.Origin) string { return fmt.Sprintf("[%s, bytes %d-%d]", o.DocID, o.Start, o.End) },
 	})
 	if err != nil {
 		panic(err)
@@ -54,12 +55,12 @@ func ExampleItems() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := a.Assemble(budget.Section{Name: "context", MaxTokens: 20, Strategy: budget.DropLowestRank, Items: items})
+	res, err := a.Assemble(budget.Section{Name: "context", MaxTokens: 30, Strategy: budget.DropLowestRank, Items: items})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(res.Text)
 	// Output:
-	// [policy#0]
+	// [policy, bytes 0-40]
 	// Hotels may cost up to 170 euros a night.
 }

@@ -25,13 +25,24 @@ var (
 // ItemConfig says how [Items] renders hits. The zero value makes each
 // item's text the hit's text alone.
 type ItemConfig struct {
-	// Label, if set, returns a line of provenance for a hit's record
-	// (its source and section, say), put before the record's text on a
-	// line of its own. An empty label adds nothing.
-	Label func(r vectorstore.Record) string
+	// Label, if set, returns a line of provenance for an item (its source
+	// and section, say), put before the item's text on a line of its
+	// own, where a model can cite it. An empty label adds nothing.
+	Label func(o Origin) string
 	// Role is the chat role of every item (see [budget.Item]); empty
 	// leaves it to the section.
 	Role string
+}
+
+// An Origin says where an item's text comes from, for its label.
+type Origin struct {
+	// DocID is the document's ID.
+	DocID string
+	// Start and End are the text's byte offsets in the document, End
+	// exclusive; both zero when the records carry no offsets.
+	Start, End int
+	// Metadata is the record's metadata. Do not modify it.
+	Metadata map[string]string
 }
 
 // Items returns one [budget.Item] per hit, in order: Text is the hit's text
@@ -46,7 +57,8 @@ func Items(hits []vectorstore.Hit, cfg ItemConfig) ([]budget.Item, error) {
 	}
 	items := make([]budget.Item, len(hits))
 	for i, h := range hits {
-		text, err := render(h.Record, cfg.Label)
+		o := Origin{DocID: h.DocID, Start: h.Start, End: h.End, Metadata: h.Metadata}
+		text, err := render(h.Text, o, cfg.Label)
 		if err != nil {
 			return nil, fmt.Errorf("%w: hit %d (ID %q)", err, i, h.ID)
 		}
@@ -58,24 +70,23 @@ func Items(hits []vectorstore.Hit, cfg ItemConfig) ([]budget.Item, error) {
 	return items, nil
 }
 
-// render returns a record's text with its label, if any, on the line
-// before it.
-func render(r vectorstore.Record, label func(vectorstore.Record) string) (string, error) {
-	if !utf8.ValidString(r.Text) {
+// render returns a text with its label, if any, on the line before it.
+func render(text string, o Origin, label func(Origin) string) (string, error) {
+	if !utf8.ValidString(text) {
 		return "", ErrInvalidUTF8
 	}
-	if strings.TrimSpace(r.Text) == "" {
+	if strings.TrimSpace(text) == "" {
 		return "", ErrEmptyText
 	}
 	if label == nil {
-		return r.Text, nil
+		return text, nil
 	}
-	l := label(r)
+	l := label(o)
 	if !utf8.ValidString(l) {
 		return "", ErrInvalidUTF8
 	}
 	if l == "" {
-		return r.Text, nil
+		return text, nil
 	}
-	return l + "\n" + r.Text, nil
+	return l + "\n" + text, nil
 }

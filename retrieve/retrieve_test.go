@@ -1,6 +1,7 @@
 package retrieve_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -29,16 +30,18 @@ func TestItems(t *testing.T) {
 }
 
 func TestItemsLabelAndRole(t *testing.T) {
-	label := func(r vectorstore.Record) string {
-		if r.ID == "b" {
+	label := func(o retrieve.Origin) string {
+		if o.Start == 0 {
 			return ""
 		}
-		return "[" + r.DocID + "/" + r.ID + "]"
+		return fmt.Sprintf("[%s %d-%d %s]", o.DocID, o.Start, o.End, o.Metadata["page"])
 	}
-	items, err := retrieve.Items([]vectorstore.Hit{hit("a", "First.", 1), hit("b", "Second.", 0.5)},
+	a := hit("a", "First.", 1)
+	a.Start, a.End, a.Metadata = 10, 16, map[string]string{"page": "p. 3"}
+	items, err := retrieve.Items([]vectorstore.Hit{a, hit("b", "Second.", 0.5)},
 		retrieve.ItemConfig{Label: label, Role: "user"})
 	require.NoError(t, err)
-	assert.Equal(t, "[doc/a]\nFirst.", items[0].Text)
+	assert.Equal(t, "[doc 10-16 p. 3]\nFirst.", items[0].Text)
 	assert.Equal(t, "Second.", items[1].Text, "an empty label adds nothing")
 	assert.Equal(t, "user", items[1].Role)
 }
@@ -50,8 +53,8 @@ func TestItemsEmpty(t *testing.T) {
 }
 
 func TestItemsErrors(t *testing.T) {
-	bad := func(r vectorstore.Record) string {
-		if r.ID == "x" {
+	bad := func(o retrieve.Origin) string {
+		if o.Start == 1 {
 			return "\xff"
 		}
 		return "ok"
@@ -65,7 +68,7 @@ func TestItemsErrors(t *testing.T) {
 		{"empty text", hit("x", "", 1), retrieve.ItemConfig{}, retrieve.ErrEmptyText},
 		{"white space", hit("x", " \n\t", 1), retrieve.ItemConfig{}, retrieve.ErrEmptyText},
 		{"invalid UTF-8", hit("x", "a\xffb", 1), retrieve.ItemConfig{}, retrieve.ErrInvalidUTF8},
-		{"invalid label", hit("x", "text", 1), retrieve.ItemConfig{Label: bad}, retrieve.ErrInvalidUTF8},
+		{"invalid label", vectorstore.Hit{Record: vectorstore.Record{ID: "x", Text: "text", Start: 1, End: 5}}, retrieve.ItemConfig{Label: bad}, retrieve.ErrInvalidUTF8},
 		{"NaN score", hit("x", "text", float32(math.NaN())), retrieve.ItemConfig{}, retrieve.ErrScore},
 	}
 	for _, tt := range tests {

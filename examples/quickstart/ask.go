@@ -132,9 +132,9 @@ func (a *asker) ask(ctx context.Context, n int, question string) error {
 }
 
 // label is the provenance line of a retrieved chunk in the prompt.
-func (a *asker) label(r vectorstore.Record) string {
-	d := a.ix.docs[a.ix.byID[r.DocID]]
-	if s := d.sections(r.Start, r.End); s != "" {
+func (a *asker) label(o retrieve.Origin) string {
+	d := a.ix.docs[a.ix.byID[o.DocID]]
+	if s := d.sections(o.Start, o.End); s != "" {
 		return "[" + d.id + ", " + s + "]"
 	}
 	return "[" + d.id + "]"

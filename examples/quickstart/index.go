@@ -138,6 +138,7 @@ func (ix *index) embed(ctx context.Context, m *models, fp string, stderr io.Writ
 		Summarizer:      m.summarizer,
 		SummarizerModel: m.summaryName,
 		MaxHeaderTokens: 64,
+		Progress:        m.summaryProgress(stderr),
 	})
 	if err != nil {
 		return nil, err

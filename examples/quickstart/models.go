@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/llm/openai"
@@ -62,6 +63,20 @@ func newModels(o options) (*models, error) {
 		m.chat, m.chatModel = client, o.model
 	}
 	return m, nil
+}
+
+// summaryProgress reports a model's summaries on stderr as they arrive;
+// the offline summarizer is too quick to need it.
+func (m *models) summaryProgress(stderr io.Writer) func(done, total int) {
+	if m.chat == nil {
+		return nil
+	}
+	return func(done, total int) {
+		fmt.Fprintf(stderr, "\rsummarised %d of %d documents with %s", done, total, m.chatModel)
+		if done == total {
+			fmt.Fprintln(stderr)
+		}
+	}
 }
 
 // describe says in a few words what the run uses.
