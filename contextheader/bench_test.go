@@ -119,3 +119,31 @@ func TestDecorateAllocs(t *testing.T) {
 	t.Logf("%.0f allocations for %d chunks of %d sections", allocs, len(chunks), sections)
 	require.LessOrEqual(t, allocs, float64(len(chunks)+6*sections+20))
 }
+
+// BenchmarkHeadings finds the headings of the Markdown and plain-text
+// corpora, and of one long heading line of each hostile shape: reading a
+// heading's inline markup stays linear however its brackets pair.
+func BenchmarkHeadings(b *testing.B) {
+	type input struct {
+		name   string
+		text   string
+		format chunker.Format
+	}
+	inputs := []input{
+		{"commonmark_spec.md", testcorpus.Must(b, "commonmark_spec.md"), chunker.Markdown},
+		{"room_with_a_view.txt", testcorpus.Must(b, "room_with_a_view.txt"), chunker.Text},
+	}
+	for _, shape := range []string{"[", "[a](", "[a][", "![x]"} {
+		text := "# " + strings.Repeat(shape, (1<<20)/len(shape)) + "\n"
+		inputs = append(inputs, input{"heading of " + shape, text, chunker.Markdown})
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				contextheader.Headings(in.text, in.format)
+			}
+		})
+	}
+}

@@ -26,10 +26,12 @@ func markdownHeadings(text string) []Heading {
 // links and images keep their text, code spans their code, emphasis
 // markers and backslash escapes go, and white space becomes single
 // spaces. It is not a CommonMark inline parser; it makes titles readable.
+// It is linear in s, even on a long line of unmatched brackets.
 func inlineText(s string) string {
 	if !strings.ContainsAny(s, "\\*`_[!") {
 		return oneLine(s)
 	}
+	in := inline{s: s}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -42,7 +44,7 @@ func inlineText(s string) string {
 		case c == '!' && i+1 < len(s) && s[i+1] == '[':
 			// an image: its alt text stays, as for a link
 		case c == '[':
-			if label, next, ok := link(s, i); ok {
+			if label, next, ok := in.link(i); ok {
 				b.WriteString(label)
 				i = next - 1
 				continue
@@ -64,21 +66,52 @@ func emphasisEdge(s string, i int) bool {
 	return !word(i-1) || !word(i+1)
 }
 
+// inline reads the links of one heading's text. Each of its searches
+// starts no earlier than the last search of its kind, so remembering what
+// the last one found keeps the whole reading linear.
+type inline struct {
+	s                          string
+	labelEnd, parenEnd, refEnd finder
+}
+
+// A finder finds the first occurrence of a byte at or after an offset,
+// remembering its last answer: s holds none of the byte in [from, at),
+// and at is where it is (len(s) for nowhere).
+type finder struct{ from, at int }
+
+func (f *finder) index(s string, i int, c byte) int {
+	if f.at <= f.from || i < f.from || i > f.at { // unknown: search
+		f.from, f.at = i, len(s)
+		if j := strings.IndexByte(s[i:], c); j >= 0 {
+			f.at = i + j
+		}
+	}
+	if f.at == len(s) {
+		return -1
+	}
+	return f.at
+}
+
 // link reads "[label](target)" or "[label][ref]" at s[i] and returns the
 // label and the offset after the link.
-func link(s string, i int) (string, int, bool) {
-	end := strings.IndexByte(s[i:], ']')
-	if end < 0 || i+end+1 >= len(s) {
+func (in *inline) link(i int) (string, int, bool) {
+	s := in.s
+	end := in.labelEnd.index(s, i, ']')
+	if end < 0 || end+1 >= len(s) {
 		return "", 0, false
 	}
-	label, rest := s[i+1:i+end], i+end+1
-	closer := map[byte]byte{'(': ')', '[': ']'}[s[rest]]
-	if closer == 0 {
+	label, rest := s[i+1:end], end+1
+	var stop int
+	switch s[rest] {
+	case '(':
+		stop = in.parenEnd.index(s, rest, ')')
+	case '[':
+		stop = in.refEnd.index(s, rest+1, ']')
+	default:
 		return "", 0, false
 	}
-	stop := strings.IndexByte(s[rest:], closer)
 	if stop < 0 {
 		return "", 0, false
 	}
-	return inlineText(label), rest + stop + 1, true
+	return inlineText(label), stop + 1, true
 }

@@ -36,6 +36,8 @@ func TestMarkdownHeadings(t *testing.T) {
 		{"HTML block", "<div>\n# not a heading\n</div>\n\n# Real", []string{"# Real"}},
 		{"inline markup", "## **Ground** `transport` [rules](http://x.org) and ![map](m.png) snake_case_name \\*", []string{"## Ground transport rules and map snake_case_name *"}},
 		{"empty after markup", "# **\n\n# Kept", []string{"# Kept"}},
+		{"reference link", "## [Rules][r1] for [taxis] [x]( and [y]", []string{"## Rules for [taxis] [x]( and [y]"}},
+		{"unmatched brackets", "## [[a](b) c] [[ d", []string{"## [a c] [[ d"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
