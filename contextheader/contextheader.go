@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/chunker"
@@ -292,6 +293,9 @@ type Decorator struct {
 	context   prompt // the chunk-context prompt, split at its placeholders
 	templates []template
 	slots     chan struct{} // one per Summarizer call in flight
+
+	mu      sync.Mutex
+	flights map[string]*flight // by cache key: the summaries being made
 }
 
 // New validates cfg, resolves its defaults and returns a Decorator.
@@ -304,7 +308,7 @@ func New(cfg Config) (*Decorator, error) {
 	if err := resolve(&cfg); err != nil {
 		return nil, err
 	}
-	d := &Decorator{cfg: cfg, sepTokens: cfg.Tokenizer.Count(cfg.Separator), slots: make(chan struct{}, cfg.Concurrency)}
+	d := &Decorator{cfg: cfg, sepTokens: cfg.Tokenizer.Count(cfg.Separator), slots: make(chan struct{}, cfg.Concurrency), flights: map[string]*flight{}}
 	var err error
 	if d.summary, err = parsePrompt(cfg.SummaryPrompt, false); err != nil {
 		return nil, fmt.Errorf("%w: SummaryPrompt", err)

@@ -72,7 +72,8 @@
 // # Summaries
 //
 // A [Summary] part costs at most one [Summarizer] call per document,
-// never one per chunk. The package renders the whole prompt:
+// never one per chunk, even when goroutines decorate and summarise the
+// same document at once: they share the call under way. The package renders the whole prompt:
 // Config.SummaryPrompt ([DefaultSummaryPrompt], plain English with no
 // example in it, asks for one or two sentences naming the document's
 // subject, period and organisation, in the document's language) with the

@@ -161,26 +161,69 @@ func (d *Decorator) chunkContexts(ctx context.Context, doc Document, texts func(
 }
 
 // cached returns the cached text for (kind, input), or calls call, checks
-// its answer and caches it. what names the text in errors.
+// its answer and caches it. what names the text in errors. Concurrent
+// requests for one key share one call: a document given twice, or
+// decorated while Summaries runs, is still summarised once.
 func (d *Decorator) cached(ctx context.Context, what, kind, input string, call func(context.Context) (string, error)) (string, error) {
 	key := cacheKey(d.cfg.SummarizerModel, kind, input)
-	s, ok, err := d.cfg.Cache.Get(ctx, key)
-	if err != nil {
-		return "", fmt.Errorf("%w: get %s: %w", ErrCache, what, err)
-	}
-	if ok {
+	return d.shared(ctx, key, what, func() (string, error) {
+		s, ok, err := d.cfg.Cache.Get(ctx, key)
+		if err != nil {
+			return "", fmt.Errorf("%w: get %s: %w", ErrCache, what, err)
+		}
+		if ok {
+			return s, nil
+		}
+		if s, err = d.call(ctx, call); err != nil {
+			return "", fmt.Errorf("%w: %s: %w", ErrSummarizer, what, err)
+		}
+		if s = oneLine(s); s == "" || !utf8.ValidString(s) {
+			return "", fmt.Errorf("%w: %s", ErrBadSummary, what)
+		}
+		if err := d.cfg.Cache.Put(ctx, key, s); err != nil {
+			return "", fmt.Errorf("%w: put %s: %w", ErrCache, what, err)
+		}
 		return s, nil
+	})
+}
+
+// A flight is the work for one cache key under way.
+type flight struct {
+	done chan struct{}
+	text string
+	err  error
+}
+
+// shared runs work for key unless it is under way already, and then waits
+// for it instead. When the work under way fails, a waiter tries on its
+// own account, since the failure may be the other caller's (its context,
+// say).
+func (d *Decorator) shared(ctx context.Context, key, what string, work func() (string, error)) (string, error) {
+	for {
+		d.mu.Lock()
+		f, busy := d.flights[key]
+		if !busy {
+			f = &flight{done: make(chan struct{})}
+			d.flights[key] = f
+		}
+		d.mu.Unlock()
+		if !busy {
+			f.text, f.err = work()
+			d.mu.Lock()
+			delete(d.flights, key)
+			d.mu.Unlock()
+			close(f.done)
+			return f.text, f.err
+		}
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return "", fmt.Errorf("%w: %s: %w", ErrSummarizer, what, ctx.Err())
+		}
+		if f.err == nil {
+			return f.text, nil
+		}
 	}
-	if s, err = d.call(ctx, call); err != nil {
-		return "", fmt.Errorf("%w: %s: %w", ErrSummarizer, what, err)
-	}
-	if s = oneLine(s); s == "" || !utf8.ValidString(s) {
-		return "", fmt.Errorf("%w: %s", ErrBadSummary, what)
-	}
-	if err := d.cfg.Cache.Put(ctx, key, s); err != nil {
-		return "", fmt.Errorf("%w: put %s: %w", ErrCache, what, err)
-	}
-	return s, nil
 }
 
 // call makes one Summarizer call within the Decorator's bound on calls

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -248,6 +249,67 @@ func TestErrorIsolation(t *testing.T) {
 	require.Equal(t, "doc-7", de.ID)
 	require.ErrorIs(t, err, boom)
 	require.Equal(t, 11, s.Calls(), "a failure is not cached: it is tried again")
+}
+
+// blocked answers once release is closed, and says on entered that a
+// call has started.
+func blocked(entered chan<- struct{}, release <-chan struct{}) func(context.Context, string) (string, error) {
+	return func(ctx context.Context, prompt string) (string, error) {
+		entered <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		return echo(ctx, prompt)
+	}
+}
+
+func TestConcurrentRequestsShareOneCall(t *testing.T) {
+	entered, release := make(chan struct{}, 16), make(chan struct{})
+	s := &fakeSummarizer{answer: blocked(entered, release)}
+	tok := cl100k(t)
+	d := newDecorator(t, contextheader.Config{Tokenizer: tok, Parts: summaryParts, Summarizer: s, Concurrency: 8})
+	doc := corpusOf(1)[0]
+	chunks := split(t, tok, 40, doc)
+	ctx := context.Background()
+
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // the first request, which makes the call
+		defer wg.Done()
+		_, err := d.Decorate(ctx, doc, chunks)
+		assert.NoError(t, err)
+	}()
+	<-entered
+
+	// While the call is under way: the same document twice more in one
+	// Summaries, and in another Decorate.
+	var sums []string
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		var err error
+		sums, err = d.Summaries(ctx, []contextheader.Document{doc, doc})
+		assert.NoError(t, err)
+	}()
+	go func() {
+		defer wg.Done()
+		_, err := d.Decorate(ctx, doc, chunks)
+		assert.NoError(t, err)
+	}()
+
+	// A waiter whose context ends gives up alone; the call goes on.
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	_, err := d.Decorate(tctx, doc, chunks)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+
+	time.Sleep(20 * time.Millisecond) // let the others find the call under way
+	close(release)
+	wg.Wait()
+	require.Equal(t, 1, s.Calls(), "one document, one call, however many ask at once")
+	require.Equal(t, []string{"Summary: This is document number 0.", "Summary: This is document number 0."}, sums)
 }
 
 func TestProgress(t *testing.T) {
