@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
@@ -148,4 +149,52 @@ func ExampleSectionPath() {
 	// 2 Meals
 	// [Travel policy Ground transport Ride-hailing]
 	// [Travel policy Meals]
+}
+
+// model stands in for a language model behind a Summarizer: it answers
+// every prompt with the same sentence and counts its calls.
+type model struct{ calls atomic.Int64 }
+
+func (m *model) Summarize(_ context.Context, prompt string) (string, error) {
+	m.calls.Add(1)
+	return "The Acme Corp policy on business travel, in force from 2024.", nil
+}
+
+// Summaries summarises a corpus concurrently before decorating it: one
+// call per document, and none at all when the corpus is indexed again
+// with the same cache. Back the Cache with a file or a database to keep
+// the summaries between runs of a program.
+func ExampleDecorator_Summaries() {
+	tok, _ := tokencount.Encoding("cl100k_base")
+	m := &model{}
+	cache := new(contextheader.MemoryCache)
+	cfg := contextheader.Config{
+		Tokenizer:  tok,
+		Parts:      []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Summary, Label: "About: "}},
+		Summarizer: m,
+		Cache:      cache,
+	}
+	var docs []contextheader.Document
+	for _, topic := range []string{"Rail", "Meals", "Hotels"} {
+		docs = append(docs, contextheader.Document{ID: topic, Title: topic, Text: topic + " are booked through the agency portal."})
+	}
+	ctx := context.Background()
+	for run := 1; run <= 2; run++ {
+		d, _ := contextheader.New(cfg)
+		if _, err := d.Summaries(ctx, docs); err != nil {
+			fmt.Println(err)
+			return
+		}
+		doc := docs[0]
+		chunks := []chunker.Chunk{{Start: 0, End: len(doc.Text), Text: doc.Text, Tokens: tok.Count(doc.Text)}}
+		decorated, _ := d.Decorate(ctx, doc, chunks)
+		fmt.Printf("run %d: %d calls in all, %d cached\n%s\n", run, m.calls.Load(), cache.Len(), decorated[0].Header)
+	}
+	// Output:
+	// run 1: 3 calls in all, 3 cached
+	// Rail
+	// About: The Acme Corp policy on business travel, in force from 2024.
+	// run 2: 3 calls in all, 3 cached
+	// Rail
+	// About: The Acme Corp policy on business travel, in force from 2024.
 }
