@@ -23,6 +23,9 @@
 //     document and an offline extractive summarizer.
 //   - [github.com/ragkit/ragkit/vectorstore]: the Embedder and VectorStore
 //     interfaces, an in-memory store and an offline lexical embedder.
+//   - [github.com/ragkit/ragkit/window]: sentence windows around search
+//     hits, merged per document and capped by exact token counts, and
+//     relevant segment extraction; small units cut from a document.
 //   - [github.com/ragkit/ragkit/budget]: priority-ordered assembly of a
 //     prompt under per-section token budgets, with an exact final count
 //     and a report of what was kept, cut and dropped.
@@ -42,6 +45,7 @@
 //	              ──contextheader──▶ embed text = header + chunk (the chunk's own text unchanged)
 //	              ──Embedder──▶ vectors ──▶ VectorStore.Upsert
 //	question      ──Embedder──▶ VectorStore.Query ──▶ hits
+//	              ──window──▶ hits grown into windows (or relevant segments), merged per document
 //	              ──budget──▶ the prompt: sections by priority, each within its budget,
 //	                          the whole within the model's limit, with a report
 //

@@ -1,0 +1,117 @@
+package window_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
+)
+
+const lighthouse = "The keeper rose before dawn. He trimmed the wick and polished the lens. " +
+	"Ships passed the headland at night. Sailors counted the flashes to know the light. " +
+	"In winter storms the keeper stayed awake for days. The supply boat came once a month."
+
+// index embeds the sentence units of a document into a new store.
+func index(ctx context.Context, docID, text string) (*vectorstore.Memory, vectorstore.Embedder) {
+	units, err := window.Sentences(docID, text, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	emb := &vectorstore.Lexical{}
+	texts := make([]string, len(units))
+	for i, u := range units {
+		texts[i] = u.Text
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i := range units {
+		units[i].Vector = vecs[i]
+	}
+	var store vectorstore.Memory
+	if err := store.Upsert(ctx, units...); err != nil {
+		log.Fatal(err)
+	}
+	return &store, emb
+}
+
+func Example() {
+	ctx := context.Background()
+	store, emb := index(ctx, "lighthouse", lighthouse)
+
+	q, err := emb.Embed(ctx, []string{"what did sailors count"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	hits, err := store.QueryText(ctx, q[0], 1, vectorstore.Filter{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tok, err := tokencount.Encoding("cl100k_base")
+	if err != nil {
+		log.Fatal(err)
+	}
+	e, err := window.NewExpander(window.ExpanderConfig{Source: store, Size: 1, Tokenizer: tok})
+	if err != nil {
+		log.Fatal(err)
+	}
+	windows, err := e.Expand(ctx, hits)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, w := range windows {
+		fmt.Printf("hit %d, units %d-%d, %d tokens:\n%s\n", w.Hits[0].Index, w.First, w.Last, w.Tokens, w.Text)
+	}
+	// Output:
+	// hit 3, units 2-4, 29 tokens:
+	// Ships passed the headland at night. Sailors counted the flashes to know the light. In winter storms the keeper stayed awake for days.
+}
+
+func ExampleExpander_merge() {
+	ctx := context.Background()
+	store, _ := index(ctx, "lighthouse", lighthouse)
+	units, _ := store.Range(ctx, "lighthouse", 0, 5)
+	e, err := window.NewExpander(window.ExpanderConfig{Source: store, Size: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Two hits two sentences apart: their windows touch and become one.
+	windows, err := e.Expand(ctx, []vectorstore.Hit{{Record: units[1], Score: .8}, {Record: units[3], Score: .6}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, w := range windows {
+		fmt.Println(w.First, w.Last, len(w.Hits))
+	}
+	// Output:
+	// 0 4 2
+}
+
+func ExampleExtractor() {
+	ctx := context.Background()
+	store, _ := index(ctx, "lighthouse", lighthouse)
+	units, _ := store.Range(ctx, "lighthouse", 0, 5)
+	// Hits ranked 1, 2 and 3: the first two are one sentence apart, the
+	// third three sentences further on.
+	hits := []vectorstore.Hit{{Record: units[0], Score: .9}, {Record: units[2], Score: .8}, {Record: units[5], Score: .7}}
+	for _, p := range []window.Preset{window.Precision, window.Recall} {
+		x, err := window.NewExtractor(window.ExtractorConfig{Source: store, Preset: p})
+		if err != nil {
+			log.Fatal(err)
+		}
+		segments, err := x.Extract(ctx, hits)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, s := range segments {
+			fmt.Printf("%v: units %d-%d, value %.2f\n", p, s.First, s.Last, s.Value)
+		}
+	}
+	// Output:
+	// Precision: units 0-2, value 1.04
+	// Recall: units 0-5, value 2.37
+}

@@ -1,0 +1,368 @@
+package window
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// DefaultSize is the number of units on each side of a hit when
+// ExpanderConfig.Size is zero.
+const DefaultSize = 3
+
+// ExpanderConfig configures an [Expander]. Only Source is required; the
+// zero value of every other field is the default.
+type ExpanderConfig struct {
+	// Source gives the units around a hit. Required.
+	Source Source
+	// Size is the number of units a window takes on each side of a hit:
+	// a window of Size w holds w units before the hit and w after.
+	// Zero means [DefaultSize]; a negative value means none.
+	Size int
+	// Before and After, if not zero, override Size on one side; a
+	// negative value means none.
+	Before, After int
+	// Tokenizer counts each window's Tokens. Required with MaxTokens or
+	// MaxTotalTokens; without it Tokens is 0.
+	Tokenizer tokencount.Tokenizer
+	// MaxTokens, if positive, caps each window: it grows outward from its
+	// hit, one unit at a time on alternate sides, while the exact count of
+	// its text stays within MaxTokens. A hit that alone counts more is
+	// returned alone, marked Oversized. Windows that touch are merged only
+	// where the merged text fits too.
+	MaxTokens int
+	// MaxTotalTokens, if positive, caps the sum of the windows' Tokens:
+	// windows are kept in order of their best hit until it is spent; the
+	// first that does not fit is cut toward its best hit to what remains,
+	// marked Trimmed, and the rest are dropped.
+	MaxTotalTokens int
+	// SectionKey, if set, keeps a window among units whose Metadata holds
+	// the same value under this key (a section path, a page).
+	SectionKey string
+	// Headings keeps a window inside the Markdown section of its hit: a
+	// unit that is an ATX heading ("## Setup") may open a window but is
+	// never crossed.
+	Headings bool
+	// Separator, if not empty, joins the units' texts in place of the
+	// original text between them.
+	Separator string
+}
+
+// Expander turns the hits of a query into windows of neighbouring units:
+// sentence-window retrieval. It is safe for concurrent use if its Source
+// and Tokenizer are. The zero Expander returns [ErrNoSource].
+type Expander struct {
+	cfg           ExpanderConfig
+	before, after int
+}
+
+// NewExpander returns an Expander configured by cfg. A missing Source gives
+// [ErrNoSource]; a negative cap [ErrInvalidConfig]; a cap without a
+// Tokenizer [ErrNoTokenizer].
+func NewExpander(cfg ExpanderConfig) (*Expander, error) {
+	if cfg.Source == nil {
+		return nil, ErrNoSource
+	}
+	if cfg.MaxTokens < 0 || cfg.MaxTotalTokens < 0 {
+		return nil, fmt.Errorf("%w: MaxTokens %d, MaxTotalTokens %d", ErrInvalidConfig, cfg.MaxTokens, cfg.MaxTotalTokens)
+	}
+	if (cfg.MaxTokens > 0 || cfg.MaxTotalTokens > 0) && cfg.Tokenizer == nil {
+		return nil, fmt.Errorf("%w: with MaxTokens or MaxTotalTokens", ErrNoTokenizer)
+	}
+	size := side(cfg.Size, DefaultSize)
+	e := &Expander{cfg: cfg, before: side(cfg.Before, size), after: side(cfg.After, size)}
+	e.cfg.Size, e.cfg.Before, e.cfg.After = size, e.before, e.after
+	return e, nil
+}
+
+func side(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+// Config returns the configuration of e with its defaults resolved: Size,
+// Before and After are the numbers of units used.
+func (e *Expander) Config() ExpanderConfig { return e.cfg }
+
+// Expand returns the windows around hits, best first. Hits are the hits of
+// a query, best first, as a VectorStore's Query returns them; a repeated
+// ID counts once. Each document is read with one Range call covering all
+// its hits' windows. Within a document the windows of the best hits are
+// grown first; windows that overlap or touch are merged into one (so
+// nothing reaches the model twice), windows of different documents never
+// are, and no window reaches past its document's first or last unit.
+// The windows are ordered by their best hit's score (ties by the order of
+// the hits).
+//
+// A hit whose document or unit is gone from the Source (deleted after
+// the query) gives a window of the hit alone, marked Vanished, not an
+// error. Another error of the Source stops Expand and is returned wrapping
+// [ErrSource] with the document's ID; a cancelled ctx stops it with ctx's
+// error. A hit without DocID or ID, or with a negative Index, gives
+// [ErrInvalidHit].
+func (e *Expander) Expand(ctx context.Context, hits []vectorstore.Hit) ([]Window, error) {
+	if e == nil || e.cfg.Source == nil {
+		return nil, ErrNoSource
+	}
+	docs, err := groupHits(hits)
+	if err != nil {
+		return nil, err
+	}
+	rng := rangeFunc(e.cfg.Source)
+	var out []placed
+	for _, d := range docs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		units, vanished, err := fetch(ctx, rng, d.docID, max(0, d.lo-e.before), addSat(d.hi, e.after))
+		if err != nil {
+			return nil, err
+		}
+		if vanished {
+			units = nil
+		}
+		out = e.expandDoc(out, d, units)
+	}
+	slices.SortFunc(out, byScore)
+	return e.budget(out), nil
+}
+
+// byScore orders windows by their best hit's score, then by its rank.
+func byScore(a, b placed) int {
+	if c := cmpScore(a.Score, b.Score); c != 0 {
+		return c
+	}
+	return a.rank - b.rank
+}
+
+// cmpScore orders scores from the best.
+func cmpScore(a, b float32) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// sortHits orders hits best first and returns the best score.
+func sortHits(hits []vectorstore.Hit) float32 {
+	slices.SortStableFunc(hits, func(a, b vectorstore.Hit) int { return cmpScore(a.Score, b.Score) })
+	if len(hits) == 0 {
+		return 0
+	}
+	return hits[0].Score
+}
+
+// placed is a window under construction: units[lo..hi] of its document,
+// rank the rank of its best hit.
+type placed struct {
+	Window
+	units  []vectorstore.Record
+	lo, hi int
+	best   int // position of the best hit
+	rank   int
+}
+
+// expandDoc grows the windows of one document's hits, best hit first, and
+// merges those that touch.
+func (e *Expander) expandDoc(out []placed, d *docHits, units []vectorstore.Record) []placed {
+	owner := make([]int, len(units)) // window (in ws) holding each unit, or -1
+	for i := range owner {
+		owner[i] = -1
+	}
+	var ws []placed
+	for _, k := range byHitScore(d) {
+		h := d.hits[k]
+		p := -1
+		if units != nil {
+			p = find(units, &h)
+		}
+		if p < 0 {
+			out = append(out, placed{Window: vanishedWindow(h, e.cfg.Tokenizer), rank: d.ranks[k], lo: -1})
+			continue
+		}
+		o := owner[p]
+		if o < 0 {
+			o = len(ws)
+			ws = append(ws, placed{units: units, lo: p, hi: p, best: p, rank: d.ranks[k], Window: Window{Score: h.Score}})
+			owner[p] = o
+			if e.cfg.MaxTokens > 0 && e.cfg.Tokenizer.Count(units[p].Text) > e.cfg.MaxTokens {
+				ws[o].Oversized = true
+			}
+		}
+		w := &ws[o]
+		w.Hits = append(w.Hits, h)
+		if !w.Oversized {
+			e.grow(w, owner, o, e.cfg.MaxTokens, units[p].Index)
+		}
+		for i := w.lo; i <= w.hi; i++ {
+			owner[i] = o
+		}
+	}
+	for _, w := range e.merge(ws) {
+		out = append(out, e.finish(w))
+	}
+	return out
+}
+
+// grow extends w (window number self) outward, alternating sides, to the
+// units within Before and After of a hit's Index, inside the document,
+// its section and the token cap (0: none), without entering units that
+// owner gives to another window.
+func (e *Expander) grow(w *placed, owner []int, self, limit, idx int) {
+	left, right := true, true
+	for left || right {
+		if left {
+			left = e.step(w, owner, self, limit, w.lo-1, idx-e.before)
+		}
+		if right {
+			right = e.step(w, owner, self, limit, w.hi+1, idx+e.after)
+		}
+	}
+}
+
+// step adds unit q to w, next to its left or right end, if every bound
+// allows; it reports whether it did.
+func (e *Expander) step(w *placed, owner []int, self, limit, q, bound int) bool {
+	units := w.units
+	if q < 0 || q >= len(units) || (owner != nil && owner[q] >= 0 && owner[q] != self) {
+		return false
+	}
+	leftward := q < w.lo
+	if leftward && units[q].Index < bound || !leftward && units[q].Index > bound {
+		return false
+	}
+	if leftward && !e.sameSection(units, q, w.lo) || !leftward && !e.sameSection(units, w.hi, q) {
+		return false
+	}
+	lo, hi := w.lo, w.hi
+	if leftward {
+		lo = q
+	} else {
+		hi = q
+	}
+	if limit > 0 && e.cfg.Tokenizer.Count(join(units, lo, hi, e.cfg.Separator)) > limit {
+		return false
+	}
+	w.lo, w.hi = lo, hi
+	return true
+}
+
+// byHitScore returns the positions of d's hits, best score first (ties by
+// rank).
+func byHitScore(d *docHits) []int {
+	order := make([]int, len(d.hits))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmpScore(d.hits[a].Score, d.hits[b].Score) })
+	return order
+}
+
+// sameSection reports whether units a and b = a+1 may share a window.
+func (e *Expander) sameSection(units []vectorstore.Record, a, b int) bool {
+	if e.cfg.Headings && isHeading(units[b].Text) {
+		return false
+	}
+	if k := e.cfg.SectionKey; k != "" && units[a].Metadata[k] != units[b].Metadata[k] {
+		return false
+	}
+	return true
+}
+
+// merge joins windows of one document that overlap or touch, where the
+// section and the token cap allow.
+func (e *Expander) merge(ws []placed) []placed {
+	if len(ws) < 2 {
+		return ws
+	}
+	slices.SortFunc(ws, func(a, b placed) int { return a.lo - b.lo })
+	out := ws[:1]
+	for _, w := range ws[1:] {
+		last := &out[len(out)-1]
+		if w.lo <= last.hi+1 && e.sameSection(w.units, last.hi, w.lo) && e.fits(w.units, last.lo, max(last.hi, w.hi)) {
+			e.absorb(last, w)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func (e *Expander) fits(units []vectorstore.Record, lo, hi int) bool {
+	return e.cfg.MaxTokens <= 0 || e.cfg.Tokenizer.Count(join(units, lo, hi, e.cfg.Separator)) <= e.cfg.MaxTokens
+}
+
+// absorb merges w into last, keeping the better hit as the best.
+func (e *Expander) absorb(last *placed, w placed) {
+	last.hi = max(last.hi, w.hi)
+	if w.Score > last.Score || w.Score == last.Score && w.rank < last.rank {
+		last.rank, last.best, last.Score = w.rank, w.best, w.Score
+	}
+	last.Hits = append(last.Hits, w.Hits...)
+	last.Oversized = false
+}
+
+// finish fills in the window's text, offsets, count and hits in order.
+func (e *Expander) finish(w placed) placed {
+	w.DocID = w.units[w.lo].DocID
+	w.First, w.Last = w.units[w.lo].Index, w.units[w.hi].Index
+	w.Start, w.End = span(w.units, w.lo, w.hi)
+	w.Text = join(w.units, w.lo, w.hi, e.cfg.Separator)
+	if e.cfg.Tokenizer != nil {
+		w.Tokens = e.cfg.Tokenizer.Count(w.Text)
+	}
+	w.Score = sortHits(w.Hits)
+	return w
+}
+
+// budget keeps windows, in order, within MaxTotalTokens.
+func (e *Expander) budget(ws []placed) []Window {
+	out := make([]Window, 0, len(ws))
+	left := e.cfg.MaxTotalTokens
+	for _, w := range ws {
+		if left <= 0 && e.cfg.MaxTotalTokens > 0 {
+			break
+		}
+		if e.cfg.MaxTotalTokens > 0 && w.Tokens > left {
+			if t, ok := e.trim(w, left); ok {
+				out = append(out, t.Window)
+			}
+			break
+		}
+		left -= w.Tokens
+		out = append(out, w.Window)
+	}
+	return out
+}
+
+// trim regrows w from its best hit within its own units and limit tokens.
+func (e *Expander) trim(w placed, limit int) (placed, bool) {
+	if w.lo < 0 {
+		return w, false // a vanished hit cannot be cut
+	}
+	lo, hi := w.lo, w.hi
+	t := placed{units: w.units[lo : hi+1], lo: w.best - lo, hi: w.best - lo, best: w.best - lo, rank: w.rank}
+	if e.cfg.Tokenizer.Count(t.units[t.best].Text) > limit {
+		return w, false
+	}
+	e.grow(&t, nil, 0, limit, t.units[t.best].Index)
+	for _, h := range w.Hits {
+		if p := find(t.units, &h); p >= t.lo && p <= t.hi {
+			t.Hits = append(t.Hits, h)
+		}
+	}
+	t = e.finish(t)
+	t.Trimmed = true
+	return t, true
+}

@@ -1,0 +1,97 @@
+package window_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/tokencount/tokentest"
+	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
+)
+
+// FuzzExpand checks the invariants of Expand on any text and hits: windows
+// rebuild the text at their offsets, never overlap or cross documents,
+// hold their hits, stay within Size of a hit and within both caps by the
+// exact count of their text.
+func FuzzExpand(f *testing.F) {
+	f.Add("One. Two. Three. Four. Five. Six.", []byte{0, 3, 5, 130}, int8(1), uint8(6), uint8(0), false)
+	f.Add("# A\n\nOne two. Three.\n\n## B\n\nFour. Five six seven.", []byte{1, 2, 4, 129}, int8(2), uint8(0), uint8(9), true)
+	f.Add(numbered(40), []byte{10, 12, 30, 31, 140, 138}, int8(3), uint8(20), uint8(50), false)
+	f.Fuzz(func(t *testing.T, text string, picks []byte, size int8, maxTokens, maxTotal uint8, headings bool) {
+		docs := map[string]string{"a": text, "b": text}
+		units := map[string][]vectorstore.Record{}
+		m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+		require.NoError(t, err)
+		for id, d := range docs {
+			recs, err := window.Sentences(id, d, nil)
+			if err != nil {
+				return
+			}
+			embed(recs)
+			require.NoError(t, m.Upsert(context.Background(), recs...))
+			units[id] = recs
+		}
+		var hits []vectorstore.Hit
+		for k, p := range picks {
+			doc := "a"
+			if p >= 128 {
+				doc = "b"
+			}
+			us := units[doc]
+			hits = append(hits, vectorstore.Hit{Record: us[int(p%128)%len(us)], Score: 1 - float32(k)/float32(len(picks))})
+		}
+		tok := tokentest.Lumpy{}
+		cfg := window.ExpanderConfig{Source: m, Size: int(size % 8), Tokenizer: tok,
+			MaxTokens: int(maxTokens), MaxTotalTokens: int(maxTotal), Headings: headings}
+		e, err := window.NewExpander(cfg)
+		require.NoError(t, err)
+		ws, err := e.Expand(context.Background(), hits)
+		require.NoError(t, err)
+		checkWindows(t, e.Config(), docs, hits, ws)
+	})
+}
+
+func checkWindows(t *testing.T, cfg window.ExpanderConfig, docs map[string]string, hits []vectorstore.Hit, ws []window.Window) {
+	total := 0
+	taken := map[string]map[int]bool{}
+	seen := map[string]bool{}
+	for i, w := range ws {
+		require.Equal(t, docs[w.DocID][w.Start:w.End], w.Text)
+		require.Equal(t, cfg.Tokenizer.Count(w.Text), w.Tokens)
+		if cfg.MaxTokens > 0 && w.Tokens > cfg.MaxTokens {
+			require.True(t, w.Oversized)
+			require.Equal(t, w.First, w.Last)
+		}
+		total += w.Tokens
+		if i > 0 {
+			require.LessOrEqual(t, w.Score, ws[i-1].Score)
+		}
+		if taken[w.DocID] == nil {
+			taken[w.DocID] = map[int]bool{}
+		}
+		for u := w.First; u <= w.Last; u++ {
+			require.False(t, taken[w.DocID][u], "unit %d of %s in two windows", u, w.DocID)
+			taken[w.DocID][u] = true
+		}
+		require.NotEmpty(t, w.Hits)
+		lo, hi := w.Hits[0].Index, w.Hits[0].Index
+		for _, h := range w.Hits {
+			require.Equal(t, w.DocID, h.DocID)
+			require.True(t, h.Index >= w.First && h.Index <= w.Last)
+			require.False(t, seen[h.ID], "hit %s twice", h.ID)
+			seen[h.ID] = true
+			lo, hi = min(lo, h.Index), max(hi, h.Index)
+		}
+		require.GreaterOrEqual(t, w.First, lo-cfg.Before)
+		require.LessOrEqual(t, w.Last, hi+cfg.After)
+	}
+	if cfg.MaxTotalTokens > 0 {
+		require.LessOrEqual(t, total, cfg.MaxTotalTokens)
+		return
+	}
+	for _, h := range hits {
+		require.True(t, seen[h.ID], "hit %s lost", h.ID)
+	}
+}
