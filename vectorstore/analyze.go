@@ -1,6 +1,7 @@
 package vectorstore
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -64,9 +65,34 @@ func (a *analyzer) term(i int) []byte {
 	return a.buf[start:a.ends[i]]
 }
 
-// word adds the term of one word of a spaced script, if it is one: a word
-// of punctuation or symbols, or a stop word, is not.
+// word adds the terms of one word of a spaced script. The word rules
+// join letters and digits across a narrow no-break space (U+202F, which
+// they count as a connector like "_"), but a query typed with a plain
+// space could never match such a term: it is cut there.
 func (a *analyzer) word(w string) {
+	if !hasWideSpace(w) {
+		a.part(w)
+		return
+	}
+	for _, p := range strings.FieldsFunc(w, unicode.IsSpace) {
+		a.part(p)
+	}
+}
+
+// hasWideSpace reports whether w holds white space outside ASCII (which
+// the word rules never put inside a word).
+func hasWideSpace(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return strings.ContainsFunc(w[i:], unicode.IsSpace)
+		}
+	}
+	return false
+}
+
+// part adds the term of a word, or a piece of one, if it is one: one of
+// punctuation or symbols, or a stop word, is not.
+func (a *analyzer) part(w string) {
 	start := len(a.buf)
 	if !hasAlnum(w) {
 		return

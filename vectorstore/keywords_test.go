@@ -41,6 +41,7 @@ func TestTerms(t *testing.T) {
 		{"hangul words", "한국어 텍스트", false, []string{"한국어", "텍스트"}},
 		{"thai pairs", "ไทย", false, []string{"ไท", "ทย"}},
 		{"a thai mark alone is no term", "ุ ไ", false, []string{"ไ"}},
+		{"cut at a narrow no-break space", "Α\u202f0 12\u202f345 km", false, []string{"α", "0", "12", "345", "km"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := vectorstore.Terms(tt.text, tt.keep)
@@ -343,6 +344,19 @@ func TestQueryKeywordsFindsTerms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestQueryKeywordsNarrowSpace: the word rules join "12\u202f345" (a
+// French thousands separator) into one word; it must be found by "12 345"
+// typed with a plain space.
+func TestQueryKeywordsNarrowSpace(t *testing.T) {
+	m := newMemory(t, vectorstore.MemoryConfig{},
+		vectorstore.Record{ID: "fr", DocID: "d", Text: "Le montant est de 12\u202f345 euros.", Vector: []float32{1}},
+		vectorstore.Record{ID: "other", DocID: "d", Index: 1, Text: "Rien.", Vector: []float32{1}},
+	)
+	hits, err := m.QueryKeywords(bg, "12 345", 5, vectorstore.Filter{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"fr"}, hitIDs(hits))
 }
 
 func nilIfEmpty(s []string) []string {
