@@ -68,7 +68,7 @@ func (a *analyzer) term(i int) []byte {
 // word adds the terms of one word of a spaced script. The word rules
 // join letters and digits across a narrow no-break space (U+202F, which
 // they count as a connector like "_"), but a query typed with a plain
-// space could never match such a term: it is cut there.
+// space could never match such a term: the word is cut there.
 func (a *analyzer) word(w string) {
 	if !hasWideSpace(w) {
 		a.part(w)
@@ -94,6 +94,7 @@ func hasWideSpace(w string) bool {
 // punctuation or symbols, or a stop word, is not.
 func (a *analyzer) part(w string) {
 	start := len(a.buf)
+	w = trimMarks(w)
 	if !hasAlnum(w) {
 		return
 	}
@@ -103,6 +104,22 @@ func (a *analyzer) part(w string) {
 		return
 	}
 	a.end()
+}
+
+// trimMarks drops the combining marks at the start of w. A mark belongs
+// to the character before it, and the word rules attach it to a space
+// or a connector before a word, but not at the start of a text: without
+// them the word is the same wherever it stands, "ܑA" after a space and
+// at the start of a query alike.
+func trimMarks(w string) string {
+	for len(w) > 0 && w[0] >= utf8.RuneSelf {
+		r, n := utf8.DecodeRuneInString(w)
+		if !unicode.Is(unicode.M, r) {
+			break
+		}
+		w = w[n:]
+	}
+	return w
 }
 
 // end ends the term being written into buf.

@@ -359,6 +359,19 @@ func TestQueryKeywordsNarrowSpace(t *testing.T) {
 	require.Equal(t, []string{"fr"}, hitIDs(hits))
 }
 
+// TestQueryKeywordsLeadingMark: a combining mark after a space joins the
+// word that follows it (the word rules attach it to the space); the word
+// must still be found by its letters.
+func TestQueryKeywordsLeadingMark(t *testing.T) {
+	m := newMemory(t, vectorstore.MemoryConfig{},
+		vectorstore.Record{ID: "mark", DocID: "d", Text: "x\u202f\u0711Zeta", Vector: []float32{1}},
+		vectorstore.Record{ID: "other", DocID: "d", Index: 1, Text: "eta", Vector: []float32{1}},
+	)
+	hits, err := m.QueryKeywords(bg, "zeta", 5, vectorstore.Filter{})
+	require.NoError(t, err)
+	require.Equal(t, []string{"mark"}, hitIDs(hits))
+}
+
 func nilIfEmpty(s []string) []string {
 	if len(s) == 0 {
 		return nil
