@@ -9,6 +9,7 @@
 // Usage, from the benchmarks directory:
 //
 //	go run ./cmd/eval [-corpus reports,room] [-k 5] [-sizes 64,256]
+//	                  [-search vector,keywords,hybrid]
 //	                  [-methods greedy-64,...] [-questions N]
 //	                  [-format markdown|json] [-per-question]
 //	                  [-dim N | -embed-url URL -embed-model NAME]
@@ -16,7 +17,10 @@
 // -corpus takes built-in corpus names or directories laid out as
 // eval.LoadDir reads them. It exits with status 1 if any configuration
 // failed (the table marks it and the error follows the table), 2 on a
-// bad flag. It uses the memory store and the Lexical embedder (-dim sets
+// bad flag. -search runs each configuration with each search named:
+// "vector" (the default), "keywords" (BM25 alone, named with a +keywords
+// suffix) and "hybrid" (both fused, +hybrid); see eval.WithSearch. It
+// uses the memory store and the Lexical embedder (-dim sets
 // its dimension) or, with -embed-url and -embed-model, a model behind an
 // OpenAI-compatible embeddings API through ragkit's llm/openai adapter,
 // such as one served locally by Ollama:
@@ -52,6 +56,7 @@ type options struct {
 	corpora     []string
 	sizes       []int
 	methods     []string
+	searches    []string
 	k           int
 	questions   int
 	format      string
@@ -66,7 +71,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.SetOutput(stderr)
 	corpora := fs.String("corpus", strings.Join(eval.Corpora(), ","), "corpora: built-in names or directories, comma-separated")
 	sizes := fs.String("sizes", "64,256", "chunk sizes in tokens, comma-separated")
-	methods := fs.String("methods", "", "configurations to run, comma-separated (default all, such as greedy-64 and balanced-64)")
+	methods := fs.String("methods", "", "configurations to run, comma-separated (default all, such as greedy-64 and balanced-64+hybrid)")
+	searches := fs.String("search", "vector", "searches to run each configuration with, comma-separated: "+strings.Join(eval.Searches(), ", "))
 	var o options
 	fs.IntVar(&o.k, "k", eval.DefaultK, "hits retrieved and scored per question")
 	fs.IntVar(&o.questions, "questions", 0, "ask only the first N questions of each corpus (0: all)")
@@ -83,6 +89,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	}
 	o.corpora = fields(*corpora)
 	o.methods = fields(*methods)
+	o.searches = fields(*searches)
 	for _, s := range fields(*sizes) {
 		n, err := strconv.Atoi(s)
 		if err != nil {
@@ -93,8 +100,8 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	switch {
 	case o.format != "markdown" && o.format != "json":
 		return o, fmt.Errorf("-format %q: want markdown or json", o.format)
-	case len(o.corpora) == 0 || len(o.sizes) == 0:
-		return o, fmt.Errorf("-corpus and -sizes must not be empty")
+	case len(o.corpora) == 0 || len(o.sizes) == 0 || len(o.searches) == 0:
+		return o, fmt.Errorf("-corpus, -sizes and -search must not be empty")
 	case o.k < 1 || o.questions < 0 || o.dimension < 0:
 		return o, fmt.Errorf("-k must be at least 1, -questions and -dim at least 0")
 	case (o.embedURL == "") != (o.embedModel == ""):
@@ -126,7 +133,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "eval:", err)
 		return 1
 	}
-	methods, err := pick(eval.Standard(tok, o.sizes), o.methods)
+	all, err := withSearches(eval.Standard(tok, o.sizes), o.searches)
+	if err != nil {
+		fmt.Fprintln(stderr, "eval: -search:", err)
+		return 2
+	}
+	methods, err := pick(all, o.methods)
 	if err != nil {
 		fmt.Fprintln(stderr, "eval:", err)
 		return 2
@@ -164,6 +176,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// withSearches returns each method with each search, method by method.
+func withSearches(methods []eval.Method, searches []string) ([]eval.Method, error) {
+	var out []eval.Method
+	for _, m := range methods {
+		for _, s := range searches {
+			ms, err := eval.WithSearch(m, s)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ms)
+		}
+	}
+	return out, nil
 }
 
 // pick returns the methods named in names, in the order of all; all of

@@ -60,6 +60,20 @@ func TestRunFailingConfiguration(t *testing.T) {
 	assert.Contains(t, errOut, "tiny / balanced-0:")
 }
 
+// -search runs each configuration with each search, and -methods picks
+// among the results by their full names.
+func TestRunSearches(t *testing.T) {
+	code, out, errOut := runEval("-corpus", "testdata/tiny", "-sizes", "16", "-search", "vector,keywords,hybrid")
+	require.Equal(t, 0, code, errOut)
+	for _, name := range []string{"greedy-16", "greedy-16+keywords", "greedy-16+hybrid", "balanced-16", "balanced-16+keywords", "balanced-16+hybrid"} {
+		assert.Contains(t, out, "| tiny | "+name+" | 3 |")
+	}
+	assert.Equal(t, 2+6, strings.Count(out, "\n|"), out)
+	code, out, errOut = runEval("-corpus", "testdata/tiny", "-sizes", "16", "-search", "hybrid", "-methods", "balanced-16+hybrid")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, 2+1, strings.Count(out, "\n|"), out)
+}
+
 func TestRunBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-format", "xml"},
@@ -67,6 +81,9 @@ func TestRunBadFlags(t *testing.T) {
 		{"-sizes", "x"},
 		{"-sizes", ""},
 		{"-methods", "nope-64"},
+		{"-search", "bm25"},
+		{"-search", ""},
+		{"-search", "keywords", "-methods", "balanced-64"},
 		{"-questions", "-1"},
 		{"-dim", "-5"},
 		{"-dim", "100000"},
