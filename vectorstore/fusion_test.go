@@ -333,3 +333,31 @@ func TestFuseRandomLists(t *testing.T) {
 		}
 	}
 }
+
+// wrapped is a store that embeds a Memory and is not comparable (it
+// holds a map), as a caller's decorator may be; overriding QueryKeywords
+// shows whether Hybrid calls the wrapper or the Memory inside it.
+type wrapped struct {
+	*vectorstore.Memory
+	calls map[string]int
+}
+
+func (w wrapped) QueryKeywords(ctx context.Context, q string, k int, f vectorstore.Filter) ([]vectorstore.Hit, error) {
+	w.calls["QueryKeywords"]++
+	return w.Memory.QueryKeywords(ctx, q, k, f)
+}
+
+// TestHybridWrappedMemory: a store that embeds a Memory is searched
+// through its own methods, and comparing it with its keyword search
+// (the same uncomparable value) does not panic.
+func TestHybridWrappedMemory(t *testing.T) {
+	l, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	require.NoError(t, err)
+	w := wrapped{Memory: lexicalStore(t, l), calls: map[string]int{}}
+	h, err := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: w, Embedder: l})
+	require.NoError(t, err)
+	hits, err := h.Query(bg, "application 24/01234", 3, vectorstore.Filter{})
+	require.NoError(t, err)
+	require.NotEmpty(t, hits)
+	require.Equal(t, 1, w.calls["QueryKeywords"])
+}

@@ -106,22 +106,21 @@ func (h *Hybrid) Query(ctx context.Context, text string, k int, filter Filter) (
 	return hits[:min(k, len(hits))], nil
 }
 
-// oneLock is implemented by stores that run both searches of a hybrid
-// query under one lock: [Memory].
-type oneLock interface {
-	hybridSearch(ctx context.Context, vector []float32, text string, k int, filter Filter) (vhits, khits []Hit, err error)
-}
-
 // search returns the hits of the vector search and, if there is one, of
 // the keyword search, n of each at most.
 func (h *Hybrid) search(ctx context.Context, text string, n int, filter Filter) ([][]Hit, error) {
-	if s, ok := h.cfg.Store.(oneLock); ok && any(h.cfg.Keywords) == any(s) {
-		vec, err := h.embed(ctx, text)
-		if err != nil {
-			return nil, err
+	// Both searches of one Memory run under one read lock, so that a
+	// write cannot fall between them. Only a *Memory itself qualifies: a
+	// type that embeds one may override its searches.
+	if m, ok := h.cfg.Store.(*Memory); ok {
+		if kw, ok := h.cfg.Keywords.(*Memory); ok && kw == m {
+			vec, err := h.embed(ctx, text)
+			if err != nil {
+				return nil, err
+			}
+			vhits, khits, err := m.hybridSearch(ctx, vec, text, n, filter)
+			return [][]Hit{vhits, khits}, err
 		}
-		vhits, khits, err := s.hybridSearch(ctx, vec, text, n, filter)
-		return [][]Hit{vhits, khits}, err
 	}
 	type result struct {
 		hits []Hit
