@@ -125,8 +125,11 @@ func trimMarks(w string) string {
 // end ends the term being written into buf.
 func (a *analyzer) end() { a.ends = append(a.ends, len(a.buf)) }
 
-// fold appends w to buf case-folded, without apostrophes. ASCII, the
-// common case, takes a fast path.
+// fold appends w to buf case-folded, without apostrophes and without
+// the invisible format characters that the word rules let into a word
+// (a soft hyphen, a left-to-right mark, a zero-width joiner), so that
+// "co\u00adoperate" is "cooperate". ASCII, the common case, takes a fast
+// path.
 func (a *analyzer) fold(w string) {
 	for i := 0; i < len(w); {
 		c := w[i]
@@ -142,7 +145,7 @@ func (a *analyzer) fold(w string) {
 		}
 		r, n := utf8.DecodeRuneInString(w[i:])
 		i += n
-		if r != '’' {
+		if r != '’' && !unicode.Is(unicode.Cf, r) {
 			a.buf = utf8.AppendRune(a.buf, foldRune(r))
 		}
 	}

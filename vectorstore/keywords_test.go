@@ -359,17 +359,22 @@ func TestQueryKeywordsNarrowSpace(t *testing.T) {
 	require.Equal(t, []string{"fr"}, hitIDs(hits))
 }
 
-// TestQueryKeywordsLeadingMark: a combining mark after a space joins the
-// word that follows it (the word rules attach it to the space); the word
-// must still be found by its letters.
-func TestQueryKeywordsLeadingMark(t *testing.T) {
+// TestQueryKeywordsInvisibles: a word is found by its letters whatever
+// invisible characters the word rules let into it: a combining mark
+// after a space (attached to the space), a left-to-right mark, a soft
+// hyphen.
+func TestQueryKeywordsInvisibles(t *testing.T) {
 	m := newMemory(t, vectorstore.MemoryConfig{},
 		vectorstore.Record{ID: "mark", DocID: "d", Text: "x\u202f\u0711Zeta", Vector: []float32{1}},
-		vectorstore.Record{ID: "other", DocID: "d", Index: 1, Text: "eta", Vector: []float32{1}},
+		vectorstore.Record{ID: "lrm", DocID: "d", Index: 1, Text: "x\u202f\u200eTheta", Vector: []float32{1}},
+		vectorstore.Record{ID: "shy", DocID: "d", Index: 2, Text: "co\u00adoperate", Vector: []float32{1}},
+		vectorstore.Record{ID: "other", DocID: "d", Index: 3, Text: "eta", Vector: []float32{1}},
 	)
-	hits, err := m.QueryKeywords(bg, "zeta", 5, vectorstore.Filter{})
-	require.NoError(t, err)
-	require.Equal(t, []string{"mark"}, hitIDs(hits))
+	for query, want := range map[string]string{"zeta": "mark", "theta": "lrm", "cooperate": "shy"} {
+		hits, err := m.QueryKeywords(bg, query, 5, vectorstore.Filter{})
+		require.NoError(t, err)
+		require.Equal(t, []string{want}, hitIDs(hits), query)
+	}
 }
 
 func nilIfEmpty(s []string) []string {
