@@ -10,9 +10,9 @@ import (
 )
 
 // LexicalConfig configures a [Lexical] embedder. The zero value gives
-// 384-dimensional vectors with English stop words left out of the unigrams.
+// 2048-dimensional vectors with English stop words left out of the unigrams.
 type LexicalConfig struct {
-	// Dimension is the length of the vectors; zero means 384. More
+	// Dimension is the length of the vectors; zero means 2048. More
 	// dimensions mean fewer hash collisions between unrelated words.
 	Dimension int
 	// KeepStopWords counts very common English words ("the", "of", ...)
@@ -23,7 +23,7 @@ type LexicalConfig struct {
 
 // DefaultLexicalDimension is the dimension of a [Lexical] embedder whose
 // configuration leaves it zero.
-const DefaultLexicalDimension = 384
+const DefaultLexicalDimension = 2048
 
 // Lexical is a deterministic [Embedder] that needs no model and no network:
 // it hashes the words of a text and their bigrams into a fixed number of
@@ -41,6 +41,16 @@ const DefaultLexicalDimension = 384
 // embeddings API) when users ask questions in their own words, when texts
 // are paraphrased or multilingual, or when retrieval quality matters more
 // than having no dependencies.
+//
+// The dimension trades memory and query time for fewer hash collisions,
+// which make unrelated texts look alike. The default, 2048, was chosen on
+// the project's retrieval evaluation: from 384 up to 2048 each doubling
+// found clearly more answers, beyond it each found few more (the
+// repository README has the table). A float32 vector costs 4 bytes per
+// dimension, 8 KiB at 2048, and a query's scan grows with it; set a
+// smaller Dimension for large stores, or use [MemoryConfig.Compact].
+// Before this default the zero value gave 384 dimensions: a store built
+// with it is queried with LexicalConfig{Dimension: 384}.
 //
 // A Lexical is safe for concurrent use, and the same text always gives the
 // same vector, on every platform. The zero Lexical (and a nil *Lexical) is
