@@ -48,9 +48,8 @@ const DefaultLexicalDimension = 2048
 // found clearly more answers, beyond it each found few more (the
 // repository README has the table). A float32 vector costs 4 bytes per
 // dimension, 8 KiB at 2048, and a query's scan grows with it; set a
-// smaller Dimension for large stores, or use [MemoryConfig.Compact].
-// Before this default the zero value gave 384 dimensions: a store built
-// with it is queried with LexicalConfig{Dimension: 384}.
+// smaller Dimension for large stores, or use [MemoryConfig.Compact]. A
+// store is queried with vectors of the dimension it was built with.
 //
 // A Lexical is safe for concurrent use, and the same text always gives the
 // same vector, on every platform. The zero Lexical (and a nil *Lexical) is
