@@ -81,9 +81,10 @@ type ExtractorConfig struct {
 	// MaxTotalTokens; without it Tokens is 0.
 	Tokenizer tokencount.Tokenizer
 	// MaxTotalTokens, if positive, caps the sum of the segments' Tokens:
-	// the first segment that does not fit in what remains is cut, from its
-	// less valuable end, until it fits (if it is still worth MinValue it is
-	// kept, marked Trimmed), and selection stops.
+	// a segment that does not fit in what remains is cut, from its less
+	// valuable end, until it fits, and kept, marked Trimmed, if it is
+	// still worth MinValue; selection goes on with the next best run
+	// until the budget is spent.
 	MaxTotalTokens int
 	// Separator, if not empty, joins the units' texts in place of the
 	// original text between them.
@@ -256,15 +257,18 @@ func (x *Extractor) pick(c *candidates) []Window {
 			return out
 		}
 		w := x.segment(c, a, b, v)
+		r.take(a, b)
 		if x.cfg.MaxTotalTokens > 0 && w.Tokens > left {
-			if t, ok := x.trim(c, a, b, left); ok {
-				out = append(out, t)
+			var ok bool
+			if w, ok = x.trim(c, a, b, left); !ok {
+				continue
 			}
-			return out
 		}
 		left -= w.Tokens
 		out = append(out, w)
-		r.take(a, b)
+		if x.cfg.MaxTotalTokens > 0 && left <= 0 {
+			return out
+		}
 	}
 }
 

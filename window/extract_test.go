@@ -158,3 +158,23 @@ func TestNewExtractor(t *testing.T) {
 	_, err := zero.Extract(context.Background(), nil)
 	require.ErrorIs(t, err, window.ErrNoSource)
 }
+
+// TestExtractBudgetSkips: a run that fits the budget only when cut below
+// MinValue is left out, and selection goes on to a run that fits.
+func TestExtractBudgetSkips(t *testing.T) {
+	src, units := storeOf(t, map[string]string{"a": numbered(30), "b": "Aa. Bb. Cc. Dd."})
+	x, err := window.NewExtractor(window.ExtractorConfig{Source: src, Penalty: 0.25, Decay: 1e12, MinValue: 2,
+		MaxUnits: 10, Tokenizer: tokentest.Words{}, MaxTotalTokens: 11})
+	require.NoError(t, err)
+	var hits []vectorstore.Hit
+	for k, i := range []int{3, 4, 5, 6} {
+		hits = append(hits, hit(units, "a", i, 1-float32(k)/100))
+	}
+	for k, i := range []int{0, 1, 2} {
+		hits = append(hits, hit(units, "b", i, .5-float32(k)/100))
+	}
+	ws, err := x.Extract(context.Background(), hits)
+	require.NoError(t, err)
+	require.Equal(t, []seg{{"b", 0, 2, 2.25}}, segsOf(ws))
+	require.Equal(t, 3, ws[0].Tokens)
+}
