@@ -138,6 +138,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "eval: -search:", err)
 		return 2
 	}
+	if len(o.methods) > 0 { // sentence windows and segments (vector search) run when named
+		all = append(all, eval.WindowMethods(tok, o.sizes, o.k)...)
+	}
 	methods, err := pick(all, o.methods)
 	if err != nil {
 		fmt.Fprintln(stderr, "eval:", err)
