@@ -95,7 +95,8 @@ func (e *Expander) Config() ExpanderConfig { return e.cfg }
 // Expand returns the windows around hits, best first. Hits are the hits of
 // a query, best first, as a VectorStore's Query returns them; a repeated
 // ID counts once. Each document is read with one Range call covering all
-// its hits' windows. Within a document the windows of the best hits are
+// its hits' windows, from Size units before its first hit to Size units
+// after its last, so the units read grow with the distance between them. Within a document the windows of the best hits are
 // grown first; windows that overlap or touch are merged into one (so
 // nothing reaches the model twice), windows of different documents never
 // are, and no window reaches past its document's first or last unit.
@@ -117,7 +118,8 @@ func (e *Expander) Expand(ctx context.Context, hits []vectorstore.Hit) ([]Window
 		return nil, err
 	}
 	rng := rangeFunc(e.cfg.Source)
-	var out []placed
+	out := make([]placed, 0, len(hits))
+	var owner []int
 	for _, d := range docs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -129,7 +131,8 @@ func (e *Expander) Expand(ctx context.Context, hits []vectorstore.Hit) ([]Window
 		if vanished {
 			units = nil
 		}
-		out = e.expandDoc(out, d, units)
+		owner = slices.Grow(owner[:0], len(units))[:len(units)]
+		out = e.expandDoc(out, d, units, owner)
 	}
 	slices.SortFunc(out, byScore)
 	return e.budget(out), nil
@@ -175,8 +178,9 @@ type placed struct {
 
 // expandDoc grows the windows of one document's hits, best hit first, and
 // merges those that touch.
-func (e *Expander) expandDoc(out []placed, d *docHits, units []vectorstore.Record) []placed {
-	owner := make([]int, len(units)) // window (in ws) holding each unit, or -1
+// owner is scratch space, one int per unit: the window (in ws) that holds
+// each unit, or -1.
+func (e *Expander) expandDoc(out []placed, d *docHits, units []vectorstore.Record, owner []int) []placed {
 	for i := range owner {
 		owner[i] = -1
 	}
@@ -226,7 +230,7 @@ func (e *Expander) grow(w *placed, owner []int, self, limit, idx int) {
 			left = e.step(w, owner, self, limit, w.lo-1, idx-e.before)
 		}
 		if right {
-			right = e.step(w, owner, self, limit, w.hi+1, idx+e.after)
+			right = e.step(w, owner, self, limit, w.hi+1, addSat(idx, e.after))
 		}
 	}
 }

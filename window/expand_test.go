@@ -247,3 +247,55 @@ func TestNewExpander(t *testing.T) {
 	cfg := e.Config()
 	require.Equal(t, []int{4, 4, 0}, []int{cfg.Size, cfg.Before, cfg.After})
 }
+
+// TestExpandReplaced: a hit whose document was re-indexed under new IDs
+// since the query is reported as Vanished; the rest of the document's
+// hits are expanded as usual.
+func TestExpandReplaced(t *testing.T) {
+	src, units := storeOf(t, map[string]string{"a": numbered(10)})
+	fresh := append([]vectorstore.Record(nil), units["a"]...)
+	fresh = fresh[:6]
+	for i := range fresh {
+		if i == 2 {
+			fresh[i].ID = "a#new2"
+		}
+	}
+	require.NoError(t, src.store.ReplaceDocument(context.Background(), "a", fresh...))
+	e, err := window.NewExpander(window.ExpanderConfig{Source: src, Size: 1})
+	require.NoError(t, err)
+	ws, err := e.Expand(context.Background(), []vectorstore.Hit{hit(units, "a", 2, .9), hit(units, "a", 4, .8), hit(units, "a", 8, .7)})
+	require.NoError(t, err)
+	require.Equal(t, []span{{"a", 2, 2}, {"a", 3, 5}, {"a", 8, 8}}, spansOf(ws))
+	require.Equal(t, []bool{true, false, true}, []bool{ws[0].Vanished, ws[1].Vanished, ws[2].Vanished})
+	require.Equal(t, int64(1), src.textRanges.Load())
+}
+
+// cancelling cancels its context when the first document is read.
+type cancelling struct {
+	window.Source
+	cancel func()
+	calls  int
+}
+
+func (c *cancelling) Range(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
+	c.calls++
+	c.cancel()
+	return c.Source.Range(ctx, docID, from, to)
+}
+
+func TestExpandCancelledBetweenDocuments(t *testing.T) {
+	src, units := storeOf(t, map[string]string{"a": numbered(10), "b": numbered(10)})
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &cancelling{Source: src.store, cancel: cancel}
+	e, err := window.NewExpander(window.ExpanderConfig{Source: c})
+	require.NoError(t, err)
+	_, err = e.Expand(ctx, []vectorstore.Hit{hit(units, "a", 1, .9), hit(units, "b", 1, .8)})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, 1, c.calls)
+	x, err := window.NewExtractor(window.ExtractorConfig{Source: c})
+	require.NoError(t, err)
+	c.calls = 0
+	_, err = x.Extract(ctx, []vectorstore.Hit{hit(units, "a", 1, .9), hit(units, "b", 1, .8)})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Zero(t, c.calls)
+}

@@ -21,27 +21,11 @@ func FuzzExpand(f *testing.F) {
 	f.Add(numbered(40), []byte{10, 12, 30, 31, 140, 138}, int8(3), uint8(20), uint8(50), false)
 	f.Fuzz(func(t *testing.T, text string, picks []byte, size int8, maxTokens, maxTotal uint8, headings bool) {
 		docs := map[string]string{"a": text, "b": text}
-		units := map[string][]vectorstore.Record{}
-		m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
-		require.NoError(t, err)
-		for id, d := range docs {
-			recs, err := window.Sentences(id, d, nil)
-			if err != nil {
-				return
-			}
-			embed(recs)
-			require.NoError(t, m.Upsert(context.Background(), recs...))
-			units[id] = recs
+		m, units := fuzzStore(t, docs)
+		if m == nil {
+			return
 		}
-		var hits []vectorstore.Hit
-		for k, p := range picks {
-			doc := "a"
-			if p >= 128 {
-				doc = "b"
-			}
-			us := units[doc]
-			hits = append(hits, vectorstore.Hit{Record: us[int(p%128)%len(us)], Score: 1 - float32(k)/float32(len(picks))})
-		}
+		hits := fuzzHits(units, picks)
 		tok := tokentest.Lumpy{}
 		cfg := window.ExpanderConfig{Source: m, Size: int(size % 8), Tokenizer: tok,
 			MaxTokens: int(maxTokens), MaxTotalTokens: int(maxTotal), Headings: headings}
@@ -94,4 +78,82 @@ func checkWindows(t *testing.T, cfg window.ExpanderConfig, docs map[string]strin
 	for _, h := range hits {
 		require.True(t, seen[h.ID], "hit %s lost", h.ID)
 	}
+}
+
+// FuzzExtract checks the invariants of Extract: segments rebuild the text
+// at their offsets, never overlap or cross documents, hold at most
+// MaxUnits units and a hit each, are worth at least MinValue, and stay
+// within the total budget by the exact count of their text.
+func FuzzExtract(f *testing.F) {
+	f.Add("One. Two. Three. Four. Five. Six.", []byte{0, 3, 5, 130}, uint8(2), uint8(20), uint8(0), uint8(3))
+	f.Add(numbered(40), []byte{10, 12, 30, 31, 140, 138, 11}, uint8(5), uint8(10), uint8(30), uint8(1))
+	f.Add("# A\n\nOne two. Three.\n\n## B\n\nFour. Five six seven.", []byte{1, 2, 4, 129}, uint8(0), uint8(0), uint8(9), uint8(2))
+	f.Fuzz(func(t *testing.T, text string, picks []byte, maxUnits, penalty, maxTotal, preset uint8) {
+		docs := map[string]string{"a": text, "b": text}
+		m, units := fuzzStore(t, docs)
+		if m == nil {
+			return
+		}
+		hits := fuzzHits(units, picks)
+		tok := tokentest.Lumpy{}
+		x, err := window.NewExtractor(window.ExtractorConfig{Source: m, Preset: window.Preset(preset % 3),
+			MaxUnits: int(maxUnits % 20), Penalty: float64(penalty) / 100, Tokenizer: tok, MaxTotalTokens: int(maxTotal)})
+		require.NoError(t, err)
+		ws, err := x.Extract(context.Background(), hits)
+		require.NoError(t, err)
+		cfg := x.Config()
+		total := 0
+		taken := map[string]map[int]bool{"a": {}, "b": {}}
+		for _, w := range ws {
+			require.Equal(t, docs[w.DocID][w.Start:w.End], w.Text)
+			require.Equal(t, tok.Count(w.Text), w.Tokens)
+			require.LessOrEqual(t, w.Last-w.First+1, cfg.MaxUnits)
+			require.GreaterOrEqual(t, w.Value, cfg.MinValue)
+			require.Positive(t, w.Value)
+			require.NotEmpty(t, w.Hits)
+			for u := w.First; u <= w.Last; u++ {
+				require.False(t, taken[w.DocID][u], "unit %d of %s in two segments", u, w.DocID)
+				taken[w.DocID][u] = true
+			}
+			for _, h := range w.Hits {
+				require.Equal(t, w.DocID, h.DocID)
+				require.True(t, h.Index >= w.First && h.Index <= w.Last)
+			}
+			total += w.Tokens
+		}
+		if cfg.MaxTotalTokens > 0 {
+			require.LessOrEqual(t, total, cfg.MaxTotalTokens)
+		}
+	})
+}
+
+// fuzzStore stores the sentence units of docs; nil if a text has none.
+func fuzzStore(t *testing.T, docs map[string]string) (*vectorstore.Memory, map[string][]vectorstore.Record) {
+	units := map[string][]vectorstore.Record{}
+	m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	require.NoError(t, err)
+	for id, d := range docs {
+		recs, err := window.Sentences(id, d, nil)
+		if err != nil {
+			return nil, nil
+		}
+		embed(recs)
+		require.NoError(t, m.Upsert(context.Background(), recs...))
+		units[id] = recs
+	}
+	return m, units
+}
+
+// fuzzHits picks units of "a" (bytes below 128) and "b", best first.
+func fuzzHits(units map[string][]vectorstore.Record, picks []byte) []vectorstore.Hit {
+	var hits []vectorstore.Hit
+	for k, p := range picks {
+		doc := "a"
+		if p >= 128 {
+			doc = "b"
+		}
+		us := units[doc]
+		hits = append(hits, vectorstore.Hit{Record: us[int(p%128)%len(us)], Score: 1 - float32(k)/float32(len(picks))})
+	}
+	return hits
 }

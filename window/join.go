@@ -18,6 +18,11 @@ func join(units []vectorstore.Record, lo, hi int, sep string) string {
 		return units[lo].Text
 	}
 	var b strings.Builder
+	n := 0
+	for i := lo; i <= hi; i++ {
+		n += len(units[i].Text) + 1
+	}
+	b.Grow(n + 8) // a gap longer than a space is rare
 	b.WriteString(units[lo].Text)
 	for i := lo + 1; i <= hi; i++ {
 		prev, r := &units[i-1], &units[i]

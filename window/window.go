@@ -40,7 +40,8 @@ type Window struct {
 	// Value is the relevance value of a segment of [Extractor.Extract]
 	// (the sum of its units' values); 0 for windows of an Expander.
 	Value float64
-	// Hits are the hits inside the window, best first.
+	// Hits are the hits inside the window, best first, without their
+	// vectors.
 	Hits []vectorstore.Hit
 	// Oversized reports a window that holds only its hit because the hit
 	// alone counts more than the per-window cap; it is returned anyway.
