@@ -78,13 +78,15 @@ type Strategy uint8
 const (
 	// Balanced, the default, makes the fewest chunks the boundaries allow
 	// and then places the cuts so that the chunks are as equal in size as
-	// the boundaries allow, preferring strong boundaries. See the package
-	// documentation.
+	// the boundaries allow, preferring strong boundaries. A long text is
+	// planned in stretches between anchors, so that an edit changes few
+	// chunks. See the package documentation.
 	Balanced Strategy = iota
 	// Greedy fills each chunk as far as it can before cutting, as most
 	// splitters do, which leaves an arbitrarily small last chunk. It
-	// makes as many chunks as Balanced and exists as a baseline to
-	// compare with.
+	// makes as many chunks as Balanced (a few percent fewer on a text
+	// long enough for stretches) and exists as a baseline to compare
+	// with.
 	Greedy
 )
 

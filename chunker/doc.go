@@ -44,7 +44,8 @@
 // as the last chunk, often a crumb of a few tokens that is useless to
 // retrieval. The default [Balanced] strategy instead makes the fewest chunks
 // the boundaries allow and then places the cuts so that the chunks are as
-// even as the boundaries allow. It works in four steps, linear or n log n in
+// even as the boundaries allow, in stretches between anchors that keep an
+// edit from moving the cuts of the whole text (see Edit stability below). It works in four steps, linear or n log n in
 // the text on every input:
 //
 //  1. Candidates. The text is scanned once for its structure (paragraphs,
@@ -84,8 +85,32 @@
 //     never pile up. The planner keeps a margin of two tokens per chunk so
 //     that repairs are rare.
 //
-// The [Greedy] strategy stops after the greedy pass of step 3: it makes as
-// many chunks, cut at the same kinds of boundaries, with uneven sizes. It is
+// # Edit stability
+//
+// An index of chunks is kept up to date by embedding again only the chunks
+// whose text changed, so a small edit to a document should change few of
+// its chunks. A plan balanced over the whole text would spread every edit:
+// deleting a sentence shortens one chunk, and the planner evens the loss
+// out over its neighbours, or over the whole text where it now fits in one
+// chunk fewer. So [Balanced] plans the text in stretches. Before step 3
+// it picks anchors among the candidates at a sentence boundary or
+// stronger: a candidate is an anchor when its key (its rank, strongest
+// first, then a hash of the bytes around it) is the greatest within a
+// reach of (8 + MaxTokens/32)/2 chunks on either side, and it lies that
+// far from both ends of the text. Whether a candidate is an anchor depends
+// on the text within that reach only, never on its place in the document,
+// so an edit elsewhere does not move it. Steps 3 and 4 then work on each
+// stretch between two anchors on its own: the chunks of every stretch that
+// the edit did not touch (and whose anchors it did not move) are the same,
+// byte for byte. The price is that each stretch rounds its own count of
+// chunks, about half a chunk a stretch, so a long text has a few percent
+// more chunks than the fewest, and sizes are as even as the boundaries
+// allow within each stretch rather than over the whole text. The README
+// gives the measured churn: chunks changed by one-sentence edits.
+//
+// The [Greedy] strategy stops after the greedy pass of step 3 over the
+// whole text: it makes as many chunks or a few fewer, cut at the same
+// kinds of boundaries, with uneven sizes. It is
 // there as a baseline.
 //
 // MinTokens, if set, is a floor the plan meets wherever the boundaries

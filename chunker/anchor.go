@@ -1,0 +1,136 @@
+package chunker
+
+// Edit stability. A plan balanced over the whole text spreads any edit
+// over every chunk whose cut can move: deleting a sentence shortens one
+// chunk, and the planner evens the loss out over its neighbours, or, when
+// the text now fits in one chunk fewer, over the whole text. A document
+// whose chunks are embedded and indexed would then be embedded again
+// nearly whole after a one-word fix.
+//
+// So the balanced planner first parts the text at anchors: strong
+// boundaries chosen by the text around them alone, not by where they lie
+// in the document, and then plans each stretch between two anchors on its
+// own. An edit moves the cuts of its own stretch at most (and of the one
+// beside it where it moves an anchor); every other stretch is the same
+// text planned the same way, so its chunks are byte for byte the same.
+//
+// An anchor is a candidate at a sentence boundary or stronger whose key,
+// its rank and then a hash of the bytes around it, is the greatest of the
+// keys of those candidates within reach tokens on either side, and which
+// lies at least reach tokens from either end of the text. Whether a
+// candidate is an anchor thus depends on the text within reach tokens of
+// it only, anchors are more than reach tokens apart, and they fall at the
+// strongest boundaries around (headings, then paragraphs) where there are
+// any.
+//
+// Each stretch pays for its independence with the rounding of its own
+// chunk count, about half a chunk on average, so stretches are long: of
+// about 8 + capacity/32 chunks or more (see stretchReach). The cost is a
+// few percent more chunks than a plan of the whole text, and sizes still
+// balanced within each stretch.
+
+// anchorContext is how many bytes on either side of a candidate its hash
+// reads.
+const anchorContext = 24
+
+// A strongCand is a candidate that may be an anchor.
+type strongCand struct {
+	i   int    // index in s.cands
+	pos int    // prefix count at its end
+	key uint64 // rank, then hash: the greatest within reach is an anchor
+}
+
+// stretchReach returns the least distance in tokens between two anchors
+// (and from an end of the text to an anchor) for a chunk capacity: half of
+// 8 + capacity/32 chunks, or 0 where that does not fit in an int (no text
+// is that long).
+func stretchReach(capacity int) int {
+	chunks := 8 + capacity/32
+	if capacity > (1<<62)/chunks {
+		return 0
+	}
+	return capacity * chunks / 2
+}
+
+// appendAnchors appends to out the indices of the anchors of s.cands,
+// the first and the last candidate included, in order.
+func (p *planner) appendAnchors(s *split, out []int) []int {
+	m := len(s.cands) - 1
+	out = append(out, 0)
+	reach := stretchReach(s.capacity)
+	if reach == 0 || s.cands[m].e-s.cands[0].s <= 2*reach {
+		return append(out, m)
+	}
+	strong := p.strong[:0]
+	lo, hi := s.cands[0].s+reach, s.cands[m].e-reach
+	for i := 1; i < m; i++ {
+		c := &s.cands[i]
+		if c.opt || c.rank > rSentence {
+			continue
+		}
+		strong = append(strong, strongCand{i: i, pos: c.e, key: anchorKey(s, c)})
+	}
+	p.strong = strong
+	// A candidate is an anchor if no key within reach before it is
+	// greater or equal (first pass, which marks the survivors) and none
+	// within reach after it is greater (second pass, backwards).
+	p.window = p.window[:0]
+	p.isMax = growBool(p.isMax, len(strong))
+	for n := range strong {
+		p.isMax[n] = p.slide(n, reach, 1)
+	}
+	p.window = p.window[:0]
+	for n := len(strong) - 1; n >= 0; n-- {
+		if !p.slide(n, reach, -1) {
+			p.isMax[n] = false
+		}
+	}
+	for n, a := range strong {
+		if p.isMax[n] && a.pos >= lo && a.pos <= hi {
+			out = append(out, a.i)
+		}
+	}
+	return append(out, m)
+}
+
+// slide moves the window of strong candidates within reach of strong[n],
+// on the side it comes from (dir 1: before it, -1: after it), and reports
+// whether strong[n]'s key beats every key in it. The window is a queue of
+// indices with decreasing keys, so each candidate enters and leaves it
+// once.
+func (p *planner) slide(n, reach, dir int) bool {
+	strong, w := p.strong, p.window
+	a := strong[n]
+	for len(w) > 0 && dir*(a.pos-strong[w[0]].pos) > reach {
+		w = w[1:]
+	}
+	beats := len(w) == 0 || a.key > strong[w[0]].key
+	for len(w) > 0 && strong[w[len(w)-1]].key <= a.key {
+		w = w[:len(w)-1]
+	}
+	p.window = append(w, n)
+	return beats
+}
+
+// anchorKey returns the key of candidate c: the stronger its rank the
+// greater, and among equal ranks a hash of the bytes around it.
+func anchorKey(s *split, c *cand) uint64 {
+	a, b := max(s.first, c.end-anchorContext), min(s.last, c.start+anchorContext)
+	h := uint64(14695981039346656037) // FNV-1a
+	for i := a; i < b; i++ {
+		h ^= uint64(s.text[i])
+		h *= 1099511628211
+	}
+	// Mix the high bits down so that the low bits kept below are as good.
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return uint64(numRanks-c.rank)<<56 | h>>8
+}
+
+func growBool(b []bool, n int) []bool {
+	if cap(b) < n {
+		return make([]bool, n)
+	}
+	return b[:n]
+}
