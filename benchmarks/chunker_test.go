@@ -13,12 +13,10 @@ package benchmarks
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
-	tiktoken "github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
+	"github.com/ragkit/ragkit/benchmarks/internal/peers"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/tmc/langchaingo/textsplitter"
@@ -26,20 +24,8 @@ import (
 
 var chunkerCorpora = []string{"room_with_a_view.txt", "romeo_and_juliet.txt", "sherlock_1661.txt", "commonmark_spec.md"}
 
-var chunkerTiktoken = sync.OnceValues(func() (*tiktoken.Tiktoken, error) {
-	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-	return tiktoken.GetEncoding("cl100k_base")
-})
-
-func chunkerFormat(name string) chunker.Format {
-	if strings.HasSuffix(name, ".md") {
-		return chunker.Markdown
-	}
-	return chunker.Text
-}
-
 func BenchmarkChunker(b *testing.B) {
-	tk, err := chunkerTiktoken()
+	tk, err := peers.Tiktoken()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +51,7 @@ func BenchmarkChunker(b *testing.B) {
 				})
 			}
 			for _, strategy := range []chunker.Strategy{chunker.Balanced, chunker.Greedy} {
-				c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: max, Format: chunkerFormat(name), Strategy: strategy})
+				c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: max, Format: peers.FormatOf(name), Strategy: strategy})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -74,11 +60,7 @@ func BenchmarkChunker(b *testing.B) {
 					return len(chunks), err
 				})
 			}
-			rec := textsplitter.NewRecursiveCharacter(
-				textsplitter.WithChunkSize(max),
-				textsplitter.WithChunkOverlap(0),
-				textsplitter.WithLenFunc(func(s string) int { return len(tk.EncodeOrdinary(s)) }),
-			)
+			rec := peers.LangchainRecursive(max, tk)
 			run("langchaingo-recursive", func() (int, error) {
 				chunks, err := rec.SplitText(text)
 				return len(chunks), err

@@ -3,15 +3,11 @@ package benchmarks
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/neurosnap/sentences"
-	"github.com/neurosnap/sentences/english"
-	"github.com/rivo/uniseg"
-
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
+	"github.com/ragkit/ragkit/benchmarks/internal/peers"
 	"github.com/ragkit/ragkit/segment"
 )
 
@@ -26,14 +22,6 @@ import (
 //	go run golang.org/x/perf/cmd/benchstat@latest -col /impl seg.txt
 
 var segCorpora = []string{"room_with_a_view.txt", "sherlock_1661.txt", "romeo_and_juliet.txt", "commonmark_spec.md"}
-
-var punktTokenizer = sync.OnceValue(func() *sentences.DefaultSentenceTokenizer {
-	t, err := english.NewSentenceTokenizer(nil)
-	if err != nil {
-		panic(err)
-	}
-	return t
-})
 
 // segTexts returns the texts to run: each corpus whole and its first 4 KiB,
 // a document of the size a RAG pipeline often sees.
@@ -76,30 +64,12 @@ func benchCount(b *testing.B, text string, f func(string) int) {
 	b.ReportMetric(float64(n), "spans")
 }
 
-func unisegSentences(text string) (n int) {
-	for state := -1; text != ""; n++ {
-		_, text, state = uniseg.FirstSentenceInString(text, state)
-	}
-	return n
-}
-
-func unisegWords(text string) (n int) {
-	for state := -1; text != ""; n++ {
-		_, text, state = uniseg.FirstWordInString(text, state)
-	}
-	return n
-}
-
-func unisegGraphemes(text string) (n int) {
-	for state := -1; text != ""; n++ {
-		_, text, _, state = uniseg.FirstGraphemeClusterInString(text, state)
-	}
-	return n
-}
-
 func BenchmarkSegmentSentences(b *testing.B) {
 	segment.Sentences("Warm up.") // decode the Punkt data outside the timer
-	punkt := punktTokenizer()
+	punkt, err := peers.Punkt()
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, tc := range segTexts() {
 		b.Run(tc.name+"/impl=ragkit", func(b *testing.B) {
 			// The plain call: one allocation for the result.
@@ -109,7 +79,7 @@ func BenchmarkSegmentSentences(b *testing.B) {
 		b.Run(tc.name+"/impl=neurosnap", func(b *testing.B) {
 			benchCount(b, tc.text, func(text string) int { return len(punkt.Tokenize(text)) })
 		})
-		b.Run(tc.name+"/impl=uniseg", func(b *testing.B) { benchCount(b, tc.text, unisegSentences) })
+		b.Run(tc.name+"/impl=uniseg", func(b *testing.B) { benchCount(b, tc.text, peers.UnisegSentences) })
 	}
 }
 
@@ -119,14 +89,14 @@ func BenchmarkSegmentSentences(b *testing.B) {
 func BenchmarkSegmentWords(b *testing.B) {
 	for _, tc := range segTexts() {
 		b.Run(tc.name+"/impl=ragkit", func(b *testing.B) { benchAppend(b, tc.text, segment.AppendWords) })
-		b.Run(tc.name+"/impl=uniseg", func(b *testing.B) { benchCount(b, tc.text, unisegWords) })
+		b.Run(tc.name+"/impl=uniseg", func(b *testing.B) { benchCount(b, tc.text, peers.UnisegWords) })
 	}
 }
 
 func BenchmarkSegmentGraphemes(b *testing.B) {
 	for _, tc := range segTexts() {
 		b.Run(tc.name+"/impl=ragkit", func(b *testing.B) { benchAppend(b, tc.text, segment.AppendGraphemes) })
-		b.Run(tc.name+"/impl=uniseg", func(b *testing.B) { benchCount(b, tc.text, unisegGraphemes) })
+		b.Run(tc.name+"/impl=uniseg", func(b *testing.B) { benchCount(b, tc.text, peers.UnisegGraphemes) })
 	}
 }
 

@@ -26,13 +26,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	tiktoken "github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
-	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/benchmarks/internal/peers"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/tmc/langchaingo/textsplitter"
 )
 
 var targets = []string{"room_with_a_view.txt", "romeo_and_juliet.txt", "sherlock_1661.txt", "commonmark_spec.md", "github_flavored.md"}
@@ -57,11 +54,6 @@ func main() {
 		}
 		maxes = append(maxes, n)
 	}
-	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-	tk, err := tiktoken.GetEncoding("cl100k_base")
-	if err != nil {
-		fail(err)
-	}
 	tok, err := tokencount.Encoding("cl100k_base")
 	if err != nil {
 		fail(err)
@@ -75,62 +67,25 @@ func main() {
 		}
 		r := newReport(text, tok)
 		for _, max := range maxes {
-			for _, sp := range splitters(name, max, tok, tk) {
+			sps, err := peers.Splitters(peers.FormatOf(name), max, tok)
+			if err != nil {
+				fail(err)
+			}
+			for _, sp := range sps {
 				best := time.Duration(math.MaxInt64)
 				var chunks []string
 				for range *runs {
 					start := time.Now()
-					chunks, err = sp.split(text)
+					chunks, err = sp.Split(text)
 					best = min(best, time.Since(start))
 					if err != nil {
-						fail(fmt.Errorf("%s on %s: %w", sp.name, name, err))
+						fail(fmt.Errorf("%s on %s: %w", sp.Name, name, err))
 					}
 				}
-				fmt.Println(r.row(name, max, sp.name, chunks, best))
+				fmt.Println(r.row(name, max, sp.Name, chunks, best))
 			}
 		}
 	}
-}
-
-type splitter struct {
-	name  string
-	split func(string) ([]string, error)
-}
-
-func splitters(name string, max int, tok tokencount.Tokenizer, tk *tiktoken.Tiktoken) []splitter {
-	format := chunker.Text
-	if strings.HasSuffix(name, ".md") {
-		format = chunker.Markdown
-	}
-	var out []splitter
-	for _, strategy := range []chunker.Strategy{chunker.Balanced, chunker.Greedy} {
-		c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: max, Format: format, Strategy: strategy})
-		if err != nil {
-			fail(err)
-		}
-		out = append(out, splitter{"ragkit " + strings.ToLower(strategy.String()), func(text string) ([]string, error) {
-			chunks, err := c.Split(text)
-			texts := make([]string, len(chunks))
-			for i, ch := range chunks {
-				texts[i] = ch.Text
-			}
-			return texts, err
-		}})
-	}
-	rec := textsplitter.NewRecursiveCharacter(
-		textsplitter.WithChunkSize(max),
-		textsplitter.WithChunkOverlap(0),
-		textsplitter.WithLenFunc(func(s string) int { return len(tk.EncodeOrdinary(s)) }),
-	)
-	ts := textsplitter.NewTokenSplitter(
-		textsplitter.WithChunkSize(max),
-		textsplitter.WithChunkOverlap(0),
-		textsplitter.WithEncodingName("cl100k_base"),
-	)
-	return append(out,
-		splitter{"langchaingo recursive", rec.SplitText},
-		splitter{"langchaingo token", ts.SplitText},
-	)
 }
 
 type report struct {
