@@ -31,11 +31,7 @@ func Chunks(name string, cut func(doc Document) ([]segment.Span, error)) Method 
 // Markdown. It is named "balanced-<maxTokens>".
 func Balanced(tok tokencount.Tokenizer, maxTokens int) Method {
 	return Chunks(fmt.Sprintf("balanced-%d", maxTokens), func(doc Document) ([]segment.Span, error) {
-		c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: maxTokens, Format: doc.Format})
-		if err != nil {
-			return nil, err
-		}
-		chunks, err := c.Split(doc.Text)
+		chunks, err := balancedChunks(tok, maxTokens, doc)
 		if err != nil {
 			return nil, err
 		}
@@ -45,6 +41,15 @@ func Balanced(tok tokencount.Tokenizer, maxTokens int) Method {
 		}
 		return spans, nil
 	})
+}
+
+// balancedChunks cuts doc with ragkit's chunker, Balanced, in doc's format.
+func balancedChunks(tok tokencount.Tokenizer, maxTokens int, doc Document) ([]chunker.Chunk, error) {
+	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: maxTokens, Format: doc.Format})
+	if err != nil {
+		return nil, err
+	}
+	return c.Split(doc.Text)
 }
 
 // Greedy returns plain chunks of at most maxTokens tokens (by the sum of
