@@ -42,7 +42,7 @@ func (c Histograms) WriteSVG(w io.Writer) error {
 	if bins == 0 {
 		bins = 16
 	}
-	left, right := float64(margin+150), float64(width-margin-170)
+	left, right := float64(margin+150), float64(width-margin-200)
 	h := titleH + len(c.Rows)*histRowH + axisH
 	s := newSVG(h)
 	s.title(c.Title)
@@ -67,7 +67,8 @@ func (c Histograms) WriteSVG(w io.Writer) error {
 			if n == 0 {
 				continue
 			}
-			bh := float64(n) / float64(peak) * (histRowH - 14)
+			// At least 2 px, so that a single crumb among hundreds shows.
+			bh := max(float64(n)/float64(peak)*(histRowH-14), 2)
 			lo, hi := c.Max*b/bins, c.Max*(b+1)/bins
 			s.rect(left+float64(b)*bw+0.5, base-bh, bw-1, bh, palette[i%len(palette)],
 				fmt.Sprintf("%s: %d of %d between %d and %d", row.Label, n, len(row.Values), lo, hi))
