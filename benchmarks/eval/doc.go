@@ -54,9 +54,12 @@
 // most pipelines use ([RecursiveSplit], LangChain's
 // RecursiveCharacterTextSplitter with a token length function, written
 // here with byte offsets), and [Balanced], ragkit's chunker. [Standard]
-// gives both at each size. Each technique that comes later is a Method
-// of a few lines: contextual headers set Unit.Embed to header and chunk
-// text while the unit's span stays the chunk; sentence windows cut
+// gives both at each size. [Headers] embeds balanced chunks with their
+// contextual headers (package contextheader: title and section path, or
+// with an extractive summary of the document too). [Techniques] lists
+// every configuration the report (cmd/report) compares. A technique is
+// a Method of a few lines: contextual headers set Unit.Embed to header and
+// chunk text while the unit's span stays the chunk; sentence windows cut
 // sentences as units and widen each hit to its neighbours in Retrieve
 // (Index.Store has Range); segment extraction asks Search for more hits
 // and picks runs of units in Retrieve; keyword and hybrid search use
