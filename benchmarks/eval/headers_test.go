@@ -62,3 +62,20 @@ func TestHeaders(t *testing.T) {
 	assert.Contains(t, strings.Join(embedded[summary.Name], "\n"), "The valve is fitted on the main water line by the gate.",
 		"the extractive summary: the document's first informative sentence")
 }
+
+func TestTechniques(t *testing.T) {
+	tok, err := tokencount.Encoding(tokencount.Cl100kBase)
+	require.NoError(t, err)
+	ms, err := eval.Techniques(tok, []int{64, 256})
+	require.NoError(t, err)
+	var names []string
+	for _, m := range ms {
+		names = append(names, m.Name)
+	}
+	var want []string
+	for _, n := range []string{"64", "256"} {
+		want = append(want, "greedy-"+n, "balanced-"+n, "balanced-"+n+"+headers", "balanced-"+n+"+headers+summary",
+			"balanced-"+n+"+keywords", "balanced-"+n+"+hybrid", "balanced-"+n+"+headers+summary+hybrid")
+	}
+	assert.Equal(t, want, names)
+}

@@ -3,15 +3,30 @@ package eval
 import "github.com/ragkit/ragkit/tokencount"
 
 // Techniques returns every configuration the report compares, for each
-// size in turn: the plain chunks of [Standard] (greedy, then balanced),
-// then balanced chunks with contextual headers ([Headers]: title and
-// section path, then with the extractive summary too).
+// size in turn: the plain chunks of [Standard] (greedy, then balanced);
+// balanced chunks with contextual headers ([Headers]: title and section
+// path, then with the extractive summary too); balanced chunks found by
+// keyword search and by hybrid search ([WithSearch]); and the headers
+// with the summary found by hybrid search.
 func Techniques(tok tokencount.Tokenizer, sizes []int) ([]Method, error) {
 	var out []Method
 	for _, n := range sizes {
-		out = append(out, Standard(tok, []int{n})...)
-		for _, summary := range []bool{false, true} {
-			m, err := Headers(tok, n, summary)
+		balanced := Balanced(tok, n)
+		out = append(out, Greedy(tok, n), balanced)
+		headers, err := Headers(tok, n, false)
+		if err != nil {
+			return nil, err
+		}
+		summary, err := Headers(tok, n, true)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, headers, summary)
+		for _, s := range []struct {
+			m      Method
+			search string
+		}{{balanced, "keywords"}, {balanced, "hybrid"}, {summary, "hybrid"}} {
+			m, err := WithSearch(s.m, s.search)
 			if err != nil {
 				return nil, err
 			}
