@@ -70,16 +70,19 @@ func failureChart(results []eval.Result) chart.Bars {
 }
 
 // baseline returns the configuration a method is measured against:
-// balanced-N against greedy-N, and balanced-N+technique against
-// balanced-N; "" for the greedy baseline itself.
+// balanced-N against greedy-N, and any other method at size N
+// (balanced-N+headers, windows-N, segments-recall-N) against balanced-N;
+// "" for the greedy baseline itself.
 func baseline(method string) string {
-	if i := strings.IndexByte(method, '+'); i >= 0 {
-		return method[:i]
+	first, _, _ := strings.Cut(method, "+")
+	i := strings.LastIndexByte(first, '-')
+	if i < 0 || strings.HasPrefix(method, "greedy-") {
+		return ""
 	}
-	if n, ok := strings.CutPrefix(method, "balanced-"); ok {
-		return "greedy-" + n
+	if method == first && strings.HasPrefix(method, "balanced-") {
+		return "greedy" + first[i:]
 	}
-	return ""
+	return "balanced" + first[i:]
 }
 
 // writeGains writes, for each corpus and configuration, its failures
