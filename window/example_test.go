@@ -115,3 +115,18 @@ func ExampleExtractor() {
 	// Precision: units 0-2, value 1.04
 	// Recall: units 0-5, value 2.37
 }
+
+func ExampleSentences() {
+	doc := "# Keeper\n\nThe keeper rose before dawn. He trimmed the wick."
+	units, err := window.Sentences("log", doc, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, u := range units {
+		fmt.Printf("%s %d [%d:%d] %q gap %q\n", u.ID, u.Index, u.Start, u.End, u.Text, u.Metadata[window.GapKey])
+	}
+	// Output:
+	// log#0 0 [0:8] "# Keeper" gap ""
+	// log#1 1 [10:38] "The keeper rose before dawn." gap "\n\n"
+	// log#2 2 [39:59] "He trimmed the wick." gap ""
+}

@@ -95,9 +95,10 @@ func (e *Expander) Config() ExpanderConfig { return e.cfg }
 // Expand returns the windows around hits, best first. Hits are the hits of
 // a query, best first, as a VectorStore's Query returns them; a repeated
 // ID counts once. Each document is read with one Range call covering all
-// its hits' windows, from Size units before its first hit to Size units
-// after its last, so the units read grow with the distance between them. Within a document the windows of the best hits are
-// grown first; windows that overlap or touch are merged into one (so
+// its hits' windows, from Before units before its first hit to After units
+// after its last, so the units read grow with the distance between them.
+// Within a document the windows of the best hits are grown first; windows
+// that overlap or touch are merged into one (so
 // nothing reaches the model twice), windows of different documents never
 // are, and no window reaches past its document's first or last unit.
 // The windows are ordered by their best hit's score (ties by the order of
@@ -177,8 +178,7 @@ type placed struct {
 }
 
 // expandDoc grows the windows of one document's hits, best hit first, and
-// merges those that touch.
-// owner is scratch space, one int per unit: the window (in ws) that holds
+// merges those that touch. owner is scratch space, one int per unit: the window (in ws) that holds
 // each unit, or -1.
 func (e *Expander) expandDoc(out []placed, d *docHits, units []vectorstore.Record, owner []int) []placed {
 	for i := range owner {
