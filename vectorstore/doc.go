@@ -27,7 +27,9 @@
 // from [Memory.RangeText], the same records without their vectors (the
 // optional [TextRanger] interface). [Memory.ReplaceDocument] re-indexes a
 // changed document in one step, so no reader sees old and new units mixed
-// (the optional [DocumentReplacer] interface). [Memory.Save] and [Load] write and
+// (the optional [DocumentReplacer] interface), and [Memory.DocumentIDs]
+// lists the documents held (the optional [DocumentLister] interface), so
+// that documents gone from their source can be pruned. [Memory.Save] and [Load] write and
 // read a versioned, checksummed binary format; [Memory.SaveFile] replaces
 // its file atomically.
 //
@@ -129,6 +131,8 @@
 //     transaction (pgvector: DELETE and INSERT in one transaction) or
 //     versioned records (Qdrant: write the new version under new IDs with
 //     a version field, then switch queries to it and delete the old one).
+//   - [DocumentLister] lists the distinct document IDs (SELECT DISTINCT
+//     doc_id ORDER BY doc_id; in Qdrant, a facet on the doc_id payload).
 //   - [TextRanger] and [TextQuerier] are Range and Query without the
 //     vectors: select every column but the vector, which saves most of the
 //     bytes a window or a prompt reads.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -210,6 +211,16 @@ func (m *Memory) Range(ctx context.Context, docID string, from, to int) ([]Recor
 // nil. It implements [TextRanger].
 func (m *Memory) RangeText(ctx context.Context, docID string, from, to int) ([]Record, error) {
 	return m.rangeOf(ctx, docID, from, to, false)
+}
+
+// DocumentIDs returns the IDs of the documents in the store, sorted. It
+// implements [DocumentLister].
+func (m *Memory) DocumentIDs(ctx context.Context) ([]string, error) {
+	if err := m.rlock(ctx); err != nil {
+		return nil, err
+	}
+	defer m.mu.RUnlock()
+	return slices.Sorted(maps.Keys(m.docs)), nil
 }
 
 func (m *Memory) rangeOf(ctx context.Context, docID string, from, to int, vectors bool) ([]Record, error) {

@@ -113,6 +113,15 @@ type TextRanger interface {
 	RangeText(ctx context.Context, docID string, from, to int) ([]Record, error)
 }
 
+// DocumentLister is implemented by stores that can list the documents they
+// hold, so that documents gone from the source can be found and deleted
+// (see the ingest package's Prune). DocumentIDs returns the IDs of the
+// documents with at least one record, sorted, each once. Check for it with
+// a type assertion.
+type DocumentLister interface {
+	DocumentIDs(ctx context.Context) ([]string, error)
+}
+
 // TextQuerier is implemented by stores that can answer a query without
 // returning the hits' vectors, for callers that need only their text,
 // place and score (windows, fusion, prompts). QueryText has the contract

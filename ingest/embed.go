@@ -1,0 +1,341 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// plan reuses the vectors that are known, writes the documents that need
+// no Embed call, and returns the distinct texts left to embed, cut into
+// batches, in the order of the documents.
+func (r *run) plan() [][]text {
+	for _, j := range r.jobs {
+		if j.err == nil && j.oldVec {
+			for _, o := range j.old {
+				if k := o.Metadata[MetadataKey]; k != "" && r.pool[k] == nil && len(o.Vector) > 0 {
+					r.pool[k] = o.Vector
+				}
+			}
+		}
+	}
+	var queue []text
+	var ready []*job
+	for _, j := range r.jobs {
+		if j.err != nil {
+			r.fail(j, j.err)
+			continue
+		}
+		if unchanged(j, r.records(j)) {
+			r.stats.Reused += len(j.chunks)
+			r.complete(j)
+			continue
+		}
+		missing, err := r.lookup(j)
+		if err != nil {
+			r.fail(j, err)
+			continue
+		}
+		queue = r.enqueue(j, missing, queue)
+		if j.pending == 0 {
+			ready = append(ready, j)
+		}
+	}
+	for _, j := range ready {
+		r.write(j)
+	}
+	return r.batches(queue)
+}
+
+// lookup fills the vectors of j that the run or the cache knows, and
+// returns the texts left, checked against MaxBatchTokens.
+func (r *run) lookup(j *job) ([]text, error) {
+	var missing []text
+	for i, k := range j.keys {
+		if v := r.pool[k]; v != nil {
+			r.stats.Reused++
+			continue
+		}
+		if r.cfg.Cache != nil {
+			v, ok, err := r.cfg.Cache.Get(r.ctx, k)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrCache, err)
+			}
+			if ok && len(v) > 0 {
+				r.pool[k] = v
+				r.stats.Cached++
+				continue
+			}
+		}
+		t := text{key: k, text: j.chunks[i].EmbedText, tokens: j.chunks[i].EmbedTokens}
+		if r.cfg.MaxBatchTokens > 0 {
+			if r.cfg.Tokenizer != nil {
+				t.tokens = r.cfg.Tokenizer.Count(t.text)
+			}
+			if t.tokens > r.cfg.MaxBatchTokens {
+				return nil, fmt.Errorf("%w: chunk %d counts %d tokens, over %d", ErrTooLong, i, t.tokens, r.cfg.MaxBatchTokens)
+			}
+		}
+		missing = append(missing, t)
+	}
+	return missing, nil
+}
+
+// enqueue makes j wait for each distinct text of missing, adding to queue
+// the texts that no earlier document waits for.
+func (r *run) enqueue(j *job, missing []text, queue []text) []text {
+	for _, t := range missing {
+		w, queued := r.waiting[t.key]
+		switch {
+		case !queued:
+			queue = append(queue, t)
+			r.waiting[t.key] = []*job{j}
+			j.pending++
+		case w[len(w)-1] == j:
+			r.stats.Reused++ // a repeat within the document
+		default:
+			r.waiting[t.key] = append(w, j)
+			r.stats.Reused++
+			j.pending++
+		}
+	}
+	return queue
+}
+
+// batches cuts queue into Embed calls of at most BatchSize texts and
+// MaxBatchTokens tokens.
+func (r *run) batches(queue []text) [][]text {
+	var out [][]text
+	start, tokens := 0, 0
+	for i, t := range queue {
+		full := i-start == r.cfg.BatchSize ||
+			(r.cfg.MaxBatchTokens > 0 && tokens+t.tokens > r.cfg.MaxBatchTokens)
+		if full && i > start {
+			out = append(out, queue[start:i])
+			start, tokens = i, 0
+		}
+		tokens += t.tokens
+	}
+	if start < len(queue) {
+		out = append(out, queue[start:])
+	}
+	return out
+}
+
+// embedAll makes the Embed calls, Concurrency at a time, until all are
+// made or ctx is cancelled.
+func (r *run) embedAll(batches [][]text) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(r.cfg.Concurrency, len(batches)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(batches) && r.ctx.Err() == nil; i = int(next.Add(1)) - 1 {
+				r.embed(batches[i])
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// embed makes one Embed call and hands its vectors to the documents
+// waiting for them, writing those that have all theirs.
+func (r *run) embed(batch []text) {
+	texts := make([]string, len(batch))
+	for i, t := range batch {
+		texts[i] = t.text
+	}
+	start := time.Now()
+	vecs, err := r.cfg.Embedder.Embed(r.ctx, texts)
+	timed(&r.embedTime, start)
+	if err == nil {
+		err = checkVectors(vecs, len(texts))
+	}
+	if err != nil && !errors.Is(err, r.ctx.Err()) {
+		err = fmt.Errorf("%w: %w", ErrEmbed, err)
+	}
+	r.mu.Lock()
+	r.stats.EmbedCalls++
+	r.stats.Embedded += len(texts)
+	r.progress()
+	r.mu.Unlock()
+	var ready []*job
+	for i, t := range batch {
+		if err == nil && r.cfg.Cache != nil {
+			if perr := r.cfg.Cache.Put(r.ctx, t.key, vecs[i]); perr != nil {
+				r.failWaiting(t.key, fmt.Errorf("%w: %w", ErrCache, perr))
+				continue
+			}
+		}
+		if err != nil {
+			r.failWaiting(t.key, err)
+			continue
+		}
+		ready = append(ready, r.deliver(t.key, vecs[i])...)
+	}
+	for _, j := range ready {
+		r.write(j)
+	}
+}
+
+// checkVectors checks what an Embedder returned for n texts.
+func checkVectors(vecs [][]float32, n int) error {
+	if len(vecs) != n {
+		return fmt.Errorf("%d vectors for %d texts", len(vecs), n)
+	}
+	for i, v := range vecs {
+		if len(v) == 0 || len(v) != len(vecs[0]) {
+			return fmt.Errorf("vector %d has %d dimensions, vector 0 has %d", i, len(v), len(vecs[0]))
+		}
+	}
+	return nil
+}
+
+// deliver records the vector of key and returns the documents that now
+// have all their vectors.
+func (r *run) deliver(key string, vec []float32) []*job {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pool[key] = vec
+	var ready []*job
+	for _, j := range r.waiting[key] {
+		if j.done {
+			continue
+		}
+		if j.pending--; j.pending == 0 {
+			ready = append(ready, j)
+		}
+	}
+	return ready
+}
+
+func (r *run) failWaiting(key string, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, j := range r.waiting[key] {
+		r.failLocked(j, err)
+	}
+}
+
+// write replaces the store's records of j with its new ones.
+func (r *run) write(j *job) {
+	r.mu.Lock()
+	for i, k := range j.keys {
+		j.vecs[i] = r.pool[k]
+	}
+	r.mu.Unlock()
+	err := r.put(j, r.records(j))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		r.failLocked(j, err)
+		return
+	}
+	r.completeLocked(j)
+}
+
+func (r *run) put(j *job, recs []vectorstore.Record) error {
+	defer timed(&r.storeTime, time.Now())
+	if rep, ok := r.cfg.Store.(vectorstore.DocumentReplacer); ok {
+		if err := rep.ReplaceDocument(r.ctx, j.doc.ID, recs...); err != nil {
+			return r.storeErr(err)
+		}
+		return nil
+	}
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	// Once the old records are deleted, the new ones must follow whatever
+	// happens to ctx, or the document would be left half done.
+	ctx := context.WithoutCancel(r.ctx)
+	if err := r.cfg.Store.DeleteDocument(ctx, j.doc.ID); err != nil {
+		return r.storeErr(err)
+	}
+	if len(recs) == 0 {
+		return nil
+	}
+	err := r.cfg.Store.Upsert(ctx, recs...)
+	if err != nil && len(j.old) > 0 {
+		if rerr := r.cfg.Store.Upsert(ctx, j.old...); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("restoring the old records: %w", rerr))
+		}
+	}
+	if err != nil {
+		return r.storeErr(err)
+	}
+	return nil
+}
+
+func (r *run) fail(j *job, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failLocked(j, err)
+}
+
+func (r *run) failLocked(j *job, err error) {
+	if j.done {
+		return
+	}
+	j.done, j.err = true, err
+	r.stats.Failed++
+	r.progress()
+}
+
+func (r *run) complete(j *job) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.completeLocked(j)
+}
+
+func (r *run) completeLocked(j *job) {
+	j.done = true
+	r.stats.Documents++
+	r.stats.Chunks += len(j.chunks)
+	r.progress()
+}
+
+// progress calls Config.Progress; r.mu is held, so calls never overlap.
+func (r *run) progress() {
+	if r.cfg.Progress != nil {
+		r.cfg.Progress(r.snapshot())
+	}
+}
+
+func (r *run) snapshot() Stats {
+	s := r.stats
+	s.ChunkTime = time.Duration(r.chunkTime.Load())
+	s.HeaderTime = time.Duration(r.headerTime.Load())
+	s.EmbedTime = time.Duration(r.embedTime.Load())
+	s.StoreTime = time.Duration(r.storeTime.Load())
+	return s
+}
+
+// finish reports the documents left undone by a cancelled context, and
+// returns the totals and the failures.
+func (r *run) finish() (Stats, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var be BatchError
+	for _, j := range r.jobs {
+		if !j.done {
+			err := r.ctx.Err()
+			if err == nil {
+				err = errors.New("ingest: internal error: document left unfinished")
+			}
+			r.failLocked(j, err)
+		}
+		if j.err != nil {
+			be.Failed = append(be.Failed, &DocumentError{Index: j.index, ID: j.doc.ID, Err: j.err})
+		}
+	}
+	if len(be.Failed) > 0 {
+		return r.snapshot(), &be
+	}
+	return r.snapshot(), nil
+}

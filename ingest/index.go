@@ -1,0 +1,295 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// Index indexes docs: it chunks each document, adds headers, embeds the
+// chunks whose embed text has no vector yet, and replaces the document's
+// records in the store with the new ones, returning what it did.
+//
+// A chunk's vector is reused, not embedded, when a record of the store
+// already holds a vector for the same [Key] (the same header, text and
+// EmbedderName): first among the records of the documents of this call, then
+// in Config.Cache. A text that several chunks share is embedded once. A
+// document whose records would not change is not written at all. Embed
+// calls take texts of several documents, in the order given, at most
+// BatchSize texts and MaxBatchTokens tokens each, Concurrency calls at once.
+//
+// Each document is written as soon as its vectors are in, in one step
+// where the store is a vectorstore.DocumentReplacer, so that a reader sees
+// either its old records or its new ones. With another store the document
+// is deleted and its new records upserted, under a context that is not
+// cancelled so that the pair is never cut in half; readers may see the
+// document missing in between, and if the upsert fails the old records are
+// written back.
+//
+// Failure is per document: a document that cannot be chunked, decorated,
+// embedded (any Embed call with one of its texts fails) or written is left
+// as it was in the store and reported in a *BatchError; the others are
+// indexed. When ctx is cancelled no new Embed call starts, and the
+// documents not yet written are reported with the context's error: every
+// document is then either fully old or fully new. Invalid input (an empty or
+// repeated ID) gives an error wrapping ErrInvalidDocument before any work.
+// With Config.Prune, Index then deletes the documents not given.
+func (ix *Indexer) Index(ctx context.Context, docs ...Document) (Stats, error) {
+	if ix == nil || ix.cfg.Embedder == nil {
+		return Stats{}, fmt.Errorf("%w: Indexer not made by New", ErrConfig)
+	}
+	if err := checkDocuments(docs); err != nil {
+		return Stats{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Stats{}, err
+	}
+	r := newRun(ctx, ix, docs)
+	r.prepareAll()
+	batches := r.plan()
+	r.embedAll(batches)
+	stats, err := r.finish()
+	if !ix.cfg.Prune || ctx.Err() != nil {
+		return stats, err
+	}
+	keep := make([]string, len(docs))
+	for i, d := range docs {
+		keep[i] = d.ID
+	}
+	deleted, perr := ix.Prune(ctx, keep...)
+	stats.Pruned = len(deleted)
+	if perr == nil {
+		return stats, err
+	}
+	return stats, errors.Join(err, perr)
+}
+
+func checkDocuments(docs []Document) error {
+	seen := make(map[string]int, len(docs))
+	for i, d := range docs {
+		if d.ID == "" {
+			return fmt.Errorf("%w: document %d has an empty ID", ErrInvalidDocument, i)
+		}
+		if j, ok := seen[d.ID]; ok {
+			return fmt.Errorf("%w: documents %d and %d have the same ID %q", ErrInvalidDocument, j, i, d.ID)
+		}
+		seen[d.ID] = i
+	}
+	return nil
+}
+
+// A job is one document on its way to the store.
+type job struct {
+	index  int
+	doc    Document
+	chunks []contextheader.Chunk
+	keys   []string
+	vecs   [][]float32
+	old    []vectorstore.Record // the store's records of the document
+	oldVec bool                 // whether old carries vectors
+	// pending counts the distinct keys of the job still waiting for a
+	// vector; the job is written when it reaches zero.
+	pending int
+	done    bool
+	err     error
+}
+
+// A text is one distinct embed text to send to the Embedder.
+type text struct {
+	key    string
+	text   string
+	tokens int
+}
+
+// A run is the state of one Index call.
+type run struct {
+	ctx  context.Context
+	cfg  *Config
+	jobs []*job
+
+	mu      sync.Mutex // guards what follows, and serialises Progress
+	stats   Stats
+	pool    map[string][]float32 // vectors known so far, by key
+	waiting map[string][]*job    // jobs waiting for each key
+
+	chunkTime, headerTime, embedTime, storeTime atomic.Int64
+}
+
+func newRun(ctx context.Context, ix *Indexer, docs []Document) *run {
+	r := &run{ctx: ctx, cfg: &ix.cfg, pool: make(map[string][]float32), waiting: make(map[string][]*job)}
+	r.jobs = make([]*job, len(docs))
+	for i, d := range docs {
+		r.jobs[i] = &job{index: i, doc: d}
+	}
+	r.stats.TotalDocuments = len(docs)
+	return r
+}
+
+// timed adds the time since start to t.
+func timed(t *atomic.Int64, start time.Time) { t.Add(int64(time.Since(start))) }
+
+// prepareAll chunks, decorates and looks up every document, on as many
+// goroutines as there are processors, since chunking is CPU work.
+func (r *run) prepareAll() {
+	workers := min(runtime.GOMAXPROCS(0), len(r.jobs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(r.jobs); i = int(next.Add(1)) - 1 {
+				j := r.jobs[i]
+				j.err = r.prepare(j)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, j := range r.jobs {
+		if j.err == nil {
+			r.stats.TotalChunks += len(j.chunks)
+		}
+	}
+}
+
+// prepare makes j's chunks and keys and finds the vectors the store
+// already holds for them.
+func (r *run) prepare(j *job) error {
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	chunks, err := r.chunk(j.doc)
+	if err != nil {
+		return err
+	}
+	j.chunks = chunks
+	j.keys = make([]string, len(chunks))
+	for i, c := range chunks {
+		j.keys[i] = Key(r.cfg.EmbedderName, c.EmbedText)
+	}
+	j.vecs = make([][]float32, len(chunks))
+	return r.loadOld(j)
+}
+
+// chunk cuts doc into chunks ready to embed.
+func (r *run) chunk(doc Document) ([]contextheader.Chunk, error) {
+	split := r.cfg.Split
+	if split == nil {
+		split = r.cfg.chunkerSplit
+	}
+	start := time.Now()
+	cs, err := split(r.ctx, doc)
+	timed(&r.chunkTime, start)
+	if err != nil {
+		if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
+	}
+	if r.cfg.Headers == nil {
+		return Plain(cs), nil
+	}
+	return r.decorate(doc, cs)
+}
+
+// decorate adds the contextual headers of Config.Headers to doc's chunks.
+func (r *run) decorate(doc Document, cs []chunker.Chunk) ([]contextheader.Chunk, error) {
+	defer timed(&r.headerTime, time.Now())
+	out, err := r.cfg.Headers.Decorate(r.ctx, contextheader.Document(doc), cs)
+	if err != nil {
+		if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %w", ErrHeader, err)
+	}
+	return out, nil
+}
+
+// loadOld reads the document's records from the store: without their
+// vectors first where the store can, since an unchanged document needs
+// none.
+func (r *run) loadOld(j *job) error {
+	defer timed(&r.storeTime, time.Now())
+	_, replaces := r.cfg.Store.(vectorstore.DocumentReplacer)
+	tr, texts := r.cfg.Store.(vectorstore.TextRanger)
+	var err error
+	if texts && replaces {
+		j.old, err = tr.RangeText(r.ctx, j.doc.ID, 0, math.MaxInt)
+	} else {
+		j.old, err = r.cfg.Store.Range(r.ctx, j.doc.ID, 0, math.MaxInt)
+		j.oldVec = true
+	}
+	if errors.Is(err, vectorstore.ErrNotFound) {
+		j.old, err = nil, nil
+	}
+	if err != nil {
+		return r.storeErr(err)
+	}
+	if !j.oldVec && !unchanged(j, r.records(j)) && j.reusable() {
+		j.old, err = r.cfg.Store.Range(r.ctx, j.doc.ID, 0, math.MaxInt)
+		j.oldVec = true
+		if err != nil && !errors.Is(err, vectorstore.ErrNotFound) {
+			return r.storeErr(err)
+		}
+	}
+	return nil
+}
+
+func (r *run) storeErr(err error) error {
+	if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrStore, err)
+}
+
+// reusable reports whether an old record of j has the key of a new chunk.
+func (j *job) reusable() bool {
+	keys := make(map[string]bool, len(j.keys))
+	for _, k := range j.keys {
+		keys[k] = true
+	}
+	for _, o := range j.old {
+		if keys[o.Metadata[MetadataKey]] {
+			return true
+		}
+	}
+	return false
+}
+
+// records returns j's records, with the vectors known so far.
+func (r *run) records(j *job) []vectorstore.Record {
+	recs, _ := Records(j.doc, j.chunks, j.vecs) // cannot fail: one vector slot per chunk
+	for i := range recs {
+		if recs[i].Metadata == nil {
+			recs[i].Metadata = make(map[string]string, 1)
+		}
+		recs[i].Metadata[MetadataKey] = j.keys[i]
+	}
+	return recs
+}
+
+// unchanged reports whether the store's records of j are recs, vectors
+// aside (a record's vector is a function of its key).
+func unchanged(j *job, recs []vectorstore.Record) bool {
+	if len(j.old) != len(recs) {
+		return false
+	}
+	for i, o := range j.old {
+		n := recs[i]
+		if o.ID != n.ID || o.Index != n.Index || o.Start != n.Start || o.End != n.End ||
+			o.Text != n.Text || !maps.Equal(o.Metadata, n.Metadata) {
+			return false
+		}
+	}
+	return true
+}

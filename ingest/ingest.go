@@ -1,0 +1,248 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// Defaults of [Config].
+const (
+	// DefaultBatchSize is how many texts go into one Embed call when
+	// Config.BatchSize is zero: the size most hosted embedding APIs handle
+	// well, far below their limits (2048 inputs for OpenAI, 96 for Cohere).
+	DefaultBatchSize = 64
+	// DefaultConcurrency is how many Embed calls are in flight at once
+	// when Config.Concurrency is zero.
+	DefaultConcurrency = 1
+)
+
+// MetadataKey is the metadata field in which [Indexer] records the
+// [Key] of each record's embed text (its header and chunk, and the
+// embedder's name). A later run reuses the record's vector when its chunk
+// has the same key, so a record without it is always embedded again.
+const MetadataKey = "ingest.embed"
+
+// Errors returned by the package, wrapped with details; test for them with
+// errors.Is.
+var (
+	// ErrConfig reports a Config that New refused, or an Indexer that was
+	// not made by New.
+	ErrConfig = errors.New("ingest: invalid configuration")
+	// ErrInvalidDocument reports a document that cannot be indexed as given:
+	// an empty ID, or an ID given twice in one call.
+	ErrInvalidDocument = errors.New("ingest: invalid document")
+	// ErrChunk reports a document that its chunker refused.
+	ErrChunk = errors.New("ingest: chunking failed")
+	// ErrHeader reports a document whose headers could not be made.
+	ErrHeader = errors.New("ingest: headers failed")
+	// ErrEmbed reports a failed Embed call, or one that returned the
+	// wrong number of vectors, empty ones or ones of different lengths.
+	ErrEmbed = errors.New("ingest: embedding failed")
+	// ErrTooLong reports an embed text that counts more tokens than
+	// Config.MaxBatchTokens on its own, which no Embed call can take.
+	ErrTooLong = errors.New("ingest: text longer than MaxBatchTokens")
+	// ErrStore reports a failed read or write of the store.
+	ErrStore = errors.New("ingest: store failed")
+	// ErrCache reports a failed Get or Put of Config.Cache. It fails the
+	// document rather than being taken as a miss, so that a broken cache
+	// never turns silently into paid Embed calls.
+	ErrCache = errors.New("ingest: cache failed")
+	// ErrNoLister reports a Prune on a store that cannot list its
+	// documents (see [DocumentLister]).
+	ErrNoLister = errors.New("ingest: store cannot list its documents")
+)
+
+// A Document is a text to index, with what is known about it. Its fields
+// are those of [contextheader.Document], so that one converts to the other.
+type Document struct {
+	// ID identifies the document in the store (the records' DocID), in
+	// errors and in progress; required, unique within one Index call.
+	ID string
+	// Title is the document's title, for headers.
+	Title string
+	// Text is the whole document.
+	Text string
+	// Format says how headers find the document's headings: chunker.Text
+	// or chunker.Markdown. The chunker has its own Format.
+	Format chunker.Format
+	// Metadata is copied to every record of the document, where a
+	// vectorstore.Filter can match it (with [MetadataKey] added), and
+	// rendered by headers that ask for it.
+	Metadata map[string]string
+	// Summary, if not empty, is the document's summary for headers.
+	Summary string
+}
+
+// A SplitFunc cuts a document into chunks: any function will do, as long
+// as the chunks' offsets point into doc.Text (doc.Text[Start:End] == Text)
+// and each Tokens is its text's count where Config.MaxBatchTokens needs it.
+type SplitFunc func(ctx context.Context, doc Document) ([]chunker.Chunk, error)
+
+// Config configures an Indexer. Embedder, Store and one of Chunker and
+// Split are required; every other field's zero value means the default.
+type Config struct {
+	// Chunker cuts each document's Text. Required unless Split is set.
+	Chunker *chunker.Chunker
+	// Split, if set, cuts documents instead of Chunker (set only one).
+	Split SplitFunc
+
+	// Headers, if set, adds contextual headers to the chunks, which are
+	// then embedded with them; records keep the chunk's own Text. Chunk
+	// with the Decorator's ChunkMaxTokens so that every embed text fits
+	// its MaxEmbedTokens. Nil means no headers: each chunk embeds its Text.
+	Headers *contextheader.Decorator
+
+	// Embedder turns embed texts into vectors; required.
+	Embedder vectorstore.Embedder
+	// EmbedderName names the model (and version) behind Embedder. It is
+	// part of every [Key], so that vectors of another model are never
+	// reused. Empty is a name like any other.
+	EmbedderName string
+	// Store receives the records; required. Where it implements
+	// vectorstore.DocumentReplacer a document's records are replaced in
+	// one step; see [Indexer.Index] for the fallback.
+	Store vectorstore.VectorStore
+	// Cache, if set, keeps vectors between runs and across documents, by
+	// [Key]; vectors found in the store's records of the same document are
+	// reused without it.
+	Cache Cache
+
+	// BatchSize is the most texts in one Embed call. Zero means
+	// [DefaultBatchSize]; negative is an error.
+	BatchSize int
+	// MaxBatchTokens, if positive, is the most tokens of input in one
+	// Embed call (the sum over its texts, as embedding APIs count it).
+	// Zero means no limit; negative is an error.
+	MaxBatchTokens int
+	// Tokenizer, if set, counts embed texts for MaxBatchTokens: the
+	// embedder's own tokenizer where it differs from the chunker's. Nil
+	// means the chunks' own counts (chunker.Chunk.Tokens).
+	Tokenizer tokencount.Tokenizer
+	// Concurrency is the most Embed calls in flight. Zero means
+	// [DefaultConcurrency]; negative is an error.
+	Concurrency int
+
+	// Prune makes Index also delete the store's documents that are not
+	// among the documents given (see [Indexer.Prune]), after indexing
+	// them, unless ctx was cancelled: each Index call then makes the store
+	// hold the documents given and no others. The store must list its
+	// documents.
+	Prune bool
+
+	// Progress, if set, is called after each Embed call and each document
+	// done (written, unchanged or failed), never concurrently, with the
+	// counts so far.
+	Progress func(Stats)
+}
+
+// Stats counts the work of one [Indexer.Index] call, so far (in
+// Config.Progress) or in all (its result).
+type Stats struct {
+	Documents      int // documents written or found unchanged
+	Failed         int // documents that failed, left as they were
+	TotalDocuments int // documents given
+	Chunks         int // chunks of the documents done (written or unchanged)
+	TotalChunks    int // chunks of the documents that could be chunked
+	EmbedCalls     int // calls of the Embedder, failed ones included
+	Embedded       int // texts sent to the Embedder
+	Reused         int // chunks whose vector came from the store or the run
+	Cached         int // chunks whose vector came from Config.Cache
+	Pruned         int // documents deleted by Config.Prune
+
+	// Time spent, summed over goroutines, in each step: chunking,
+	// headers, Embed calls, and reading and writing the store.
+	ChunkTime, HeaderTime, EmbedTime, StoreTime time.Duration
+}
+
+// An Indexer chunks documents, embeds their chunks and writes them to a
+// store, re-embedding on each run only the chunks that changed. It is made
+// with New, immutable, and safe for concurrent use (two Index calls of the
+// same document at once leave one of their results).
+type Indexer struct {
+	cfg Config
+}
+
+// New returns an Indexer configured by cfg. A missing Embedder or Store,
+// no chunker or two, or a negative size gives an error wrapping ErrConfig.
+func New(cfg Config) (*Indexer, error) {
+	switch {
+	case cfg.Embedder == nil:
+		return nil, fmt.Errorf("%w: Embedder is required", ErrConfig)
+	case cfg.Store == nil:
+		return nil, fmt.Errorf("%w: Store is required", ErrConfig)
+	case cfg.Chunker == nil && cfg.Split == nil:
+		return nil, fmt.Errorf("%w: Chunker or Split is required", ErrConfig)
+	case cfg.Chunker != nil && cfg.Split != nil:
+		return nil, fmt.Errorf("%w: set Chunker or Split, not both", ErrConfig)
+	case cfg.BatchSize < 0:
+		return nil, fmt.Errorf("%w: BatchSize %d is negative", ErrConfig, cfg.BatchSize)
+	case cfg.MaxBatchTokens < 0:
+		return nil, fmt.Errorf("%w: MaxBatchTokens %d is negative", ErrConfig, cfg.MaxBatchTokens)
+	case cfg.Concurrency < 0:
+		return nil, fmt.Errorf("%w: Concurrency %d is negative", ErrConfig, cfg.Concurrency)
+	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = DefaultBatchSize
+	}
+	if cfg.Concurrency == 0 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	return &Indexer{cfg: cfg}, nil
+}
+
+// Config returns the Indexer's configuration with its defaults resolved.
+func (ix *Indexer) Config() Config { return ix.cfg }
+
+// A DocumentError reports a document that could not be indexed, and why.
+// The store holds the document's records as they were before the call.
+type DocumentError struct {
+	// Index is the document's position among the documents given.
+	Index int
+	// ID is the document's ID.
+	ID string
+	// Err is the cause; it wraps one of the package's errors (and the
+	// underlying error) or the context's.
+	Err error
+}
+
+func (e *DocumentError) Error() string {
+	return fmt.Sprintf("document %d (ID %q): %v", e.Index, e.ID, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *DocumentError) Unwrap() error { return e.Err }
+
+// A BatchError is the error of [Indexer.Index] when some documents failed.
+// The others were indexed.
+type BatchError struct {
+	// Failed lists the documents that failed, in the order given.
+	Failed []*DocumentError
+}
+
+func (e *BatchError) Error() string {
+	if len(e.Failed) == 1 {
+		return "ingest: " + e.Failed[0].Error()
+	}
+	return fmt.Sprintf("ingest: %d documents failed; first: %v", len(e.Failed), e.Failed[0])
+}
+
+// Unwrap returns the documents' errors, so that errors.Is finds any cause.
+func (e *BatchError) Unwrap() []error {
+	errs := make([]error, len(e.Failed))
+	for i, f := range e.Failed {
+		errs[i] = f
+	}
+	return errs
+}
+
+// chunkerSplit is the SplitFunc of Config.Chunker.
+func (c *Config) chunkerSplit(_ context.Context, doc Document) ([]chunker.Chunk, error) {
+	return c.Chunker.Split(doc.Text)
+}

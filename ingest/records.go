@@ -1,0 +1,99 @@
+package ingest
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"maps"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// Plain returns chunks without headers, as a contextheader.Decorator would
+// give them if it had nothing to say: each embeds its own Text.
+func Plain(chunks []chunker.Chunk) []contextheader.Chunk {
+	out := make([]contextheader.Chunk, len(chunks))
+	for i, c := range chunks {
+		out[i] = contextheader.Chunk{Chunk: c, EmbedText: c.Text, EmbedTokens: c.Tokens}
+	}
+	return out
+}
+
+// EmbedTexts returns the embed texts of chunks, in order: the argument of
+// an Embed call.
+func EmbedTexts(chunks []contextheader.Chunk) []string {
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.EmbedText
+	}
+	return texts
+}
+
+// Records returns the records of doc's chunks with their vectors (vectors[i]
+// is the vector of chunks[i]), ready for VectorStore.Upsert or
+// ReplaceDocument: IDs from [ChunkIDs], DocID doc.ID, the chunk's index,
+// offsets and Text, and a copy of doc.Metadata. A count of vectors other
+// than of chunks gives an error wrapping ErrEmbed. The records carry no
+// [MetadataKey], which only an [Indexer] sets: an Indexer given the same
+// documents later embeds their chunks once more.
+func Records(doc Document, chunks []contextheader.Chunk, vectors [][]float32) ([]vectorstore.Record, error) {
+	if len(vectors) != len(chunks) {
+		return nil, fmt.Errorf("%w: %d vectors for %d chunks", ErrEmbed, len(vectors), len(chunks))
+	}
+	ids := ChunkIDs(doc.ID, chunks)
+	recs := make([]vectorstore.Record, len(chunks))
+	for i, c := range chunks {
+		recs[i] = vectorstore.Record{
+			ID: ids[i], DocID: doc.ID, Index: i,
+			Start: c.Start, End: c.End, Text: c.Text,
+			Vector: vectors[i], Metadata: maps.Clone(doc.Metadata),
+		}
+	}
+	return recs, nil
+}
+
+// ChunkIDs returns the record IDs of a document's chunks: the document's
+// ID, "#", and 16 hex digits of a SHA-256 of the document's ID, the
+// chunk's Text, and how many chunks of the same Text come before it in
+// the document. An ID therefore depends on nothing but the document and the
+// chunk's content: the same chunk gets the same ID on every run and
+// machine, even when text before it changed, and two equal chunks of one
+// document get two IDs.
+func ChunkIDs(docID string, chunks []contextheader.Chunk) []string {
+	seen := make(map[string]uint64, len(chunks))
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		n := seen[c.Text]
+		seen[c.Text] = n + 1
+		sum := digest(docID, c.Text, n)
+		ids[i] = docID + "#" + hex.EncodeToString(sum[:8])
+	}
+	return ids
+}
+
+// Key returns the cache key of a vector: the hex SHA-256 of the embedder's
+// name and the embed text, so that two models never share vectors.
+func Key(embedderName, embedText string) string {
+	sum := digest(embedderName, embedText, 0)
+	return hex.EncodeToString(sum[:])
+}
+
+// digest hashes two strings and a number, each string prefixed by its
+// length so that no two pairs of strings give the same input.
+func digest(a, b string, n uint64) [sha256.Size]byte {
+	h := sha256.New()
+	var buf [8]byte
+	for _, s := range [2]string{a, b} {
+		binary.LittleEndian.PutUint64(buf[:], uint64(len(s)))
+		h.Write(buf[:])
+		h.Write([]byte(s))
+	}
+	binary.LittleEndian.PutUint64(buf[:], n)
+	h.Write(buf[:])
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
