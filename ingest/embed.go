@@ -15,12 +15,19 @@ import (
 // no Embed call, and returns the distinct texts left to embed, cut into
 // batches, in the order of the documents.
 func (r *run) plan() [][]text {
+	r.stored = make(map[string]vectorstore.Record)
 	for _, j := range r.jobs {
-		if j.err == nil && j.oldVec {
-			for _, o := range j.old {
-				if k := o.Metadata[MetadataKey]; k != "" && r.pool[k] == nil && len(o.Vector) > 0 {
-					r.pool[k] = o.Vector
-				}
+		if j.err != nil {
+			continue
+		}
+		for _, o := range j.old {
+			k := o.Metadata[MetadataKey]
+			switch {
+			case k == "" || r.pool[k] != nil:
+			case len(o.Vector) > 0:
+				r.pool[k] = o.Vector
+			default:
+				r.stored[k] = o
 			}
 		}
 	}
@@ -57,7 +64,11 @@ func (r *run) plan() [][]text {
 func (r *run) lookup(j *job) ([]text, error) {
 	var missing []text
 	for i, k := range j.keys {
-		if v := r.pool[k]; v != nil {
+		v, err := r.storedVector(k)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
 			r.stats.Reused++
 			continue
 		}
@@ -84,6 +95,32 @@ func (r *run) lookup(j *job) ([]text, error) {
 		missing = append(missing, t)
 	}
 	return missing, nil
+}
+
+// storedVector returns the vector of key known to the run, reading it from
+// the store if it belongs to a record read without its vector (one of an
+// unchanged document, whose chunk turns up in another document).
+func (r *run) storedVector(key string) ([]float32, error) {
+	if v := r.pool[key]; v != nil {
+		return v, nil
+	}
+	o, ok := r.stored[key]
+	if !ok {
+		return nil, nil
+	}
+	delete(r.stored, key)
+	start := time.Now()
+	recs, err := r.cfg.Store.Range(r.ctx, o.DocID, o.Index, o.Index)
+	timed(&r.storeTime, start)
+	if err != nil && !errors.Is(err, vectorstore.ErrNotFound) {
+		return nil, r.storeErr(err)
+	}
+	for _, rec := range recs {
+		if rec.ID == o.ID && rec.Metadata[MetadataKey] == key && len(rec.Vector) > 0 {
+			r.pool[key] = rec.Vector
+		}
+	}
+	return r.pool[key], nil
 }
 
 // enqueue makes j wait for each distinct text of missing, adding to queue

@@ -119,8 +119,9 @@ type run struct {
 
 	mu      sync.Mutex // guards what follows, and serialises Progress
 	stats   Stats
-	pool    map[string][]float32 // vectors known so far, by key
-	waiting map[string][]*job    // jobs waiting for each key
+	pool    map[string][]float32          // vectors known so far, by key
+	waiting map[string][]*job             // jobs waiting for each key
+	stored  map[string]vectorstore.Record // records read without their vector, by key
 
 	chunkTime, headerTime, embedTime, storeTime atomic.Int64
 }

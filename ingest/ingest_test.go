@@ -520,3 +520,98 @@ func TestFallbackRestoresOnFailure(t *testing.T) {
 	require.ErrorIs(t, err, errUpsert)
 	require.Equal(t, before, dump(t, mem))
 }
+
+// writeCounter counts the writes that reach a Memory.
+type writeCounter struct {
+	*vectorstore.Memory
+	writes atomic.Int64
+}
+
+func (w *writeCounter) ReplaceDocument(ctx context.Context, docID string, recs ...vectorstore.Record) error {
+	w.writes.Add(1)
+	return w.Memory.ReplaceDocument(ctx, docID, recs...)
+}
+
+func (w *writeCounter) Upsert(ctx context.Context, recs ...vectorstore.Record) error {
+	w.writes.Add(1)
+	return w.Memory.Upsert(ctx, recs...)
+}
+
+// Only the documents that changed are written again.
+func TestUnchangedDocumentsAreNotWritten(t *testing.T) {
+	ctx := context.Background()
+	docs := corpus(t, "room_with_a_view.txt", 5, 4)
+	store := &writeCounter{Memory: &vectorstore.Memory{}}
+	ix := newIndexer(t, ingest.Config{Store: store})
+	_, err := ix.Index(ctx, docs...)
+	require.NoError(t, err)
+	require.EqualValues(t, 5, store.writes.Load())
+
+	docs[3].Metadata = map[string]string{"source": "moved"}
+	_, err = ix.Index(ctx, docs...)
+	require.NoError(t, err)
+	require.EqualValues(t, 6, store.writes.Load())
+	recs, err := store.Range(ctx, "doc-003", 0, 0)
+	require.NoError(t, err)
+	require.Equal(t, "moved", recs[0].Metadata["source"])
+}
+
+func TestCancelledBeforeStart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	store := &vectorstore.Memory{}
+	emb := &counting{}
+	_, err := newIndexer(t, ingest.Config{Store: store, Embedder: emb}).Index(ctx, ingest.Document{ID: "a", Text: "Text."})
+	require.ErrorIs(t, err, context.Canceled)
+	require.Zero(t, store.Len())
+	require.Zero(t, emb.numCalls())
+}
+
+// shortEmbedder returns one vector too few.
+type shortEmbedder struct{}
+
+func (shortEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	vecs := make([][]float32, len(texts)-1)
+	for i := range vecs {
+		vecs[i] = fakeVector(texts[i])
+	}
+	return vecs, nil
+}
+
+func TestEmbedderReturnsTooFewVectors(t *testing.T) {
+	store := &vectorstore.Memory{}
+	_, err := newIndexer(t, ingest.Config{Store: store, Embedder: shortEmbedder{}}).
+		Index(context.Background(), ingest.Document{ID: "a", Text: "One sentence. Another one."})
+	require.ErrorIs(t, err, ingest.ErrEmbed)
+	require.Zero(t, store.Len())
+}
+
+// The glue of a hand-written loop: chunks to Embed input, chunks and
+// vectors to records an Indexer would write (its metadata key aside).
+func TestGlue(t *testing.T) {
+	ctx := context.Background()
+	doc := ingest.Document{ID: "d", Text: "First paragraph here.\n\nSecond paragraph there.", Metadata: map[string]string{"lang": "en"}}
+	cs, err := newChunker(t, 6).Split(doc.Text)
+	require.NoError(t, err)
+	chunks := ingest.Plain(cs)
+	texts := ingest.EmbedTexts(chunks)
+	require.Equal(t, []string{"First paragraph here.", "Second paragraph there."}, texts)
+	vecs, err := (&counting{}).Embed(ctx, texts)
+	require.NoError(t, err)
+	recs, err := ingest.Records(doc, chunks, vecs)
+	require.NoError(t, err)
+
+	store := &vectorstore.Memory{}
+	_, err = newIndexer(t, ingest.Config{Chunker: newChunker(t, 6), Store: store}).Index(ctx, doc)
+	require.NoError(t, err)
+	want := dump(t, store)["d"]
+	for i := range want {
+		delete(want[i].Metadata, ingest.MetadataKey)
+	}
+	require.Equal(t, want, recs)
+
+	recs[0].Metadata["lang"] = "changed"
+	require.Equal(t, "en", doc.Metadata["lang"])
+	_, err = ingest.Records(doc, chunks, vecs[:1])
+	require.ErrorIs(t, err, ingest.ErrEmbed)
+}

@@ -1,0 +1,65 @@
+package ingest_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/ingest"
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// Index two documents with headers, then edit one sentence of one of them:
+// the second run embeds only the chunk that changed.
+func Example() {
+	ctx := context.Background()
+	tok, _ := tokencount.Encoding("cl100k_base")
+	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 30})
+	headers, _ := contextheader.New(contextheader.Config{Tokenizer: tok})
+	store := &vectorstore.Memory{}
+	ix, err := ingest.New(ingest.Config{
+		Chunker:      c,
+		Headers:      headers,
+		Embedder:     &vectorstore.Lexical{},
+		EmbedderName: "lexical-384",
+		Store:        store,
+	})
+	if err != nil {
+		panic(err)
+	}
+
+	docs := []ingest.Document{
+		{ID: "lighthouse", Title: "The lighthouse", Text: strings.Join([]string{
+			"The keeper rose before dawn. He climbed the iron stairs, trimmed the wick and polished the great lens until it shone.",
+			"Ships passed the headland at night. The beam swept the water every ten seconds, and sailors counted the flashes.",
+			"In winter storms the keeper stayed awake for days. Waves broke over the gallery and salt crusted the windows.",
+		}, "\n\n")},
+		{ID: "harbour", Title: "The harbour", Text: "Fishing boats leave at four. They come back at noon with the catch, and the market opens at one."},
+	}
+	first, err := ix.Index(ctx, docs...)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("first run: %d chunks, %d embedded in %d call\n", first.TotalChunks, first.Embedded, first.EmbedCalls)
+
+	docs[0].Text = strings.Replace(docs[0].Text, "every ten seconds", "every fifteen seconds", 1)
+	second, err := ix.Index(ctx, docs...)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("after an edit: %d embedded, %d reused\n", second.Embedded, second.Reused)
+
+	recs, _ := store.RangeText(ctx, "lighthouse", 0, 9)
+	for _, r := range recs {
+		fmt.Printf("%d %s %.40q\n", r.Index, r.ID, r.Text)
+	}
+	// Output:
+	// first run: 4 chunks, 4 embedded in 1 call
+	// after an edit: 1 embedded, 3 reused
+	// 0 lighthouse#5857223c31987f3b "The keeper rose before dawn. He climbed "
+	// 1 lighthouse#97952ac5b58a7d96 "Ships passed the headland at night. The "
+	// 2 lighthouse#626252307f0816f0 "In winter storms the keeper stayed awake"
+}
