@@ -32,6 +32,10 @@
 //   - [github.com/ragkit/ragkit/retrieve]: the query side's glue, from a
 //     search's hits to the items of a prompt's budget, ranked by score and
 //     labelled with their source.
+//   - [github.com/ragkit/ragkit/ingest]: end-to-end indexing: chunk, add
+//     headers, embed in batches, replace each document's records in one
+//     step; re-indexing embeds only the chunks that changed, with stable
+//     record IDs, per-document failures and pruning.
 //
 // The program examples/quickstart in the repository runs the whole flow on
 // an embedded corpus with no network and no model (go run
@@ -43,7 +47,7 @@
 //	document text ──segment──▶ spans: paragraphs, sentences, words, graphemes (byte offsets)
 //	              ──chunker──▶ []chunker.Chunk: balanced, within [min,max] tokens, exact counts
 //	              ──contextheader──▶ embed text = header + chunk (the chunk's own text unchanged)
-//	              ──Embedder──▶ vectors ──▶ VectorStore.Upsert
+//	              ──Embedder──▶ vectors ──▶ VectorStore.Upsert   (ingest: all of these, embedding only changed chunks)
 //	question      ──Embedder──▶ VectorStore.Query ──▶ hits
 //	              ──window──▶ hits grown into windows (or relevant segments), merged per document
 //	              ──budget──▶ the prompt: sections by priority, each within its budget,
