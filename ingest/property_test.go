@@ -202,6 +202,6 @@ func TestHeaders(t *testing.T) {
 	}
 }
 
-func corpusText(t *testing.T, name string) string {
+func corpusText(t testing.TB, name string) string {
 	return corpus(t, name, 1, 0)[0].Text
 }
