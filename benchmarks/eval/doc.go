@@ -9,6 +9,7 @@
 //	go run ./cmd/eval                             # every corpus, sizes 64 and 256, k = 5
 //	go run ./cmd/eval -corpus reports -sizes 128  # one corpus, one size
 //	go run ./cmd/eval -format json -per-question  # for the report
+//	go run ./cmd/eval -search vector,keywords,hybrid  # each configuration with each search
 //
 // # Corpora
 //
@@ -62,8 +63,10 @@
 // chunk text while the unit's span stays the chunk; sentence windows cut
 // sentences as units and widen each hit to its neighbours in Retrieve
 // (Index.Store has Range); segment extraction asks Search for more hits
-// and picks runs of units in Retrieve; keyword and hybrid search use
-// Query.Text in Search.
+// and picks runs of units in Retrieve. [WithSearch] gives any method
+// keyword search (BM25 over the units' texts) or hybrid search (vector and
+// keyword search fused by reciprocal rank fusion) in place of the vector
+// search; [Searches] names them, and the command's -search flag runs them.
 //
 // The command's default sizes are 64 and 256 tokens: the documents of
 // "reports" are 300 to 1,000 tokens long (600 at the median), so at 512
