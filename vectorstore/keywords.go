@@ -48,33 +48,70 @@ type kid struct {
 func (p *postings) live() int { return len(p.list) - p.dead }
 
 // index builds the index of the texts of recs, slot i holding kid i, with
-// a; it is the index of a batch, built outside the store's lock.
+// a; it is the index of a batch, built outside the store's lock. It
+// collects the postings in the order of the texts, then lays each list
+// out in one slab, exactly sized: appending to each list as its terms
+// come would touch the tail of a different list at every word.
 func (a *analyzer) index(recs []Record) keywords {
-	k := keywords{ids: make(map[string]int32), kids: make([]kid, 0, len(recs)), bySlot: make([]int32, len(recs))}
+	k := keywords{ids: make(map[string]int32), kids: make([]kid, len(recs)), bySlot: make([]int32, len(recs))}
+	var all []found     // the postings, in order of kid
+	var last []lastSeen // per list, its last posting so far
 	for i := range recs {
-		k.bySlot[i] = int32(i)
-		k.kids = append(k.kids, k.add(a, int32(i), recs[i].Text))
+		id := int32(i)
+		k.bySlot[i] = id
+		a.analyze(recs[i].Text)
+		refs := int32(0)
+		for t := range a.ends {
+			l := listOf(&k, a.term(t))
+			if int(l) == len(last) {
+				last = append(last, lastSeen{kid: -1})
+			}
+			if ls := &last[l]; ls.kid == id {
+				all[ls.at].tf++
+				continue
+			}
+			last[l] = lastSeen{kid: id, at: int32(len(all))}
+			all = append(all, found{list: l, posting: posting{kid: id, tf: 1}})
+			refs++
+		}
+		k.total += int64(len(a.ends))
+		k.kids[i] = kid{slot: id, length: int32(len(a.ends)), refs: refs}
 	}
+	k.layOut(all)
 	return k
 }
 
-// add appends the postings of text, under kid id, and returns the kid.
-func (k *keywords) add(a *analyzer, id int32, text string) kid {
-	a.analyze(text)
-	n := len(a.ends)
-	refs := int32(0)
-	for i := range n {
-		l := listOf(k, a.term(i))
-		p := &k.lists[l]
-		if last := len(p.list) - 1; last >= 0 && p.list[last].kid == id {
-			p.list[last].tf++
-			continue
-		}
-		p.list = append(p.list, posting{kid: id, tf: 1})
-		refs++
+// found is a posting of a batch and its list.
+type found struct {
+	list int32
+	posting
+}
+
+// lastSeen is the last posting of a list while a batch is indexed: its
+// kid and where it is among the postings found.
+type lastSeen struct{ kid, at int32 }
+
+// layOut gives each list its postings among all, in order, in one slab
+// in which each list has exactly its own room (a later append moves the
+// list out of it).
+func (k *keywords) layOut(all []found) {
+	end := make([]int32, len(k.lists)+1)
+	for _, f := range all {
+		end[f.list+1]++
 	}
-	k.total += int64(n)
-	return kid{slot: id, length: int32(n), refs: refs}
+	for l := range k.lists {
+		end[l+1] += end[l]
+	}
+	slab := make([]posting, len(all))
+	for _, f := range all {
+		slab[end[f.list]] = f.posting
+		end[f.list]++
+	}
+	start := int32(0)
+	for l := range k.lists {
+		k.lists[l].list = slab[start:end[l]:end[l]]
+		start = end[l]
+	}
 }
 
 // listOf returns the list of term, making it if needed.
