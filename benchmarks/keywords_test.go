@@ -23,7 +23,7 @@ import (
 // minus without) / chunking, which a busy machine disturbs less than
 // separate runs:
 //
-//	cd benchmarks && go test -run '^$' -bench KeywordIndexVsChunker -count 4 .
+//	cd benchmarks && go test -run '^$' -bench KeywordIndexVsChunker -benchtime 5x -count 3 .
 func BenchmarkKeywordIndexVsChunker(b *testing.B) {
 	tok, err := tokencount.Encoding(tokencount.Cl100kBase)
 	if err != nil {
