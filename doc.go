@@ -29,13 +29,14 @@
 //   - [github.com/ragkit/ragkit/budget]: priority-ordered assembly of a
 //     prompt under per-section token budgets, with an exact final count
 //     and a report of what was kept, cut and dropped.
-//   - [github.com/ragkit/ragkit/retrieve]: the query side's glue, from a
-//     search's hits to the items of a prompt's budget, ranked by score and
-//     labelled with their source.
 //   - [github.com/ragkit/ragkit/ingest]: end-to-end indexing: chunk, add
 //     headers, embed in batches, replace each document's records in one
 //     step; re-indexing embeds only the chunks that changed, with stable
 //     record IDs, per-document failures and pruning.
+//   - [github.com/ragkit/ragkit/retrieve]: the query side's glue, from a
+//     search's hits (or the windows and segments made from them) to the
+//     items of a prompt's budget, ranked by score and labelled with their
+//     source.
 //
 // The program examples/quickstart in the repository runs the whole flow on
 // an embedded corpus with no network and no model (go run

@@ -7,8 +7,10 @@
 // [vectorstore.Memory.Query], [vectorstore.Hybrid.Query] or any store) into
 // items whose Rank is the hit's score, so that [budget.DropLowestRank] drops
 // the weakest hits first, and whose ID is the record's, so that the budget's
-// report names what it kept and dropped. [ItemConfig.Label] puts a line of
-// provenance (a source, a section path) before each item's text, where the
+// report names what it kept and dropped. [WindowItems] does the same for
+// the windows and segments of package window ([window.Expander.Expand],
+// [window.Extractor.Extract]), ranked by the best score of their hits.
+// [ItemConfig.Label] puts a line of provenance (a source, a section path) before each item's text, where the
 // model can cite it.
 //
 // Scores become ranks unchanged: a float32 converts to a float64 exactly, so

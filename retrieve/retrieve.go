@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
 )
 
 var (
@@ -89,4 +91,37 @@ func render(text string, o Origin, label func(Origin) string) (string, error) {
 		return text, nil
 	}
 	return l + "\n" + text, nil
+}
+
+// WindowItems returns one [budget.Item] per window, in order: Text is the
+// window's text (after its label, if [ItemConfig.Label] gives one), and ID
+// names the document and the window's units ("doc#3-5", or "doc#4" for a
+// window of one unit). The windows must be best first, as
+// [window.Expander.Expand] (by their best hit's score) and
+// [window.Extractor.Extract] (by their value) return them: Rank follows
+// that order, from len(windows) for the first down to 1 for the last, so
+// that [budget.DropLowestRank] keeps the best windows longest. The label's
+// Origin holds the window's document and offsets, and the metadata of its
+// best hit. Errors are those of [Items], naming the window.
+func WindowItems(windows []window.Window, cfg ItemConfig) ([]budget.Item, error) {
+	if len(windows) == 0 {
+		return nil, nil
+	}
+	items := make([]budget.Item, len(windows))
+	for i, w := range windows {
+		id := w.DocID + "#" + strconv.Itoa(w.First)
+		if w.Last != w.First {
+			id += "-" + strconv.Itoa(w.Last)
+		}
+		o := Origin{DocID: w.DocID, Start: w.Start, End: w.End}
+		if len(w.Hits) > 0 {
+			o.Metadata = w.Hits[0].Metadata
+		}
+		text, err := render(w.Text, o, cfg.Label)
+		if err != nil {
+			return nil, fmt.Errorf("%w: window %d (%s)", err, i, id)
+		}
+		items[i] = budget.Item{Text: text, ID: id, Rank: float64(len(windows) - i), Role: cfg.Role}
+	}
+	return items, nil
 }

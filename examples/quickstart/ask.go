@@ -11,6 +11,7 @@ import (
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
 )
 
 // builtinQuestions are asked when neither -q nor -i is given. Each is
@@ -19,7 +20,7 @@ import (
 // headers are what find it.
 var builtinQuestions = []string{
 	"What is the nightly hotel limit for staff of the Singapore office?",
-	"What mileage rate is paid for private cars in Toronto?",
+	"What does the Toronto office pay per kilometre for driving?",
 	"What was the gross margin in Q2 2026?",
 	"Within how many days must an expense claim be submitted?",
 	"When does the FieldSense pilot with customers start?",
@@ -52,7 +53,14 @@ func askAll(ctx context.Context, o options, m *models, ix *index, stdout, stderr
 	if err != nil {
 		return err
 	}
-	a := asker{o: o, m: m, ix: ix, search: search, asm: asm, stdout: stdout, stderr: stderr}
+	// Relevant segment extraction: each document's hits become the
+	// passages their relevance supports, a chunk for a lone hit, a section
+	// or more where hits cluster.
+	extract, err := window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: m.tokenizer})
+	if err != nil {
+		return err
+	}
+	a := asker{o: o, m: m, ix: ix, search: search, extract: extract, asm: asm, stdout: stdout, stderr: stderr}
 	switch {
 	case o.question != "":
 		return a.ask(ctx, 1, o.question)
@@ -68,13 +76,14 @@ func askAll(ctx context.Context, o options, m *models, ix *index, stdout, stderr
 }
 
 type asker struct {
-	o      options
-	m      *models
-	ix     *index
-	search *vectorstore.Hybrid
-	asm    *budget.Assembler
-	stdout io.Writer
-	stderr io.Writer
+	o       options
+	m       *models
+	ix      *index
+	search  *vectorstore.Hybrid
+	extract *window.Extractor
+	asm     *budget.Assembler
+	stdout  io.Writer
+	stderr  io.Writer
 }
 
 // loop asks the questions read from stdin, one per line.
@@ -104,9 +113,13 @@ func (a *asker) ask(ctx context.Context, n int, question string) error {
 	if err != nil {
 		return err
 	}
+	windows, err := a.extract.Extract(ctx, hits)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(a.stdout, "\nQ%d. %s\n", n, question)
-	a.printHits(hits)
-	items, err := retrieve.Items(hits, retrieve.ItemConfig{Label: a.label})
+	a.printWindows(windows)
+	items, err := retrieve.WindowItems(windows, retrieve.ItemConfig{Label: a.label})
 	if err != nil {
 		return err
 	}
@@ -140,26 +153,27 @@ func (a *asker) label(o retrieve.Origin) string {
 	return "[" + d.id + "]"
 }
 
-// printHits prints the retrieved chunks as a table, each followed by the
-// start of its text.
-func (a *asker) printHits(hits []vectorstore.Hit) {
-	rows := [][]string{{"#", "score", "source", "section", "tokens"}}
-	for i, h := range hits {
-		d := a.ix.docs[a.ix.byID[h.DocID]]
-		section := d.sections(h.Start, h.End)
+// printWindows prints the retrieved segments as a table, most valuable
+// first (the sum of its units' values, from the ranks of the hits it holds),
+// with the score of its best hit, each followed by the start of its text.
+func (a *asker) printWindows(ws []window.Window) {
+	rows := [][]string{{"#", "value", "score", "source", "section", "chunks", "hits", "tokens"}}
+	for i, w := range ws {
+		d := a.ix.docs[a.ix.byID[w.DocID]]
+		section := d.sections(w.Start, w.End)
 		if section == "" {
 			section = "-"
 		}
 		rows = append(rows, []string{
-			fmt.Sprint(i + 1), fmt.Sprintf("%.4f", h.Score), d.id, section,
-			fmt.Sprint(a.m.tokenizer.Count(h.Text)),
+			fmt.Sprint(i + 1), fmt.Sprintf("%.2f", w.Value), fmt.Sprintf("%.4f", w.Score), d.id, section,
+			fmt.Sprintf("%d-%d", w.First, w.Last), fmt.Sprint(len(w.Hits)), fmt.Sprint(w.Tokens),
 		})
 	}
 	lines := table(rows, "  ")
 	fmt.Fprintln(a.stdout, lines[0])
-	for i, h := range hits {
+	for i, w := range ws {
 		fmt.Fprintln(a.stdout, lines[i+1])
-		fmt.Fprintf(a.stdout, "      %s\n", excerpt(h.Text, 96))
+		fmt.Fprintf(a.stdout, "      %s\n", excerpt(w.Text, 96))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
 )
 
 // fingerprintKey is the metadata key under which every record holds the
@@ -184,9 +185,16 @@ func (ix *index) records(ctx context.Context, dec *contextheader.Decorator, m *m
 	}
 	recs := make([]vectorstore.Record, len(decorated))
 	for j, c := range decorated {
+		meta := map[string]string{fingerprintKey: fp}
+		if j > 0 && c.Start >= decorated[j-1].End {
+			// The text between units lets a window rebuild the document's text.
+			if gap := doc.Text[decorated[j-1].End:c.Start]; gap != " " {
+				meta[window.GapKey] = gap
+			}
+		}
 		recs[j] = vectorstore.Record{
 			ID: recordID(i, j), DocID: doc.ID, Index: j, Start: c.Start, End: c.End,
-			Text: c.Text, Vector: vecs[j], Metadata: map[string]string{fingerprintKey: fp},
+			Text: c.Text, Vector: vecs[j], Metadata: meta,
 		}
 	}
 	return recs, nil

@@ -2,9 +2,9 @@
 // company policies and reports embedded in the program, with no network and
 // no model: it cuts the documents into balanced chunks, gives each chunk a
 // contextual header, embeds and indexes them in the memory store, answers a
-// few built-in questions by hybrid search, and assembles each question's
-// prompt within a token budget, printing what it retrieved and the budget's
-// report.
+// few built-in questions by hybrid search, joins each document's hits into
+// relevant segments, and assembles each question's prompt within a token
+// budget, printing what it retrieved and the budget's report.
 //
 //	go run ./examples/quickstart
 //	go run ./examples/quickstart -q "How much is the meal allowance in Toronto?"

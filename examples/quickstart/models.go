@@ -23,8 +23,6 @@ type models struct {
 	chatModel    string
 }
 
-const lexicalDimension = 4096
-
 func newModels(o options) (*models, error) {
 	const encoding = "cl100k_base"
 	tok, err := tokencount.Encoding(encoding)
@@ -32,13 +30,7 @@ func newModels(o options) (*models, error) {
 		return nil, err
 	}
 	m := &models{tokenizer: tok, encoding: encoding}
-	// More dimensions than the default 384 mean fewer hash collisions
-	// between unrelated words; on a corpus this small they cost nothing.
-	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: lexicalDimension})
-	if err != nil {
-		return nil, err
-	}
-	m.embedder, m.embedderName = lex, "lexical"
+	m.embedder, m.embedderName = &vectorstore.Lexical{}, "lexical"
 	m.summarizer, m.summaryName = &contextheader.Extractive{}, "extractive"
 	if o.model == "" && o.embedModel == "" {
 		return m, nil
@@ -81,9 +73,9 @@ func (m *models) summaryProgress(stderr io.Writer) func(done, total int) {
 
 // describe says in a few words what the run uses.
 func (m *models) describe() string {
-	emb := fmt.Sprintf("lexical embedder, %d dimensions (offline)", lexicalDimension)
-	if m.embedderName != "lexical" {
-		emb = "embedder " + m.embedderName
+	emb := "embedder " + m.embedderName
+	if l, ok := m.embedder.(*vectorstore.Lexical); ok {
+		emb = fmt.Sprintf("lexical embedder, %d dimensions (offline)", l.Dimension())
 	}
 	return fmt.Sprintf("tokenizer %s; headers: title, section, %s summary; %s; memory store, hybrid search (vector + BM25)",
 		m.encoding, m.summaryName, emb)
