@@ -123,16 +123,20 @@ func BenchmarkIndexFirst(b *testing.B) {
 // BenchmarkReindexEdit re-indexes the 100 documents after one sentence of
 // one of them changed (inserted and removed in turn, so that every run sees
 // an edit): the Embed calls and texts it makes, and its time against
-// BenchmarkIndexFirst.
+// BenchmarkIndexFirst; with a Version, unchanged documents are not chunked.
 func BenchmarkReindexEdit(b *testing.B) {
 	docs := hundred(b)
 	original := docs[50].Text
 	mid := len(original) / 2
 	at := mid + strings.Index(original[mid:], ". ") + 2
 	edited := original[:at] + "A sentence that was not there before changes this document. " + original[at:]
-	for _, maxTokens := range []int{128, 512} {
-		b.Run(fmt.Sprintf("tokens=%d", maxTokens), func(b *testing.B) {
-			cfg, emb := benchConfig(b, maxTokens, 1)
+	for _, tt := range []struct {
+		maxTokens int
+		version   string
+	}{{128, ""}, {512, ""}, {128, "v1"}, {512, "v1"}} {
+		b.Run(fmt.Sprintf("tokens=%d/version=%q", tt.maxTokens, tt.version), func(b *testing.B) {
+			cfg, emb := benchConfig(b, tt.maxTokens, 1)
+			cfg.Version = tt.version
 			ix, err := ingest.New(cfg)
 			require.NoError(b, err)
 			_, err = ix.Index(context.Background(), docs...)

@@ -38,8 +38,8 @@ func (r *run) plan() [][]text {
 			r.fail(j, j.err)
 			continue
 		}
-		if unchanged(j, r.records(j)) {
-			r.stats.Reused += len(j.chunks)
+		if j.skip || unchanged(j, r.records(j)) {
+			r.stats.Reused += j.size()
 			r.complete(j)
 			continue
 		}
@@ -333,7 +333,7 @@ func (r *run) complete(j *job) {
 func (r *run) completeLocked(j *job) {
 	j.done = true
 	r.stats.Documents++
-	r.stats.Chunks += len(j.chunks)
+	r.stats.Chunks += j.size()
 	r.progress()
 }
 

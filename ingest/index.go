@@ -97,6 +97,12 @@ type job struct {
 	vecs   [][]float32
 	old    []vectorstore.Record // the store's records of the document
 	oldVec bool                 // whether old carries vectors
+	loaded bool                 // whether old was read
+	// fingerprint is the document's fingerprint with Config.Version; skip
+	// says that the store's records carry it, so the document was not
+	// chunked.
+	fingerprint string
+	skip        bool
 	// pending counts the distinct keys of the job still waiting for a
 	// vector; the job is written when it reaches zero.
 	pending int
@@ -158,16 +164,27 @@ func (r *run) prepareAll() {
 	wg.Wait()
 	for _, j := range r.jobs {
 		if j.err == nil {
-			r.stats.TotalChunks += len(j.chunks)
+			r.stats.TotalChunks += j.size()
 		}
 	}
 }
 
 // prepare makes j's chunks and keys and finds the vectors the store
-// already holds for them.
+// already holds for them. With Config.Version, a document whose records
+// carry its current fingerprint is not chunked at all.
 func (r *run) prepare(j *job) error {
 	if err := r.ctx.Err(); err != nil {
 		return err
+	}
+	if r.cfg.Version != "" {
+		j.fingerprint = fingerprint(r.cfg, j.doc)
+		if err := r.readOld(j); err != nil {
+			return err
+		}
+		if j.current() {
+			j.skip = true
+			return nil
+		}
 	}
 	chunks, err := r.chunk(j.doc)
 	if err != nil {
@@ -180,6 +197,25 @@ func (r *run) prepare(j *job) error {
 	}
 	j.vecs = make([][]float32, len(chunks))
 	return r.loadOld(j)
+}
+
+// current reports whether the store's records of j were written from the
+// document as it is now, by its fingerprint.
+func (j *job) current() bool {
+	for _, o := range j.old {
+		if o.Metadata[MetadataDocumentKey] != j.fingerprint {
+			return false
+		}
+	}
+	return len(j.old) > 0
+}
+
+// size is the number of chunks of j: its records', if it was not chunked.
+func (j *job) size() int {
+	if j.skip {
+		return len(j.old)
+	}
+	return len(j.chunks)
 }
 
 // chunk cuts doc into chunks ready to embed.
@@ -216,10 +252,30 @@ func (r *run) decorate(doc Document, cs []chunker.Chunk) ([]contextheader.Chunk,
 	return out, nil
 }
 
-// loadOld reads the document's records from the store: without their
-// vectors first where the store can, since an unchanged document needs
-// none.
+// loadOld reads the document's records from the store, and their vectors
+// where the new chunks can reuse them.
 func (r *run) loadOld(j *job) error {
+	if !j.loaded {
+		if err := r.readOld(j); err != nil {
+			return err
+		}
+	}
+	if j.oldVec || unchanged(j, r.records(j)) || !j.reusable() {
+		return nil
+	}
+	defer timed(&r.storeTime, time.Now())
+	old, err := r.cfg.Store.Range(r.ctx, j.doc.ID, 0, math.MaxInt)
+	if err != nil && !errors.Is(err, vectorstore.ErrNotFound) {
+		return r.storeErr(err)
+	}
+	j.old, j.oldVec = old, true
+	return nil
+}
+
+// readOld reads the document's records: without their vectors where the
+// store can, since an unchanged document needs none (but the fallback of
+// a store without ReplaceDocument needs them to restore a failed write).
+func (r *run) readOld(j *job) error {
 	defer timed(&r.storeTime, time.Now())
 	_, replaces := r.cfg.Store.(vectorstore.DocumentReplacer)
 	tr, texts := r.cfg.Store.(vectorstore.TextRanger)
@@ -236,13 +292,7 @@ func (r *run) loadOld(j *job) error {
 	if err != nil {
 		return r.storeErr(err)
 	}
-	if !j.oldVec && !unchanged(j, r.records(j)) && j.reusable() {
-		j.old, err = r.cfg.Store.Range(r.ctx, j.doc.ID, 0, math.MaxInt)
-		j.oldVec = true
-		if err != nil && !errors.Is(err, vectorstore.ErrNotFound) {
-			return r.storeErr(err)
-		}
-	}
+	j.loaded = true
 	return nil
 }
 
@@ -275,6 +325,9 @@ func (r *run) records(j *job) []vectorstore.Record {
 			recs[i].Metadata = make(map[string]string, 1)
 		}
 		recs[i].Metadata[MetadataKey] = j.keys[i]
+		if j.fingerprint != "" {
+			recs[i].Metadata[MetadataDocumentKey] = j.fingerprint
+		}
 	}
 	return recs
 }

@@ -29,6 +29,13 @@ const (
 // has the same key, so a record without it is always embedded again.
 const MetadataKey = "ingest.embed"
 
+// MetadataDocumentKey is the metadata field in which [Indexer] records,
+// when Config.Version is set, a fingerprint of the document that each
+// record was made from (its text, title, format, summary and metadata, with
+// Version and EmbedderName), so that a later run can skip the document
+// without chunking it.
+const MetadataDocumentKey = "ingest.doc"
+
 // Errors returned by the package, wrapped with details; test for them with
 // errors.Is.
 var (
@@ -128,6 +135,16 @@ type Config struct {
 	// Concurrency is the most Embed calls in flight. Zero means
 	// [DefaultConcurrency]; negative is an error.
 	Concurrency int
+
+	// Version, if set, names the chunker and header settings (for example
+	// "chunks-512-v2"), and lets Index skip a document without chunking it
+	// when its records were written from the same text, title, format,
+	// summary and metadata under the same Version and EmbedderName (see
+	// [MetadataDocumentKey]). Change it whenever the chunker or the headers
+	// change, or such documents keep the chunks of the old settings. Empty
+	// means that every document is chunked on every run, which is always
+	// right and costs the chunking of unchanged documents.
+	Version string
 
 	// Prune makes Index also delete the store's documents that are not
 	// among the documents given (see [Indexer.Prune]), after indexing

@@ -615,3 +615,42 @@ func TestGlue(t *testing.T) {
 	_, err = ingest.Records(doc, chunks, vecs[:1])
 	require.ErrorIs(t, err, ingest.ErrEmbed)
 }
+
+// With a Version, unchanged documents are not even chunked; a new Version
+// chunks them all again, and reuses their vectors.
+func TestVersionSkipsUnchangedDocuments(t *testing.T) {
+	ctx := context.Background()
+	c := newChunker(t, 64)
+	var split atomic.Int64
+	count := func(_ context.Context, d ingest.Document) ([]chunker.Chunk, error) {
+		split.Add(1)
+		return c.Split(d.Text)
+	}
+	docs := corpus(t, "room_with_a_view.txt", 4, 5)
+	store := &vectorstore.Memory{}
+	emb := &counting{}
+	cfg := ingest.Config{Split: count, Store: store, Embedder: emb, Version: "v1"}
+	_, err := newIndexer(t, cfg).Index(ctx, docs...)
+	require.NoError(t, err)
+	require.EqualValues(t, 4, split.Load())
+
+	docs[2].Text += "\n\nA new closing paragraph."
+	second, err := newIndexer(t, cfg).Index(ctx, docs...)
+	require.NoError(t, err)
+	require.EqualValues(t, 5, split.Load())
+	edited, err := c.Split(docs[2].Text)
+	require.NoError(t, err)
+	require.Positive(t, second.Embedded)
+	require.LessOrEqual(t, second.Embedded, len(edited))
+	require.Equal(t, second.TotalChunks, second.Chunks)
+	require.Equal(t, second.TotalChunks, second.Reused+second.Embedded)
+
+	cfg.Version = "v2"
+	calls := emb.numCalls()
+	third, err := newIndexer(t, cfg).Index(ctx, docs...)
+	require.NoError(t, err)
+	require.EqualValues(t, 9, split.Load())
+	require.Equal(t, calls, emb.numCalls())
+	require.Equal(t, third.TotalChunks, third.Reused)
+	require.Equal(t, fresh(t, cfg, docs), dump(t, store))
+}

@@ -45,6 +45,10 @@ func TestReindexEqualsFreshIndex(t *testing.T) {
 			return listingStore{m, m}
 		}},
 		{"cache", ingest.Config{Cache: &ingest.MemoryCache{}, Concurrency: 3}, nil},
+		{"version", ingest.Config{Version: "v1", Headers: headers}, nil},
+		{"version fallback", ingest.Config{Version: "v1"}, func(m *vectorstore.Memory) vectorstore.VectorStore {
+			return listingStore{m, m}
+		}},
 	}
 	base := corpus(t, "room_with_a_view.txt", 8, 6)
 	spare := corpus(t, "sherlock_1661.txt", 4, 5)

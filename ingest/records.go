@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"slices"
+	"strconv"
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
@@ -96,4 +98,22 @@ func digest(a, b string, n uint64) [sha256.Size]byte {
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
 	return sum
+}
+
+// fingerprint identifies everything a document's records are made from,
+// as far as the Indexer can see: the document and Config.Version and
+// EmbedderName, which name the rest.
+func fingerprint(cfg *Config, doc Document) string {
+	parts := []string{cfg.Version, cfg.EmbedderName, doc.ID, doc.Title, doc.Text, strconv.Itoa(int(doc.Format)), doc.Summary}
+	for _, k := range slices.Sorted(maps.Keys(doc.Metadata)) {
+		parts = append(parts, k, doc.Metadata[k])
+	}
+	h := sha256.New()
+	var buf [8]byte
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(buf[:], uint64(len(p)))
+		h.Write(buf[:])
+		h.Write([]byte(p))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
