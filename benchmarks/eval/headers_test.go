@@ -66,7 +66,7 @@ func TestHeaders(t *testing.T) {
 func TestTechniques(t *testing.T) {
 	tok, err := tokencount.Encoding(tokencount.Cl100kBase)
 	require.NoError(t, err)
-	ms, err := eval.Techniques(tok, []int{64, 256})
+	ms, err := eval.Techniques(tok, []int{64, 256}, 5)
 	require.NoError(t, err)
 	var names []string
 	for _, m := range ms {
@@ -75,7 +75,34 @@ func TestTechniques(t *testing.T) {
 	var want []string
 	for _, n := range []string{"64", "256"} {
 		want = append(want, "greedy-"+n, "balanced-"+n, "balanced-"+n+"+headers", "balanced-"+n+"+headers+summary",
-			"balanced-"+n+"+keywords", "balanced-"+n+"+hybrid", "balanced-"+n+"+headers+summary+hybrid")
+			"balanced-"+n+"+keywords", "balanced-"+n+"+hybrid", "balanced-"+n+"+headers+summary+hybrid",
+			"windows-"+n, "segments-balanced-"+n, "segments-recall-"+n, "windows-"+n+"+headers+summary")
 	}
 	assert.Equal(t, want, names)
+}
+
+// Sentence windows under headers: the sentence that answers is found by
+// its document's title, which it does not hold.
+func TestHeaderWindows(t *testing.T) {
+	tok, err := tokencount.Encoding(tokencount.Cl100kBase)
+	require.NoError(t, err)
+	c := manuals(t)
+	hw, err := eval.HeaderWindows(tok, 16)
+	require.NoError(t, err)
+	assert.Equal(t, "windows-16+headers+summary", hw.Name)
+	results := map[string]eval.Result{}
+	for _, m := range []eval.Method{eval.Windows(tok, 16), hw} {
+		emb := &keywords{words: []string{"pump", "valve", "seals", "replace"}}
+		r, err := newEvaluator(t, eval.Config{Embedder: emb, K: 1}).Evaluate(context.Background(), c, m)
+		require.NoError(t, err, m.Name)
+		results[m.Name] = r
+		if m.Name == hw.Name {
+			for _, text := range emb.texts[:r.Units] {
+				assert.True(t, strings.HasPrefix(text, "Pump manual") || strings.HasPrefix(text, "Valve manual"), "%q", text)
+			}
+		}
+	}
+	assert.Equal(t, results["windows-16"].Units, results[hw.Name].Units, "the same sentences")
+	assert.Less(t, results["windows-16"].HitAt1, 1.0)
+	assert.InDelta(t, 1.0, results[hw.Name].HitAt1, 1e-12)
 }

@@ -1,14 +1,20 @@
 package eval
 
-import "github.com/ragkit/ragkit/tokencount"
+import (
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/window"
+)
 
 // Techniques returns every configuration the report compares, for each
 // size in turn: the plain chunks of [Standard] (greedy, then balanced);
 // balanced chunks with contextual headers ([Headers]: title and section
 // path, then with the extractive summary too); balanced chunks found by
-// keyword search and by hybrid search ([WithSearch]); and the headers
-// with the summary found by hybrid search.
-func Techniques(tok tokencount.Tokenizer, sizes []int) ([]Method, error) {
+// keyword search and by hybrid search ([WithSearch]); the headers with
+// the summary found by hybrid search; sentence windows ([Windows]) and
+// segment extraction ([Segments], Balanced and Recall presets) with the
+// budget of k chunks of the size; and sentence windows under headers
+// ([HeaderWindows]).
+func Techniques(tok tokencount.Tokenizer, sizes []int, k int) ([]Method, error) {
 	var out []Method
 	for _, n := range sizes {
 		balanced := Balanced(tok, n)
@@ -32,6 +38,11 @@ func Techniques(tok tokencount.Tokenizer, sizes []int) ([]Method, error) {
 			}
 			out = append(out, m)
 		}
+		hw, err := HeaderWindows(tok, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Windows(tok, n), Segments(tok, window.Balanced, n, k), Segments(tok, window.Recall, n, k), hw)
 	}
 	return out, nil
 }

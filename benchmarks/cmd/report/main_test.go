@@ -56,7 +56,7 @@ func TestReportSmall(t *testing.T) {
 		Questions             int
 	}
 	require.NoError(t, json.Unmarshal([]byte(read(t, dir, "retrieval.json")), &results))
-	assert.Len(t, results, 2*2*7, "2 corpora, 2 sizes, 7 configurations")
+	assert.Len(t, results, 2*2*11, "2 corpora, 2 sizes, 11 configurations")
 	for _, r := range results {
 		assert.Equal(t, 3, r.Questions, r.Method)
 		assert.Empty(t, r.Error, r.Method)

@@ -16,7 +16,7 @@ import (
 // corpora (the first questions of each if questions > 0) with the
 // default Lexical embedder and memory store.
 func retrieval(ctx context.Context, tok tokencount.Tokenizer, sizes []int, questions int) ([]eval.Result, error) {
-	methods, err := eval.Techniques(tok, sizes)
+	methods, err := eval.Techniques(tok, sizes, eval.DefaultK)
 	if err != nil {
 		return nil, err
 	}
