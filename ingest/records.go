@@ -12,6 +12,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
 )
 
 // Plain returns chunks without headers, as a contextheader.Decorator would
@@ -37,8 +38,10 @@ func EmbedTexts(chunks []contextheader.Chunk) []string {
 // Records returns the records of doc's chunks with their vectors (vectors[i]
 // is the vector of chunks[i]), ready for VectorStore.Upsert or
 // ReplaceDocument: IDs from [ChunkIDs], DocID doc.ID, the chunk's index,
-// offsets and Text, and a copy of doc.Metadata. A count of vectors other
-// than of chunks gives an error wrapping ErrEmbed. The records carry no
+// offsets and Text, and a copy of doc.Metadata, with the text between a
+// chunk and the one before it under [window.GapKey] where it is not a
+// single space, so that windows rebuild the document's text exactly. A
+// count of vectors other than of chunks gives an error wrapping ErrEmbed. The records carry no
 // [MetadataKey], which only an [Indexer] sets: an Indexer given the same
 // documents later embeds their chunks once more.
 func Records(doc Document, chunks []contextheader.Chunk, vectors [][]float32) ([]vectorstore.Record, error) {
@@ -52,6 +55,14 @@ func Records(doc Document, chunks []contextheader.Chunk, vectors [][]float32) ([
 			ID: ids[i], DocID: doc.ID, Index: i,
 			Start: c.Start, End: c.End, Text: c.Text,
 			Vector: vectors[i], Metadata: maps.Clone(doc.Metadata),
+		}
+		if i > 0 && chunks[i-1].End <= c.Start && c.Start <= len(doc.Text) {
+			if gap := doc.Text[chunks[i-1].End:c.Start]; gap != " " {
+				if recs[i].Metadata == nil {
+					recs[i].Metadata = make(map[string]string, 1)
+				}
+				recs[i].Metadata[window.GapKey] = gap
+			}
 		}
 	}
 	return recs, nil
