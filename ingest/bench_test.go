@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -17,14 +18,18 @@ import (
 )
 
 // countingLexical is the default embedder, counting its calls and texts.
+// With a latency, each call also waits that long first, as a call to a
+// hosted model waits for its round trip.
 type countingLexical struct {
 	vectorstore.Lexical
+	latency      time.Duration
 	calls, texts atomic.Int64
 }
 
 func (e *countingLexical) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	e.calls.Add(1)
 	e.texts.Add(int64(len(texts)))
+	time.Sleep(e.latency)
 	return e.Lexical.Embed(ctx, texts)
 }
 
@@ -94,30 +99,38 @@ func addStats(a, s ingest.Stats) ingest.Stats {
 }
 
 // BenchmarkIndexFirst indexes a corpus of 100 documents into an empty
-// store: the throughput of a first index and where its time goes.
+// store: the throughput of a first index and where its time goes, with
+// the default embedder as it is and with the latency of a hosted one, one
+// or two Embed calls in flight.
 func BenchmarkIndexFirst(b *testing.B) {
 	docs := hundred(b)
 	for _, maxTokens := range []int{128, 512} {
-		for _, conc := range []int{1, 2} {
-			b.Run(fmt.Sprintf("tokens=%d/embed-calls-in-flight=%d", maxTokens, conc), func(b *testing.B) {
-				cfg, emb := benchConfig(b, maxTokens, conc)
-				b.ReportAllocs()
-				b.SetBytes(size(docs))
-				var sum ingest.Stats
-				for b.Loop() {
-					cfg.Store = &vectorstore.Memory{}
-					ix, err := ingest.New(cfg)
-					require.NoError(b, err)
-					s, err := ix.Index(context.Background(), docs...)
-					require.NoError(b, err)
-					sum = addStats(sum, s)
-				}
-				reportShares(b, sum)
-				b.ReportMetric(float64(emb.calls.Load())/float64(b.N), "embed-calls/op")
-				b.ReportMetric(float64(emb.texts.Load())/float64(b.N), "embedded/op")
-			})
+		for _, latency := range []time.Duration{0, 20 * time.Millisecond} {
+			for _, conc := range []int{1, 2} {
+				name := fmt.Sprintf("tokens=%d/latency=%v/embed-calls-in-flight=%d", maxTokens, latency, conc)
+				b.Run(name, func(b *testing.B) { benchIndexFirst(b, docs, maxTokens, latency, conc) })
+			}
 		}
 	}
+}
+
+func benchIndexFirst(b *testing.B, docs []ingest.Document, maxTokens int, latency time.Duration, conc int) {
+	cfg, emb := benchConfig(b, maxTokens, conc)
+	emb.latency = latency
+	b.ReportAllocs()
+	b.SetBytes(size(docs))
+	var sum ingest.Stats
+	for b.Loop() {
+		cfg.Store = &vectorstore.Memory{}
+		ix, err := ingest.New(cfg)
+		require.NoError(b, err)
+		s, err := ix.Index(context.Background(), docs...)
+		require.NoError(b, err)
+		sum = addStats(sum, s)
+	}
+	reportShares(b, sum)
+	b.ReportMetric(float64(emb.calls.Load())/float64(b.N), "embed-calls/op")
+	b.ReportMetric(float64(emb.texts.Load())/float64(b.N), "embedded/op")
 }
 
 // BenchmarkReindexEdit re-indexes the 100 documents after one sentence of
