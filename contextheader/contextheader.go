@@ -22,9 +22,11 @@ var (
 	// ErrConfig means a field of [Config] is out of range, or a [Part]
 	// is malformed; the message names the field or the part.
 	ErrConfig = errors.New("contextheader: invalid Config")
-	// ErrNoSummarizer means the header has a [Summary] or [ChunkContext]
-	// part but Config.Summarizer is nil.
-	ErrNoSummarizer = errors.New("contextheader: Summarizer is required for Summary and ChunkContext parts")
+	// ErrNoSummarizer means Config.Summarizer is nil but is needed: the
+	// header has a [ChunkContext] part, or a [Summary] part and a
+	// document without a Summary of its own, or [Decorator.Summaries]
+	// was called.
+	ErrNoSummarizer = errors.New("contextheader: Summarizer is required for ChunkContext parts and for summaries not given in Document.Summary")
 	// ErrPrompt means a prompt template does not hold its placeholders
 	// exactly once each, in order.
 	ErrPrompt = errors.New("contextheader: prompt template must contain " + DocumentPlaceholder + " once (and " + ChunkPlaceholder + " once after it, for chunk context)")
@@ -242,7 +244,10 @@ type Config struct {
 	MaxEmbedTokens int
 
 	// Summarizer writes summaries and chunk contexts; required when Parts
-	// holds a Summary or ChunkContext part.
+	// holds a ChunkContext part, and by a Summary part for every document
+	// whose Summary field is empty. Without it, a Summary part takes the
+	// summaries callers give in Document.Summary, from a store of their
+	// own, and a document without one is an error.
 	Summarizer Summarizer
 	// SummarizerModel names the model (and version) behind Summarizer.
 	// It is part of every cache key, so that two models never share
@@ -319,7 +324,7 @@ func New(cfg Config) (*Decorator, error) {
 	if err := d.parseParts(); err != nil {
 		return nil, err
 	}
-	if (d.hasKind[Summary] || d.hasKind[ChunkContext]) && cfg.Summarizer == nil {
+	if d.hasKind[ChunkContext] && cfg.Summarizer == nil {
 		return nil, ErrNoSummarizer
 	}
 	if cfg.MaxEmbedTokens > 0 && cfg.MaxEmbedTokens-d.reserve() < 1 {

@@ -31,7 +31,6 @@ func TestNewErrors(t *testing.T) {
 		{"custom without func", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.Custom}}}, contextheader.ErrConfig},
 		{"label with newline", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.Title, Label: "a\nb"}}}, contextheader.ErrConfig},
 		{"invalid separator", contextheader.Config{Tokenizer: tok, Separator: "\xff"}, contextheader.ErrConfig},
-		{"summary without summarizer", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.Summary}}}, contextheader.ErrNoSummarizer},
 		{"context without summarizer", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.ChunkContext}}}, contextheader.ErrNoSummarizer},
 		{"prompt without placeholder", contextheader.Config{Tokenizer: tok, SummaryPrompt: "Summarise."}, contextheader.ErrPrompt},
 		{"prompt with two placeholders", contextheader.Config{Tokenizer: tok, SummaryPrompt: "{document} {document}"}, contextheader.ErrPrompt},
@@ -198,14 +197,31 @@ func TestDecorateParts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// A Summary part with Document.Summary set needs no call, but
-			// the configuration still needs a Summarizer.
-			d := newDecorator(t, contextheader.Config{Tokenizer: tok, Parts: tt.parts, Summarizer: &fakeSummarizer{}})
+			// A Summary part takes Document.Summary: no Summarizer needed.
+			d := newDecorator(t, contextheader.Config{Tokenizer: tok, Parts: tt.parts})
 			got, err := d.Decorate(context.Background(), doc, split(t, tok, 50, doc))
 			require.NoError(t, err)
 			require.Equal(t, tt.want, got[0].Header)
 		})
 	}
+}
+
+// Without a Summarizer, a Summary part takes the summaries documents
+// carry, and a document without one is an error that says so.
+func TestGivenSummariesOnly(t *testing.T) {
+	tok := cl100k(t)
+	d := newDecorator(t, contextheader.Config{Tokenizer: tok, Parts: summaryParts})
+	doc := contextheader.Document{ID: "given", Title: "Travel", Text: "Rail is booked through the portal.", Summary: "The travel policy of Acme Corp."}
+	got, err := d.Decorate(context.Background(), doc, split(t, tok, 50, doc))
+	require.NoError(t, err)
+	require.Equal(t, "Travel\nThe travel policy of Acme Corp.", got[0].Header)
+
+	doc.ID, doc.Summary = "missing", ""
+	_, err = d.Decorate(context.Background(), doc, split(t, tok, 50, doc))
+	require.ErrorIs(t, err, contextheader.ErrNoSummarizer)
+	var de *contextheader.DocumentError
+	require.ErrorAs(t, err, &de)
+	require.Equal(t, "missing", de.ID)
 }
 
 func TestDecorateSeparator(t *testing.T) {

@@ -98,6 +98,11 @@
 // cancelled context stops new calls. Call Summaries first, then Decorate
 // each document: Decorate finds the summaries in the cache.
 //
+// A document whose Summary field is set needs no call: its summary is
+// used as given. With summaries kept in a store of the caller's, a
+// Summary part works without any Summarizer, and a document that comes
+// without a summary is then an error ([ErrNoSummarizer]).
+//
 // # Chunk contexts
 //
 // The [ChunkContext] part, off unless listed in Config.Parts, asks the

@@ -126,6 +126,9 @@ func (d *Decorator) documentSummary(ctx context.Context, doc Document) (string, 
 	if err := checkText(doc.Text); err != nil {
 		return "", err
 	}
+	if d.cfg.Summarizer == nil {
+		return "", fmt.Errorf("%w: the document has no Summary", ErrNoSummarizer)
+	}
 	ex := excerpt(doc.Text, d.cfg.SummaryChars)
 	if ds, ok := d.cfg.Summarizer.(DocumentSummarizer); ok {
 		return d.cached(ctx, "document summary", "document", ex, func(ctx context.Context) (string, error) {
