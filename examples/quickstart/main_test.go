@@ -169,10 +169,12 @@ func TestDir(t *testing.T) {
 	require.Error(t, err, "a folder without documents")
 }
 
-// -index saves the index, reuses it while the inputs are unchanged, and
-// rebuilds it when a document or a setting changed.
+// -index saves the index, reuses it while the inputs are unchanged, embeds
+// again only what changed, and rebuilds it when the file is damaged.
 func TestIndexFile(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"a.md": "# Alpha\n\nThe alpha valve opens at four bar.\n", "b.md": "# Beta\n\nThe beta pump runs at night.\n"})
+	beta := "# Beta\n\nThe beta pump runs at night. It is serviced every spring by the maintenance team. " +
+		"Its filters are changed every month. Spare seals are kept in the store room."
+	dir := writeFiles(t, map[string]string{"a.md": "# Alpha\n\nThe alpha valve opens at four bar.\n", "b.md": beta})
 	file := filepath.Join(t.TempDir(), "quickstart.idx")
 	args := []string{"-dir", dir, "-index", file, "-q", "When does the pump run?"}
 
@@ -181,20 +183,25 @@ func TestIndexFile(t *testing.T) {
 	require.FileExists(t, file)
 
 	out2, err2 := runQuickstart(t, args...)
-	assert.Contains(t, err2, "index: reusing "+file)
+	assert.Contains(t, err2, "index: reusing "+file+" (inputs unchanged)")
 	assert.Equal(t, out1, out2)
 
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.md"), []byte("# Beta\n\nThe beta pump runs in the morning.\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b.md"), []byte(strings.Replace(beta, "at night", "in the morning", 1)), 0o644))
 	out3, err3 := runQuickstart(t, args...)
-	assert.Contains(t, err3, "index: rebuilding "+file)
+	assert.Contains(t, err3, "index: updating "+file+" (1 chunks embedded, 1 reused, 0 documents removed)")
 	assert.Contains(t, out3, "in the morning")
 
-	_, err4 := runQuickstart(t, append(args, "-max-tokens", "50")...)
-	assert.Contains(t, err4, "index: rebuilding "+file, "another chunk size")
+	_, err4 := runQuickstart(t, append(args, "-max-tokens", "16")...)
+	assert.Contains(t, err4, "index: updating "+file, "another chunk size")
+
+	require.NoError(t, os.Remove(filepath.Join(dir, "a.md")))
+	out5, err5 := runQuickstart(t, args...)
+	assert.Contains(t, err5, "1 documents removed")
+	assert.Contains(t, out5, "1 documents from "+dir)
 
 	require.NoError(t, os.WriteFile(file, []byte("not an index"), 0o644))
-	_, err5 := runQuickstart(t, args...)
-	assert.Contains(t, err5, "index: rebuilding "+file, "a damaged file")
+	_, err6 := runQuickstart(t, args...)
+	assert.Contains(t, err6, "index: rebuilding "+file, "a damaged file")
 }
 
 func TestFlagErrors(t *testing.T) {
@@ -265,10 +272,16 @@ func fakeOpenAI(t *testing.T) *httptest.Server {
 	return srv
 }
 
+// A model through the adapter: summaries for the headers, embeddings, and
+// the answer streamed; an index saved with the offline embedder (vectors of
+// another length) is rebuilt.
 func TestOpenAI(t *testing.T) {
 	srv := fakeOpenAI(t)
+	file := filepath.Join(t.TempDir(), "quickstart.idx")
+	runQuickstart(t, "-index", file, "-q", "What is the daily meal allowance in Toronto?")
 	out, errOut := runQuickstart(t, "-openai-base-url", srv.URL+"/v1", "-model", "fake-chat", "-embed-model", "fake-embed",
-		"-q", "What is the daily meal allowance in Toronto?")
+		"-index", file, "-q", "What is the daily meal allowance in Toronto?")
+	assert.Contains(t, errOut, "index: rebuilding "+file+" (made with another embedder)")
 	assert.Contains(t, out, "openai:fake-chat summary; embedder openai:fake-embed")
 	assert.Contains(t, out, "\nanswer (fake-chat):\nThe answer is in the context.\n")
 	assert.Contains(t, errOut, "asking fake-chat")
