@@ -19,7 +19,11 @@
 // failed (the table marks it and the error follows the table), 2 on a
 // bad flag. -search runs each configuration with each search named:
 // "vector" (the default), "keywords" (BM25 alone, named with a +keywords
-// suffix) and "hybrid" (both fused, +hybrid); see eval.WithSearch. It
+// suffix) and "hybrid" (both fused, +hybrid); see eval.WithSearch.
+// -methods may also name the configurations of sentence windows and
+// segments (eval.WindowMethods) and of the report (eval.Techniques), such
+// as balanced-256+headers+summary or windows-256+headers+summary, which
+// run only when named. It
 // uses the memory store and the Lexical embedder (-dim sets
 // its dimension) or, with -embed-url and -embed-model, a model behind an
 // OpenAI-compatible embeddings API through ragkit's llm/openai adapter,
@@ -138,8 +142,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "eval: -search:", err)
 		return 2
 	}
-	if len(o.methods) > 0 { // sentence windows and segments (vector search) run when named
+	if len(o.methods) > 0 { // sentence windows, segments and the report's techniques run when named
 		all = append(all, eval.WindowMethods(tok, o.sizes, o.k)...)
+		if all, err = withTechniques(all, tok, o.sizes, o.k); err != nil {
+			fmt.Fprintln(stderr, "eval:", err)
+			return 1
+		}
 	}
 	methods, err := pick(all, o.methods)
 	if err != nil {
@@ -179,6 +187,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// withTechniques appends to all the methods of eval.Techniques with
+// contextual headers, such as balanced-64+headers+summary; the others
+// are Standard's, WindowMethods' or made by -search, which decides.
+func withTechniques(all []eval.Method, tok tokencount.Tokenizer, sizes []int, k int) ([]eval.Method, error) {
+	tech, err := eval.Techniques(tok, sizes, k)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range tech {
+		if strings.Contains(m.Name, "+headers") {
+			all = append(all, m)
+		}
+	}
+	return all, nil
 }
 
 // withSearches returns each method with each search, method by method.

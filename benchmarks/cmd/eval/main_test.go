@@ -141,3 +141,14 @@ func TestRunOpenAICompatible(t *testing.T) {
 	table := func(s string) string { return s[strings.Index(s, "| corpus"):] }
 	assert.Equal(t, table(local), table(remote))
 }
+
+// -methods names the report's techniques too: contextual headers, and
+// sentence windows under headers.
+func TestRunTechniques(t *testing.T) {
+	code, out, errOut := runEval("-corpus", "testdata/tiny", "-sizes", "16", "-methods", "balanced-16+headers+summary,windows-16+headers+summary,balanced-16")
+	require.Equal(t, 0, code, errOut)
+	for _, row := range []string{"| tiny | balanced-16 | 3 |", "| tiny | balanced-16+headers+summary | 3 |", "| tiny | windows-16+headers+summary | 3 |"} {
+		assert.Contains(t, out, row)
+	}
+	assert.Equal(t, 2+3, strings.Count(out, "\n|"), "header, rule and 3 rows, none twice:\n%s", out)
+}
