@@ -82,14 +82,20 @@ func openStore(ctx context.Context, file string, stderr io.Writer) (*vectorstore
 
 // index runs the indexer over every document into store.
 func (ix *index) index(ctx context.Context, o options, m *models, store *vectorstore.Memory, stderr io.Writer) (ingest.Stats, error) {
-	dec, err := contextheader.New(contextheader.Config{
+	cfg := contextheader.Config{
 		Tokenizer:       m.tokenizer,
 		Parts:           []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}, {Kind: contextheader.Summary}},
 		Summarizer:      m.summarizer,
 		SummarizerModel: m.summaryName,
 		MaxHeaderTokens: 64,
 		Progress:        m.summaryProgress(stderr),
-	})
+	}
+	var cache *summaryCache
+	if m.chat != nil && o.index != "" {
+		cache = openSummaryCache(o.index + ".summaries.json")
+		cfg.Cache = cache
+	}
+	dec, err := contextheader.New(cfg)
 	if err != nil {
 		return ingest.Stats{}, err
 	}
@@ -117,7 +123,11 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 	if m.chat != nil {
 		// A model's summaries, made concurrently and with progress; the
 		// indexer's headers then find them in the decorator's cache.
-		if _, err := dec.Summaries(ctx, cdocs); err != nil {
+		_, err := dec.Summaries(ctx, cdocs)
+		if cache != nil {
+			err = errors.Join(err, cache.save()) // keep what was summarised, even after a failure
+		}
+		if err != nil {
 			return ingest.Stats{}, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -223,10 +224,16 @@ func TestFlagErrors(t *testing.T) {
 	}
 }
 
+// fakeServer is a fake OpenAI-compatible API that counts its requests.
+type fakeServer struct {
+	*httptest.Server
+	calls atomic.Int64
+}
+
 // fakeOpenAI serves the embeddings and streaming chat endpoints of an
 // OpenAI-compatible API: embeddings hash words into a few dimensions, and
 // the chat answer streams in two pieces.
-func fakeOpenAI(t *testing.T) *httptest.Server {
+func fakeOpenAI(t *testing.T) *fakeServer {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/embeddings", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -267,7 +274,11 @@ func fakeOpenAI(t *testing.T) *httptest.Server {
 		}
 		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	})
-	srv := httptest.NewServer(mux)
+	srv := &fakeServer{}
+	srv.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv.calls.Add(1)
+		mux.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -286,6 +297,14 @@ func TestOpenAI(t *testing.T) {
 	assert.Contains(t, out, "\nanswer (fake-chat):\nThe answer is in the context.\n")
 	assert.Contains(t, errOut, "asking fake-chat")
 	assert.Contains(t, errOut, "summarised 10 of 10 documents with fake-chat")
+
+	// The second run finds the summaries and the vectors saved.
+	calls := srv.calls.Load()
+	out2, errOut2 := runQuickstart(t, "-openai-base-url", srv.URL+"/v1", "-model", "fake-chat", "-embed-model", "fake-embed",
+		"-index", file, "-q", "What is the daily meal allowance in Toronto?")
+	assert.Equal(t, out, out2)
+	assert.Contains(t, errOut2, "index: reusing "+file)
+	assert.Equal(t, calls+2, srv.calls.Load(), "one call to embed the question, one to answer it")
 }
 
 var update = flag.Bool("update", false, "rewrite the README's excerpt of the output")
