@@ -158,7 +158,8 @@ func speedTable(b *strings.Builder, ts []timing) {
 			fmt.Fprintf(b, " %s |", duration(t.median(i)))
 		}
 		for i := 1; i < len(impls); i++ {
-			fmt.Fprintf(b, " %.1fx |", t.ratio(i))
+			rs := t.ratios(i)
+			fmt.Fprintf(b, " %.1fx (%.1f-%.1f) |", t.ratio(i), slices.Min(rs), slices.Max(rs))
 		}
 		mbs := "–"
 		if t.bytes > 0 {

@@ -46,12 +46,15 @@ func (t *timing) median(i int) float64 { return median(t.ns[i]) }
 
 // ratio returns the median over rounds of impl i's time over ragkit's:
 // load from elsewhere during a round slows both sides of it alike.
-func (t *timing) ratio(i int) float64 {
+func (t *timing) ratio(i int) float64 { return median(t.ratios(i)) }
+
+// ratios returns impl i's time over ragkit's in each round.
+func (t *timing) ratios(i int) []float64 {
 	rs := make([]float64, len(t.ns[0]))
 	for r := range rs {
 		rs[r] = t.ns[i][r] / t.ns[0][r]
 	}
-	return median(rs)
+	return rs
 }
 
 func median(xs []float64) float64 {
