@@ -20,3 +20,10 @@ func TestBaseline(t *testing.T) {
 		assert.Equal(t, want, baseline(method), method)
 	}
 }
+
+func TestChange(t *testing.T) {
+	assert.Equal(t, "none", change(9, 9))
+	assert.Equal(t, "-82%", change(17, 3))
+	assert.Equal(t, "+100%", change(17, 34))
+	assert.Equal(t, "+2", change(0, 2))
+}
