@@ -103,13 +103,17 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 	if err != nil {
 		return ingest.Stats{}, err
 	}
+	var progress func(ingest.Stats)
+	if o.dir != "" || m.embedderName != "lexical" {
+		// A folder of any size, or a model: work worth watching.
+		progress = func(s ingest.Stats) {
+			fmt.Fprintf(stderr, "\rindexed %d of %d documents, %d chunks embedded", s.Documents+s.Failed, s.TotalDocuments, s.Embedded)
+		}
+	}
 	indexer, err := ingest.New(ingest.Config{
 		Split: split, Headers: dec,
 		Embedder: m.embedder, EmbedderName: m.embedderName,
-		Store: store, Prune: true,
-		Progress: func(s ingest.Stats) {
-			fmt.Fprintf(stderr, "\rindexed %d of %d documents, %d chunks embedded", s.Documents+s.Failed, s.TotalDocuments, s.Embedded)
-		},
+		Store: store, Prune: true, Progress: progress,
 	})
 	if err != nil {
 		return ingest.Stats{}, err
@@ -132,7 +136,9 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 		}
 	}
 	stats, err := indexer.Index(ctx, docs...)
-	fmt.Fprintln(stderr)
+	if progress != nil {
+		fmt.Fprintln(stderr)
+	}
 	return stats, err
 }
 

@@ -334,3 +334,9 @@ func TestReadmeExcerpt(t *testing.T) {
 	}
 	assert.Contains(t, out, excerpt)
 }
+
+// The embedded corpus indexes in an instant: no progress on stderr.
+func TestQuietByDefault(t *testing.T) {
+	_, errOut := runQuickstart(t)
+	assert.Empty(t, errOut)
+}
