@@ -1,0 +1,54 @@
+package pgvector
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// keywordQuery turns the query text ($1) into a tsquery that any of its
+// lexemes matches (plainto_tsquery would demand all of them): the
+// lexemes of to_tsvector, the same as the tsv column's, quoted and joined
+// by |. A query of stop words only has no lexeme, and the NULL tsquery
+// matches nothing.
+const keywordQuery = `(SELECT string_agg('''' || replace(replace(l, '\', '\\'), '''', '''''') || '''', ' | ')::tsquery AS q
+	FROM unnest(tsvector_to_array(to_tsvector($3::regconfig, $1))) AS l) AS kq`
+
+// QueryKeywords returns at most k records whose text holds a word of
+// query, among those that match filter, best first by PostgreSQL's
+// ts_rank (ties by ID), through the GIN index on the generated tsvector
+// column. Words are found as [Config.TextSearch] parses them: with
+// "english", stemmed ("invoices" finds "invoice") and without English
+// stop words. It implements [vectorstore.KeywordQuerier]: hits carry no
+// vectors, an empty query (or one of white space only, or invalid UTF-8)
+// or a k below 1 gives an error wrapping
+// [vectorstore.ErrInvalidArgument], and a query with no searchable word
+// gives no hits and no error. Scores are ts_rank's, not comparable with
+// [vectorstore.Memory]'s BM25 scores; fuse them by rank
+// ([vectorstore.Fuse]).
+func (s *Store) QueryKeywords(ctx context.Context, query string, k int, filter vectorstore.Filter) ([]vectorstore.Hit, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case k <= 0:
+		return nil, fmt.Errorf("%w: k is %d, not positive", vectorstore.ErrInvalidArgument, k)
+	case !utf8.ValidString(query):
+		return nil, fmt.Errorf("%w: query is not valid UTF-8", vectorstore.ErrInvalidArgument)
+	case strings.TrimFunc(query, unicode.IsSpace) == "":
+		return nil, fmt.Errorf("%w: query is empty", vectorstore.ErrInvalidArgument)
+	}
+	query = strings.ReplaceAll(query, "\x00", " ")
+	where, args, ok := filterSQL(filter, []any{query, int64(k), s.cfg.TextSearch})
+	if !ok {
+		return nil, nil
+	}
+	where = strings.Replace(where, " WHERE ", " AND ", 1)
+	sql := "SELECT " + textColumns + ", ts_rank(tsv, kq.q) AS score FROM " + s.table + ", " + keywordQuery +
+		" WHERE tsv @@ kq.q" + where + " ORDER BY score DESC, id LIMIT $2"
+	return s.read(ctx, "keyword query", sql, false, func(x float64) float32 { return float32(x) }, args...)
+}
