@@ -105,7 +105,7 @@ func (s *Store) query(ctx context.Context, vector []float32, k int, filter vecto
 	if vectors {
 		cols = vectorColumns
 	}
-	args := []any{vectorText(vector), int64(k)}
+	args := []any{appendUnit(nil, vector), int64(k)}
 	where, args, ok := filterSQL(filter, args)
 	if !ok {
 		return nil, nil
@@ -114,7 +114,7 @@ func (s *Store) query(ctx context.Context, vector []float32, k int, filter vecto
 	if s.cfg.HNSW {
 		order = "dist" // what the index serves; ties are ordered below
 	}
-	sql := "SELECT " + cols + ", embedding <=> $1::vector AS dist FROM " + s.table +
+	sql := "SELECT " + cols + ", embedding <=> $1::real[]::vector AS dist FROM " + s.table +
 		where + " ORDER BY " + order + " LIMIT $2"
 	hits, err := s.read(ctx, "query", sql, vectors, similarity, args...)
 	if err != nil {

@@ -100,7 +100,7 @@ func New(cfg Config) (*Store, error) {
 	if cfg.Schema != "" {
 		s.table = pgx.Identifier{cfg.Schema, cfg.Table}.Sanitize()
 	}
-	s.sql = newStatements(s.table)
+	s.sql = newStatements(s.table, cfg.Dimension)
 	return s, nil
 }
 
