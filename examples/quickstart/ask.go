@@ -144,7 +144,7 @@ func (a *asker) ask(ctx context.Context, n int, question string) error {
 	return a.answer(ctx, res)
 }
 
-// label is the provenance line of a retrieved chunk in the prompt.
+// label is the provenance line of a retrieved segment in the prompt.
 func (a *asker) label(o retrieve.Origin) string {
 	d := a.ix.docs[a.ix.byID[o.DocID]]
 	if s := d.sections(o.Start, o.End); s != "" {

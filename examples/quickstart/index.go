@@ -104,7 +104,7 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 		return ingest.Stats{}, err
 	}
 	var progress func(ingest.Stats)
-	if o.dir != "" || m.embedderName != "lexical" {
+	if o.dir != "" || !m.offline() {
 		// A folder of any size, or a model: work worth watching.
 		progress = func(s ingest.Stats) {
 			fmt.Fprintf(stderr, "\rindexed %d of %d documents, %d chunks embedded", s.Documents+s.Failed, s.TotalDocuments, s.Embedded)

@@ -16,7 +16,7 @@ type models struct {
 	tokenizer    tokencount.Tokenizer
 	encoding     string
 	embedder     vectorstore.Embedder
-	embedderName string // part of the index's fingerprint: another model means other vectors
+	embedderName string // part of ingest's keys: another model means other vectors
 	summarizer   contextheader.Summarizer
 	summaryName  string
 	chat         *openai.Client // nil: no answers
@@ -30,7 +30,8 @@ func newModels(o options) (*models, error) {
 		return nil, err
 	}
 	m := &models{tokenizer: tok, encoding: encoding}
-	m.embedder, m.embedderName = &vectorstore.Lexical{}, "lexical"
+	lex := &vectorstore.Lexical{}
+	m.embedder, m.embedderName = lex, fmt.Sprintf("lexical-%d", lex.Dimension())
 	m.summarizer, m.summaryName = &contextheader.Extractive{}, "extractive"
 	if o.model == "" && o.embedModel == "" {
 		return m, nil
@@ -40,7 +41,9 @@ func newModels(o options) (*models, error) {
 		return nil, err
 	}
 	if o.embedModel != "" {
-		e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: client, Model: o.embedModel, Tokenizer: tok, MaxTextTokens: 2048})
+		// Local servers often run embedding models with 2,048 tokens of
+		// context; a header and a chunk take far less.
+		e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: client, Model: o.embedModel, MaxTextTokens: 2048})
 		if err != nil {
 			return nil, err
 		}
@@ -55,6 +58,12 @@ func newModels(o options) (*models, error) {
 		m.chat, m.chatModel = client, o.model
 	}
 	return m, nil
+}
+
+// offline reports whether the run uses no model: its work takes moments.
+func (m *models) offline() bool {
+	_, lexical := m.embedder.(*vectorstore.Lexical)
+	return lexical && m.chat == nil
 }
 
 // summaryProgress reports a model's summaries on stderr as they arrive;
