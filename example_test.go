@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -76,9 +77,9 @@ func Example() {
 	}
 
 	// Assemble the prompt within budgets; the total is an exact count.
-	var retrieved []budget.Item
-	for rank, h := range hits {
-		retrieved = append(retrieved, budget.Item{ID: h.ID, Text: h.Text, Rank: float64(len(hits) - rank)})
+	retrieved, err := retrieve.Items(hits, retrieve.ItemConfig{}) // ranked by score
+	if err != nil {
+		panic(err)
 	}
 	assembler, err := budget.New(budget.Config{Tokenizer: tok, Limit: 200, Reserve: 50})
 	if err != nil {
