@@ -74,17 +74,18 @@ func (p *planner) appendAnchors(s *split, out []int) []int {
 	// A candidate is an anchor if no key within reach before it is
 	// greater or equal (first pass, which marks the survivors) and none
 	// within reach after it is greater (second pass, backwards).
-	p.window = p.window[:0]
 	p.isMax = growBool(p.isMax, len(strong))
+	w := keyWindow{strong: strong, q: growInts(p.window, len(strong)), reach: reach, dir: 1}
 	for n := range strong {
-		p.isMax[n] = p.slide(n, reach, 1)
+		p.isMax[n] = w.slide(n)
 	}
-	p.window = p.window[:0]
+	w.head, w.tail, w.dir = 0, 0, -1
 	for n := len(strong) - 1; n >= 0; n-- {
-		if !p.slide(n, reach, -1) {
+		if !w.slide(n) {
 			p.isMax[n] = false
 		}
 	}
+	p.window = w.q
 	for n, a := range strong {
 		if p.isMax[n] && a.pos >= lo && a.pos <= hi {
 			out = append(out, a.i)
@@ -93,22 +94,30 @@ func (p *planner) appendAnchors(s *split, out []int) []int {
 	return append(out, m)
 }
 
-// slide moves the window of strong candidates within reach of strong[n],
-// on the side it comes from (dir 1: before it, -1: after it), and reports
-// whether strong[n]'s key beats every key in it. The window is a queue of
-// indices with decreasing keys, so each candidate enters and leaves it
-// once.
-func (p *planner) slide(n, reach, dir int) bool {
-	strong, w := p.strong, p.window
-	a := strong[n]
-	for len(w) > 0 && dir*(a.pos-strong[w[0]].pos) > reach {
-		w = w[1:]
+// A keyWindow holds the strong candidates within reach of the one last
+// slid to, on the side the slide comes from (dir 1: before it, -1: after
+// it), as a queue q[head:tail] of indices with decreasing keys: each
+// candidate enters it and leaves it once, so a pass is linear.
+type keyWindow struct {
+	strong     []strongCand
+	q          []int
+	head, tail int
+	reach, dir int
+}
+
+// slide moves the window to strong[n] and reports whether its key beats
+// every key in the window.
+func (w *keyWindow) slide(n int) bool {
+	a := w.strong[n]
+	for w.head < w.tail && w.dir*(a.pos-w.strong[w.q[w.head]].pos) > w.reach {
+		w.head++
 	}
-	beats := len(w) == 0 || a.key > strong[w[0]].key
-	for len(w) > 0 && strong[w[len(w)-1]].key <= a.key {
-		w = w[:len(w)-1]
+	beats := w.head == w.tail || a.key > w.strong[w.q[w.head]].key
+	for w.head < w.tail && w.strong[w.q[w.tail-1]].key <= a.key {
+		w.tail--
 	}
-	p.window = append(w, n)
+	w.q[w.tail] = n
+	w.tail++
 	return beats
 }
 
@@ -126,6 +135,13 @@ func anchorKey(s *split, c *cand) uint64 {
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33
 	return uint64(numRanks-c.rank)<<56 | h>>8
+}
+
+func growInts(b []int, n int) []int {
+	if cap(b) < n {
+		return make([]int, n)
+	}
+	return b[:n]
 }
 
 func growBool(b []bool, n int) []bool {

@@ -36,6 +36,7 @@ type planner struct {
 	arg         []int32
 	off         []int
 	anchors     []int
+	sub, cuts   []int // the cuts of a stretch, and of the whole text
 	strong      []strongCand
 	window      []int
 	isMax       []bool
@@ -113,7 +114,7 @@ func (p *planner) balanced(s *split) []int {
 	}
 	all := s.cands
 	defer func() { s.cands = all }()
-	cuts := []int{0}
+	cuts := append(p.cuts[:0], 0)
 	for k := 1; k < len(p.anchors); k++ {
 		a, b := p.anchors[k-1], p.anchors[k]
 		// The planner sees the stretch as a text of its own.
@@ -122,11 +123,13 @@ func (p *planner) balanced(s *split) []int {
 			cuts = append(cuts, a+c)
 		}
 	}
+	p.cuts = cuts
 	return cuts
 }
 
 // stretch returns the balanced cuts of the candidates s.cands, the
-// first and last of which are cuts.
+// first and last of which are cuts, in a buffer of the planner that the
+// next call reuses.
 func (p *planner) stretch(s *split) []int {
 	L := p.greedy(s)
 	K := len(L) - 1
@@ -163,7 +166,8 @@ func (p *planner) stretch(s *split) []int {
 		cf.layer(prev, lo[k-1], hi[k-1], dp, lo[k], hi[k], arg[off[k-1]:off[k]])
 		prev, dp = dp, prev
 	}
-	cuts := make([]int, K+1)
+	cuts := growInts(p.sub, K+1)
+	p.sub = cuts
 	cuts[K] = m
 	for k := K; k >= 1; k-- {
 		cuts[k-1] = int(arg[off[k-1]+cuts[k]-lo[k]])
