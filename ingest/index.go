@@ -44,6 +44,9 @@ import (
 // document is then either fully old or fully new. Invalid input (an empty or
 // repeated ID) gives an error wrapping ErrInvalidDocument before any work.
 // With Config.Prune, Index then deletes the documents not given.
+//
+// Index holds the chunks of all the documents given, and the vectors of
+// the run, until it returns: give a corpus of millions of chunks in parts.
 func (ix *Indexer) Index(ctx context.Context, docs ...Document) (Stats, error) {
 	if ix == nil || ix.cfg.Embedder == nil {
 		return Stats{}, fmt.Errorf("%w: Indexer not made by New", ErrConfig)
