@@ -22,7 +22,12 @@
 //     each chunk, within a token cap, with at most one Summarizer call per
 //     document and an offline extractive summarizer.
 //   - [github.com/ragkit/ragkit/vectorstore]: the Embedder and VectorStore
-//     interfaces, an in-memory store and an offline lexical embedder.
+//     interfaces, an in-memory store with exact vector search and BM25
+//     keyword search, rank fusion and hybrid search, and an offline
+//     lexical embedder. [github.com/ragkit/ragkit/vectorstore/storetest] is
+//     the conformance suite every store passes; the PostgreSQL + pgvector
+//     adapter, github.com/ragkit/ragkit/vectorstore/pgvector, is a module of
+//     its own so that this one needs no database driver.
 //   - [github.com/ragkit/ragkit/window]: sentence windows around search
 //     hits, merged per document and capped by exact token counts, and
 //     relevant segment extraction; small units cut from a document.
@@ -37,6 +42,9 @@
 //     search's hits (or the windows and segments made from them) to the
 //     items of a prompt's budget, ranked by score and labelled with their
 //     source.
+//   - [github.com/ragkit/ragkit/llm/openai]: a client of OpenAI-compatible
+//     servers (OpenAI, Ollama, vLLM, llama.cpp, LM Studio) on net/http
+//     alone: an Embedder, a Summarizer and streaming chat.
 //
 // The program examples/quickstart in the repository runs the whole flow on
 // an embedded corpus with no network and no model (go run
