@@ -116,13 +116,9 @@ func vectorScratch(ctx context.Context, vector []float32, k int) (*scratch, erro
 	}
 	sc := scratchPool.Get().(*scratch)
 	sc.q = append(sc.q[:0], vector...)
-	switch n := kernel.Normalize(sc.q); {
-	case n == 0:
+	if err := direction(kernel.Normalize(sc.q)); err != nil {
 		sc.release()
-		return nil, fmt.Errorf("%w: query %v", ErrInvalidArgument, errZero)
-	case n != n:
-		sc.release()
-		return nil, fmt.Errorf("%w: query %v", ErrInvalidArgument, errNonFinite)
+		return nil, fmt.Errorf("%w: query %v", ErrInvalidArgument, err)
 	}
 	return sc, nil
 }

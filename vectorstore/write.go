@@ -212,12 +212,8 @@ func (m *Memory) prepare(records []Record, docID string) (*batch, error) {
 	for _, i := range b.pos {
 		r := records[i]
 		copy(vec, r.Vector)
-		if n := kernel.Normalize(vec); n == 0 || n != n {
-			reason := errZero
-			if n != n {
-				reason = errNonFinite
-			}
-			return nil, &RecordError{Index: i, ID: r.ID, Field: "Vector", Err: reason}
+		if err := direction(kernel.Normalize(vec)); err != nil {
+			return nil, &RecordError{Index: i, ID: r.ID, Field: "Vector", Err: err}
 		}
 		r.Vector = nil
 		r.Metadata = cloneMetadata(r.Metadata)
@@ -264,15 +260,20 @@ func CheckRecords(docID string, dim int, records ...Record) error {
 
 // checkDirection refuses a vector that cannot be normalised.
 func checkDirection(v []float32) *RecordError {
-	var ss float64
-	for _, x := range v {
-		ss += float64(x) * float64(x)
+	if err := direction(kernel.Norm(v)); err != nil {
+		return &RecordError{Field: "Vector", Err: err}
 	}
+	return nil
+}
+
+// direction returns why a vector of length n (from [kernel.Norm] or
+// [kernel.Normalize]) has no direction, or nil if it has one.
+func direction(n float64) error {
 	switch {
-	case ss == 0:
-		return &RecordError{Field: "Vector", Err: errZero}
-	case math.IsNaN(ss) || math.IsInf(ss, 0):
-		return &RecordError{Field: "Vector", Err: errNonFinite}
+	case n == 0:
+		return errZero
+	case math.IsNaN(n):
+		return errNonFinite
 	}
 	return nil
 }

@@ -134,19 +134,26 @@ func dotInt8Go(a, b []int8) int32 {
 	return s0 + s1 + s2 + s3
 }
 
-// Normalize scales v to unit length in place and returns its original
-// length. It returns 0 (leaving v alone) for a zero vector and NaN if v
-// holds a NaN or an infinity, so callers can refuse both.
-func Normalize(v []float32) float64 {
+// Norm returns the Euclidean length of v, summed in float64: 0 for a zero
+// vector and NaN if v holds a NaN or an infinity (or its length overflows).
+func Norm(v []float32) float64 {
 	var ss float64
 	for _, x := range v {
 		ss += float64(x) * float64(x)
 	}
 	n := math.Sqrt(ss)
-	if n == 0 || math.IsNaN(n) || math.IsInf(n, 0) {
-		if math.IsInf(n, 0) {
-			return math.NaN()
-		}
+	if math.IsInf(n, 0) {
+		return math.NaN()
+	}
+	return n
+}
+
+// Normalize scales v to unit length in place and returns its original
+// length, [Norm]. It returns 0 (leaving v alone) for a zero vector and NaN
+// if v holds a NaN or an infinity, so callers can refuse both.
+func Normalize(v []float32) float64 {
+	n := Norm(v)
+	if n == 0 || math.IsNaN(n) {
 		return n
 	}
 	r := 1 / n
