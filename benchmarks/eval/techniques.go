@@ -2,7 +2,6 @@ package eval
 
 import (
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/window"
 )
 
 // Techniques returns every configuration the report compares, for each
@@ -42,7 +41,7 @@ func Techniques(tok tokencount.Tokenizer, sizes []int, k int) ([]Method, error) 
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Windows(tok, n), Segments(tok, window.Balanced, n, k), Segments(tok, window.Recall, n, k), hw)
+		out = append(append(out, WindowMethods(tok, []int{n}, k)...), hw)
 	}
 	return out, nil
 }
