@@ -24,10 +24,11 @@ package chunker
 // any.
 //
 // Each stretch pays for its independence with the rounding of its own
-// chunk count, about half a chunk on average, so stretches are long: of
-// about 8 + capacity/32 chunks or more (see stretchReach). The cost is a
-// few percent more chunks than a plan of the whole text, and sizes still
-// balanced within each stretch.
+// chunk count, about half a chunk on average, so stretches are long: by
+// default anchors lie (8 + capacity/32)/2 chunks apart or more (see
+// stretchReach; Config.StretchChunks sets it). The cost is a few percent
+// more chunks than a plan of the whole text, and sizes still balanced
+// within each stretch.
 
 // anchorContext is how many bytes on either side of a candidate its hash
 // reads.
@@ -41,15 +42,18 @@ type strongCand struct {
 }
 
 // stretchReach returns the least distance in tokens between two anchors
-// (and from an end of the text to an anchor) for a chunk capacity: half of
-// 8 + capacity/32 chunks, or 0 where that does not fit in an int (no text
-// is that long).
-func stretchReach(capacity int) int {
-	chunks := 8 + capacity/32
-	if capacity > (1<<62)/chunks {
+// (and from an end of the text to an anchor) for a chunk capacity: chunks
+// chunks, or half of 8 + capacity/32 where chunks is 0, or 0 where that
+// does not fit in an int (no text is that long).
+func stretchReach(capacity, chunks int) int {
+	half := 1
+	if chunks == 0 {
+		chunks, half = 8+capacity/32, 2
+	}
+	if chunks > (1<<62)/capacity {
 		return 0
 	}
-	return capacity * chunks / 2
+	return capacity * chunks / half
 }
 
 // appendAnchors appends to out the indices of the anchors of s.cands,
@@ -57,7 +61,7 @@ func stretchReach(capacity int) int {
 func (p *planner) appendAnchors(s *split, out []int) []int {
 	m := len(s.cands) - 1
 	out = append(out, 0)
-	reach := stretchReach(s.capacity)
+	reach := stretchReach(s.capacity, s.c.cfg.StretchChunks)
 	if reach == 0 || s.cands[m].e-s.cands[0].s <= 2*reach {
 		return append(out, m)
 	}

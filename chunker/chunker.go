@@ -27,6 +27,8 @@ var (
 	ErrFormat = errors.New("chunker: unknown Format")
 	// ErrStrategy means Config.Strategy is not a known [Strategy].
 	ErrStrategy = errors.New("chunker: unknown Strategy")
+	// ErrStretchChunks means Config.StretchChunks is negative.
+	ErrStretchChunks = errors.New("chunker: StretchChunks must not be negative")
 
 	// ErrEmptyText means the text holds no non-space character, so there
 	// is nothing to chunk. Callers that process many documents can skip
@@ -130,6 +132,16 @@ type Config struct {
 	Format Format
 	// Strategy is Balanced (the default) or Greedy.
 	Strategy Strategy
+	// StretchChunks trades chunk count against edit stability in the
+	// Balanced strategy, which plans the text in stretches between anchors
+	// (see Edit stability in the package documentation): anchors lie at
+	// least StretchChunks chunks apart, and an edit changes the chunks of
+	// its own stretch at most. Shorter stretches make an edit change fewer
+	// chunks; each stretch rounds its own count of chunks up, so they also
+	// make more chunks. 0, the default, is (8 + MaxTokens/32)/2 chunks;
+	// math.MaxInt plans the whole text at once, for the fewest chunks and
+	// the least stability. Must not be negative. Greedy ignores it.
+	StretchChunks int
 	// KeepGraphemes makes a grapheme cluster that counts more than
 	// MaxTokens on its own an error wrapping [ErrGraphemeTooLong]. By
 	// default (false) such a cluster (an emoji family is 18 cl100k_base
@@ -211,8 +223,8 @@ type Chunker struct {
 }
 
 // New validates cfg and returns a Chunker. Errors wrap [ErrNoTokenizer],
-// [ErrMaxTokens], [ErrMinTokens], [ErrOverlapTokens], [ErrFormat] or
-// [ErrStrategy].
+// [ErrMaxTokens], [ErrMinTokens], [ErrOverlapTokens], [ErrFormat],
+// [ErrStrategy] or [ErrStretchChunks].
 func New(cfg Config) (*Chunker, error) {
 	if err := validate(cfg); err != nil {
 		return nil, err
@@ -234,6 +246,8 @@ func validate(cfg Config) error {
 		return fmt.Errorf("%w: got %d", ErrFormat, cfg.Format)
 	case cfg.Strategy > Greedy:
 		return fmt.Errorf("%w: got %d", ErrStrategy, cfg.Strategy)
+	case cfg.StretchChunks < 0:
+		return fmt.Errorf("%w: got %d", ErrStretchChunks, cfg.StretchChunks)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package chunker_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -30,6 +31,8 @@ func TestNewValidates(t *testing.T) {
 		{"overlap equal to max", chunker.Config{Tokenizer: tok, MaxTokens: 10, OverlapTokens: 10}, chunker.ErrOverlapTokens},
 		{"unknown format", chunker.Config{Tokenizer: tok, MaxTokens: 10, Format: 7}, chunker.ErrFormat},
 		{"unknown strategy", chunker.Config{Tokenizer: tok, MaxTokens: 10, Strategy: 7}, chunker.ErrStrategy},
+		{"negative stretch", chunker.Config{Tokenizer: tok, MaxTokens: 10, StretchChunks: -1}, chunker.ErrStretchChunks},
+		{"one stretch", chunker.Config{Tokenizer: tok, MaxTokens: 10, StretchChunks: math.MaxInt}, nil},
 		{"minimal", chunker.Config{Tokenizer: tok, MaxTokens: 1}, nil},
 		{"min equal to max", chunker.Config{Tokenizer: tok, MaxTokens: 10, MinTokens: 10}, chunker.ErrMinTokens},
 		{"min over half of the body", chunker.Config{Tokenizer: tok, MaxTokens: 100, MinTokens: 41, OverlapTokens: 20}, chunker.ErrMinTokens},

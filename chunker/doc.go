@@ -105,8 +105,17 @@
 // byte for byte. The price is that each stretch rounds its own count of
 // chunks, about half a chunk a stretch, so a long text has a few percent
 // more chunks than the fewest, and sizes are as even as the boundaries
-// allow within each stretch rather than over the whole text. The README
-// gives the measured churn: chunks changed by one-sentence edits.
+// allow within each stretch rather than over the whole text.
+//
+// Config.StretchChunks sets the reach in chunks. Stability and the count
+// of chunks pull against each other: an edit that lets its stretch fit in
+// one chunk fewer, or that moves an anchor, plans a whole stretch again,
+// so shorter stretches change fewer chunks per edit; and each stretch
+// rounds its count up, so shorter stretches make more chunks. The default
+// keeps the count within a few percent of the fewest; an index edited
+// often may prefer 3 or 4; math.MaxInt plans the whole text at once, for
+// the fewest chunks. The README gives the measured churn (chunks changed
+// by one-sentence edits) and chunk counts for several values.
 //
 // The [Greedy] strategy stops after the greedy pass of step 3 over the
 // whole text: it makes as many chunks or a few fewer, cut at the same

@@ -2,6 +2,7 @@ package chunker_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ragkit/ragkit/chunker"
@@ -99,4 +100,52 @@ func Example_overlap() {
 	// chunk 0 [0:132] repeats ""
 	// chunk 1 [90:253] repeats "Every evening the keeper climbed the hill."
 	// chunk 2 [222:365] repeats "One winter the keeper fell ill."
+}
+
+// An index embeds again the chunks an edit changed. Here one sentence is
+// deleted at each of twelve places of a long text, in turn, and the
+// chunks of the edited text that were not chunks of the original are
+// counted: a plan of the whole text at once evens each loss out over many
+// chunks, the default plans stretches between anchors on their own, and
+// shorter stretches change fewer chunks still, for a few more chunks.
+func Example_editStability() {
+	tok, _ := tokencount.Encoding("cl100k_base")
+	var b strings.Builder
+	for day := 1; day <= 240; day++ {
+		fmt.Fprintf(&b, "On day %d the keeper climbed the hill.", day)
+		if day%3 != 0 {
+			b.WriteString(" He carried oil, a cloth and a box of matches.")
+		}
+		if day%7 == 0 {
+			b.WriteString(" Snow had fallen in the night, and the path was slow.")
+		}
+		b.WriteString(" The lamp burned until dawn.\n\n")
+	}
+	text := b.String()
+	for _, stretch := range []struct {
+		name   string
+		chunks int
+	}{{"math.MaxInt", math.MaxInt}, {"0 (default)", 0}, {"3", 3}} {
+		c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 64, StretchChunks: stretch.chunks})
+		before, _ := c.Split(text)
+		old := map[string]bool{}
+		for _, ch := range before {
+			old[ch.Text] = true
+		}
+		changed := 0
+		for day := 10; day <= 240; day += 20 {
+			cut := fmt.Sprintf("On day %d the keeper climbed the hill. ", day)
+			after, _ := c.Split(strings.Replace(text, cut, "", 1))
+			for _, ch := range after {
+				if !old[ch.Text] {
+					changed++
+				}
+			}
+		}
+		fmt.Printf("StretchChunks %s: %d chunks, %.1f changed per edit\n", stretch.name, len(before), float64(changed)/12)
+	}
+	// Output:
+	// StretchChunks math.MaxInt: 109 chunks, 24.0 changed per edit
+	// StretchChunks 0 (default): 112 chunks, 6.2 changed per edit
+	// StretchChunks 3: 116 chunks, 3.8 changed per edit
 }

@@ -6,7 +6,8 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 )
 
-// FuzzSplit holds the contract on any text and configuration: chunks in
+// FuzzSplit holds the contract on any text and configuration (format
+// packs Format, Strategy, KeepGraphemes and StretchChunks): chunks in
 // order, true offsets, trimmed, exact counts within MaxTokens, covering
 // the text; or one of the documented errors, deserved.
 func FuzzSplit(f *testing.F) {
@@ -25,6 +26,7 @@ func FuzzSplit(f *testing.F) {
 		{"   \n\t  ", 10, 0, 0, 0},
 		{"", 1, 0, 0, 1},
 		{"Mr. Holmes said, \"Come, Watson; the game is afoot!\" And so we went.", 6, 2, 3, 0},
+		{"One. Two three. Four five six.\n\nSeven. Eight nine.\n\nTen eleven twelve. Thirteen.\n\nFourteen fifteen. Sixteen.", 2, 0, 0, 8},
 	}
 	for _, s := range seeds {
 		f.Add(s.text, s.max, s.min, s.over, s.fmt)
@@ -40,6 +42,7 @@ func FuzzSplit(f *testing.F) {
 			Format:        chunker.Format(format % 2),
 			Strategy:      chunker.Strategy(format / 2 % 2),
 			KeepGraphemes: format/4%2 == 1,
+			StretchChunks: int(format/8) % 4, // 1-3 make anchors in short texts
 		}
 		cfg.OverlapTokens = int(over) % cfg.MaxTokens
 		cfg.MinTokens = int(min) % ((cfg.MaxTokens-cfg.OverlapTokens)/2 + 1)

@@ -3,6 +3,7 @@ package chunker_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -71,6 +72,10 @@ func TestPropertiesRandomText(t *testing.T) {
 		}
 		if r.IntN(3) == 0 {
 			cfg.MinTokens = r.IntN((cfg.MaxTokens-cfg.OverlapTokens)/2 + 1)
+		}
+		if r.IntN(3) == 0 {
+			// short stretches make anchors in short texts too
+			cfg.StretchChunks = []int{1, 2, 3, math.MaxInt}[r.IntN(4)]
 		}
 		checkSplit(t, cfg, text)
 	}

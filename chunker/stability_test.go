@@ -2,6 +2,7 @@ package chunker_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -17,7 +18,9 @@ import (
 // for byte as they were. At sixteen places spread over each document, it
 // counts the chunks of the edited text that are not a chunk of the
 // original, the ones an index would embed again. A plan balanced over the
-// whole document changed 7 to 14 of them per edit on average here.
+// whole document changed 7 to 14 of them per edit on average here. It
+// also checks Config.StretchChunks: shorter stretches change fewer chunks
+// and make more of them, and math.MaxInt makes the fewest.
 func TestEditStability(t *testing.T) {
 	if testing.Short() {
 		t.Skip("splits each document 33 times")
@@ -35,31 +38,47 @@ func TestEditStability(t *testing.T) {
 		require.GreaterOrEqual(t, len(edits), 24, "edited copies")
 		for _, max := range []int{128, 512} {
 			t.Run(fmt.Sprintf("%s/%d", tc.corpus, max), func(t *testing.T) {
-				c := mustNew(t, chunker.Config{Tokenizer: tok, MaxTokens: max, Format: tc.format})
-				before := chunkTexts(t, c, text)
-				changed, least := 0, 1.0
-				for _, edited := range edits {
-					after := chunkTexts(t, c, edited)
-					n := 0
-					for ch := range after {
-						if !before[ch] {
-							n++
-						}
+				count := map[int]int{}
+				for _, stretch := range []int{0, 4, math.MaxInt} {
+					c := mustNew(t, chunker.Config{Tokenizer: tok, MaxTokens: max, Format: tc.format, StretchChunks: stretch})
+					before := chunkTexts(t, c, text)
+					count[stretch] = len(before)
+					if stretch == math.MaxInt {
+						continue // the whole text is one stretch: no stability to check
 					}
-					changed += n
-					least = min(least, 1-float64(n)/float64(len(after)))
+					mean, least := churn(t, c, before, edits)
+					t.Logf("StretchChunks %d: %d chunks; %.2f changed per edit; at least %.1f%% kept", stretch, len(before), mean, 100*least)
+					wantMean, wantLeast := 3.0, 0.9
+					if max == 512 && stretch == 0 {
+						wantMean, wantLeast = 5, 0.7 // an edit that moves an anchor re-plans two stretches of about 24 chunks
+					}
+					require.LessOrEqual(t, mean, wantMean, "chunks changed per edit")
+					require.GreaterOrEqual(t, least, wantLeast, "share of chunks kept by the worst edit")
 				}
-				mean := float64(changed) / float64(len(edits))
-				t.Logf("%d chunks; %.2f changed per edit; at least %.1f%% kept", len(before), mean, 100*least)
-				wantMean, wantLeast := 3.0, 0.9
-				if max == 512 {
-					wantMean, wantLeast = 5, 0.7 // an edit that moves an anchor re-plans two stretches of about 24 chunks
-				}
-				require.LessOrEqual(t, mean, wantMean, "chunks changed per edit")
-				require.GreaterOrEqual(t, least, wantLeast, "share of chunks kept by the worst edit")
+				require.LessOrEqual(t, count[math.MaxInt], count[0], "chunks of one stretch and of the default")
+				require.LessOrEqual(t, count[0], count[4], "chunks of the default and of short stretches")
 			})
 		}
 	}
+}
+
+// churn splits each edited text with c and returns the mean count of its
+// chunks that are not in before, and the least share of chunks kept.
+func churn(t *testing.T, c *chunker.Chunker, before map[string]bool, edits []string) (mean, least float64) {
+	t.Helper()
+	changed, least := 0, 1.0
+	for _, edited := range edits {
+		after := chunkTexts(t, c, edited)
+		n := 0
+		for ch := range after {
+			if !before[ch] {
+				n++
+			}
+		}
+		changed += n
+		least = min(least, 1-float64(n)/float64(len(after)))
+	}
+	return float64(changed) / float64(len(edits)), least
 }
 
 // chunkTexts splits text and returns the set of its chunks' texts. (A

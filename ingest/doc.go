@@ -29,8 +29,11 @@
 // Concurrency calls at once. A new header (a document's title or a
 // section's heading changed) or another embedder changes the key, so those
 // chunks are embedded again; vectors made by another model are never
-// reused. How many chunks a small edit changes is up to the chunker; the
-// README of the repository has the figures.
+// reused. How many chunks a small edit changes is up to the chunker: the
+// balanced chunker plans stretches between anchors so that an edit
+// changes few of them, and its Config.StretchChunks trades a few percent
+// more chunks for fewer changed ones. The README of the repository has the
+// figures.
 //
 // # Record IDs
 //

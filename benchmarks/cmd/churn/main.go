@@ -18,8 +18,11 @@
 // are chosen, so that no paragraph disappears), a word inserted before one
 // of its words, and one of its words replaced by another. It prints, as a
 // Markdown table, the mean chunks changed per edit of each kind and over
-// all of them, the most changed by one edit, and the mean and least share
-// of the edited text's chunks that were kept.
+// all of them, the mean over deletions and insertions (the edits issue 20
+// names), the most changed by one edit, and the mean and least share of the
+// edited text's chunks that were kept. With -stretch, ragkit's balanced
+// chunker is measured at each chunker.Config.StretchChunks given, so that
+// its trade of chunk count against churn shows in one table.
 package main
 
 import (
@@ -51,8 +54,13 @@ func main() {
 	edits := flag.Int("edits", 20, "places edited per corpus")
 	seed := flag.Uint64("seed", 1, "seed of the random places")
 	which := flag.String("splitters", strings.Join(defaultSplitters, ","), "comma-separated splitters: "+strings.Join(allSplitters, ", "))
+	stretches := flag.String("stretch", "0", "comma-separated chunker StretchChunks values for ragkit-balanced (0: the default)")
 	flag.Parse()
 	maxes, err := parseSizes(*sizes)
+	if err != nil {
+		fail(err)
+	}
+	stretch, err := parseInts(*stretches, 0)
 	if err != nil {
 		fail(err)
 	}
@@ -60,8 +68,8 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	fmt.Println("| corpus | max | splitter | chunks | delete | insert | replace | mean | most | kept (least) |")
-	fmt.Println("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|")
+	fmt.Println("| corpus | max | splitter | chunks | delete | insert | replace | mean | delete+insert | most | kept (least) |")
+	fmt.Println("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, name := range strings.Split(*corpora, ",") {
 		text, err := corpus.Load(name)
 		if err != nil {
@@ -70,38 +78,57 @@ func main() {
 		places := editPlaces(text, *edits, *seed)
 		for _, max := range maxes {
 			for _, sp := range strings.Split(*which, ",") {
-				split, err := newSplitter(sp, name, max, tok)
-				if err != nil {
-					fail(err)
+				for _, sc := range stretchesFor(sp, stretch) {
+					split, err := newSplitter(sp, name, max, sc, tok)
+					if err != nil {
+						fail(err)
+					}
+					r, err := measure(split, text, places)
+					if err != nil {
+						fail(fmt.Errorf("%s on %s at %d: %w", sp, name, max, err))
+					}
+					label := sp
+					if sc != 0 {
+						label += "/" + strconv.Itoa(sc)
+					}
+					fmt.Printf("| %s | %d | %s | %s |\n", name, max, label, r)
 				}
-				r, err := measure(split, text, places)
-				if err != nil {
-					fail(fmt.Errorf("%s on %s at %d: %w", sp, name, max, err))
-				}
-				fmt.Printf("| %s | %d | %s | %s |\n", name, max, sp, r)
 			}
 		}
 	}
 }
 
-func parseSizes(list string) ([]int, error) {
+func parseSizes(list string) ([]int, error) { return parseInts(list, 1) }
+
+// parseInts parses a comma-separated list of integers of at least least.
+func parseInts(list string, least int) ([]int, error) {
 	var out []int
 	for _, s := range strings.Split(list, ",") {
 		n, err := strconv.Atoi(s)
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("bad size %q", s)
+		if err != nil || n < least {
+			return nil, fmt.Errorf("bad value %q", s)
 		}
 		out = append(out, n)
 	}
 	return out, nil
 }
 
+// stretchesFor returns the StretchChunks values to measure splitter sp
+// with: those asked for where sp is ragkit's balanced chunker, which alone
+// has them, and a single 0 otherwise.
+func stretchesFor(sp string, stretch []int) []int {
+	if sp == "ragkit-balanced" {
+		return stretch
+	}
+	return []int{0}
+}
+
 type splitFunc func(string) ([]string, error)
 
-func newSplitter(name, corpusName string, max int, tok tokencount.Tokenizer) (splitFunc, error) {
+func newSplitter(name, corpusName string, max, stretch int, tok tokencount.Tokenizer) (splitFunc, error) {
 	switch name {
 	case "ragkit-balanced", "ragkit-greedy":
-		cfg := chunker.Config{Tokenizer: tok, MaxTokens: max}
+		cfg := chunker.Config{Tokenizer: tok, MaxTokens: max, StretchChunks: stretch}
 		if strings.HasSuffix(corpusName, ".md") {
 			cfg.Format = chunker.Markdown
 		}
@@ -221,8 +248,8 @@ type result struct {
 }
 
 func (r result) String() string {
-	return fmt.Sprintf("%d | %.1f | %.1f | %.1f | %.2f | %d | %.1f%% (%.1f%%)",
-		r.chunks, r.byKind[0], r.byKind[1], r.byKind[2], r.mean, r.most, 100*r.kept, 100*r.leastKept)
+	return fmt.Sprintf("%d | %.1f | %.1f | %.1f | %.2f | %.2f | %d | %.1f%% (%.1f%%)",
+		r.chunks, r.byKind[0], r.byKind[1], r.byKind[2], r.mean, (r.byKind[0]+r.byKind[1])/2, r.most, 100*r.kept, 100*r.leastKept)
 }
 
 // measure splits text and each edited text, and sums up the churn.
