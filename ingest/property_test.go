@@ -165,7 +165,8 @@ func sentenceEnds(text string) []int {
 }
 
 // Headers are embedded with each chunk, while records keep the chunk's own
-// text; a new title re-embeds the document's chunks under the same IDs.
+// text and the header under vectorstore.KeywordsKey; a new title re-embeds
+// the document's chunks under the same IDs.
 func TestHeaders(t *testing.T) {
 	ctx := context.Background()
 	tok, err := tokencount.Encoding("cl100k_base")
@@ -193,6 +194,20 @@ func TestHeaders(t *testing.T) {
 		require.Equal(t, fakeVector(texts[i]), r.Vector)
 		require.LessOrEqual(t, tok.Count(texts[i]), 80)
 	}
+
+	// Keyword search finds chunks by their header's words too: a
+	// title word that no chunk's text holds finds the document's chunks.
+	const word = "Zanzibarian"
+	doc.Title = word + " CommonMark"
+	_, err = ix.Index(ctx, doc)
+	require.NoError(t, err)
+	for _, r := range dump(t, store)["spec"] {
+		require.NotContains(t, r.Text, word)
+		require.True(t, strings.HasPrefix(r.Metadata[vectorstore.KeywordsKey], word), r.Metadata)
+	}
+	hits, err := store.QueryKeywords(ctx, word, 5, vectorstore.Filter{})
+	require.NoError(t, err)
+	require.Len(t, hits, 5)
 
 	doc.Title = "The CommonMark spec"
 	second, err := ix.Index(ctx, doc)

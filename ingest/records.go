@@ -40,7 +40,10 @@ func EmbedTexts(chunks []contextheader.Chunk) []string {
 // ReplaceDocument: IDs from [ChunkIDs], DocID doc.ID, the chunk's index,
 // offsets and Text, and a copy of doc.Metadata, with the text between a
 // chunk and the one before it under [window.GapKey] where it is not a
-// single space, so that windows rebuild the document's text exactly. A
+// single space, so that windows rebuild the document's text exactly, and
+// the chunk's header under [vectorstore.KeywordsKey] where it has one, so
+// that keyword search finds the chunk by its header's words as the vector
+// search does. A
 // count of vectors other than of chunks gives an error wrapping ErrEmbed. The records carry no
 // [MetadataKey], which only an [Indexer] sets: an Indexer given the same
 // documents later embeds their chunks once more.
@@ -58,14 +61,22 @@ func Records(doc Document, chunks []contextheader.Chunk, vectors [][]float32) ([
 		}
 		if i > 0 && chunks[i-1].End <= c.Start && c.Start <= len(doc.Text) {
 			if gap := doc.Text[chunks[i-1].End:c.Start]; gap != " " {
-				if recs[i].Metadata == nil {
-					recs[i].Metadata = make(map[string]string, 1)
-				}
-				recs[i].Metadata[window.GapKey] = gap
+				setMetadata(&recs[i], window.GapKey, gap)
 			}
+		}
+		if c.Header != "" {
+			setMetadata(&recs[i], vectorstore.KeywordsKey, c.Header)
 		}
 	}
 	return recs, nil
+}
+
+// setMetadata sets r.Metadata[key], making the map if r has none.
+func setMetadata(r *vectorstore.Record, key, value string) {
+	if r.Metadata == nil {
+		r.Metadata = make(map[string]string, 1)
+	}
+	r.Metadata[key] = value
 }
 
 // ChunkIDs returns the record IDs of a document's chunks: the document's

@@ -32,6 +32,20 @@ type analyzer struct {
 // a.term.
 func (a *analyzer) analyze(text string) {
 	a.buf, a.ends = a.buf[:0], a.ends[:0]
+	a.add(text)
+}
+
+// analyzeRecord finds the terms of a record's text and of its
+// Metadata[KeywordsKey], as one text.
+func (a *analyzer) analyzeRecord(r *Record) {
+	a.analyze(r.Text)
+	if kw := r.Metadata[KeywordsKey]; kw != "" {
+		a.add(kw)
+	}
+}
+
+// add appends the terms of text to those found so far.
+func (a *analyzer) add(text string) {
 	a.spans = segment.AppendWords(a.spans[:0], text)
 	for i := 0; i < len(a.spans); i++ {
 		word := a.spans[i].Text(text)

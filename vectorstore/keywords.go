@@ -59,7 +59,7 @@ func (a *analyzer) index(recs []Record) keywords {
 	for i := range recs {
 		id := int32(i)
 		k.bySlot[i] = id
-		a.analyze(recs[i].Text)
+		a.analyzeRecord(&recs[i])
 		refs := int32(0)
 		for t := range a.ends {
 			l := listOf(&k, a.term(t))
@@ -148,10 +148,10 @@ func (k *keywords) newKid(kd kid) int32 {
 	return int32(len(k.kids) - 1)
 }
 
-// kill marks the kid of slot dead; text is the record's text, whose
-// terms name the lists that hold its postings. The slot itself is left
-// for the caller to reuse or remove.
-func (k *keywords) kill(a *analyzer, slot int32, text string) {
+// kill marks the kid of slot dead; rec is its record, whose terms name
+// the lists that hold its postings. The slot itself is left for the
+// caller to reuse or remove.
+func (k *keywords) kill(a *analyzer, slot int32, rec *Record) {
 	id := k.bySlot[slot]
 	kd := &k.kids[id]
 	kd.slot = -1
@@ -160,7 +160,7 @@ func (k *keywords) kill(a *analyzer, slot int32, text string) {
 		k.freeKids = append(k.freeKids, id)
 		return
 	}
-	a.analyze(text)
+	a.analyzeRecord(rec)
 	lists := k.scratch[:0]
 	for i := range a.ends {
 		lists = append(lists, k.ids[string(a.term(i))])
@@ -201,10 +201,10 @@ func (k *keywords) compact(l int32) {
 	}
 }
 
-// removeSlot removes the record in slot, whose text is given, moving the
-// last slot into its place as the store's slots do.
-func (k *keywords) removeSlot(a *analyzer, slot int32, text string) {
-	k.kill(a, slot, text)
+// removeSlot removes the record in slot, rec, moving the last slot into
+// its place as the store's slots do.
+func (k *keywords) removeSlot(a *analyzer, slot int32, rec *Record) {
+	k.kill(a, slot, rec)
 	last := int32(len(k.bySlot) - 1)
 	if slot != last {
 		k.bySlot[slot] = k.bySlot[last]

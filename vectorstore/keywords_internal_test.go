@@ -35,6 +35,10 @@ func TestKeywordIndexInvariants(t *testing.T) {
 			recs := make([]Record, 1+r.IntN(5))
 			for i := range recs {
 				recs[i] = Record{ID: fmt.Sprint(r.IntN(40)), DocID: fmt.Sprint(r.IntN(5)), Text: text(), Vector: []float32{1, 2}}
+				if r.IntN(2) == 0 {
+					// words of the metadata count as the text's
+					recs[i].Metadata = map[string]string{KeywordsKey: text()}
+				}
 			}
 			require.NoError(t, m.Upsert(ctx, recs...))
 		case 2:
@@ -60,7 +64,7 @@ func checkKeywordIndex(t *testing.T, m *Memory, step int) {
 	for slot, id := range kw.bySlot {
 		kd := kw.kids[id]
 		require.Equal(t, int32(slot), kd.slot, "step %d: slot of kid %d", step, id)
-		a.analyze(m.st.recs[slot].Text)
+		a.analyzeRecord(&m.st.recs[slot])
 		require.Equal(t, int32(len(a.ends)), kd.length, "step %d: length of kid %d", step, id)
 		total += int64(kd.length)
 		seen := map[string]bool{}

@@ -134,7 +134,8 @@ type TextQuerier interface {
 
 // KeywordQuerier is implemented by stores that can search their records'
 // texts by words (full-text search): [Memory] with BM25, a database with
-// its full-text index. QueryKeywords returns at most k hits among the
+// its full-text index. A record's words are those of its Text and of its
+// Metadata[KeywordsKey], if any. QueryKeywords returns at most k hits among the
 // records that match filter, best first, each holding at least one word
 // of query; the Score is the store's relevance score, higher is better,
 // not comparable to cosine similarity (see [Hit]). Hits carry no
@@ -146,6 +147,13 @@ type TextQuerier interface {
 type KeywordQuerier interface {
 	QueryKeywords(ctx context.Context, query string, k int, filter Filter) ([]Hit, error)
 }
+
+// KeywordsKey is the Metadata key of words a record should be found by in
+// keyword search although its Text does not hold them: the contextual
+// header a chunk was embedded with (ingest sets it), a title, tags. A
+// [KeywordQuerier] searches them as part of the record's text; the Text
+// returned with hits stays the record's own.
+const KeywordsKey = "vectorstore.keywords"
 
 // MaxDimension is the longest vector a store accepts: the int8 scan of a
 // compact store accumulates in int32, which cannot overflow below this

@@ -145,7 +145,7 @@ func (m *Memory) insert(b *batch) map[string][]int32 {
 		}
 		dest[i] = slot
 		old := m.st.recs[slot]
-		m.kw.kill(&m.an, slot, old.Text)
+		m.kw.kill(&m.an, slot, &old)
 		moved := old.DocID != r.DocID || old.Index != r.Index
 		if moved {
 			m.docRemove(slot)
@@ -392,7 +392,7 @@ func (m *Memory) docRemove(slot int32) {
 // removeSlot deletes the record in slot, which must already be out of the
 // document index, by moving the last slot into its place.
 func (m *Memory) removeSlot(slot int32) {
-	m.kw.removeSlot(&m.an, slot, m.st.recs[slot].Text)
+	m.kw.removeSlot(&m.an, slot, &m.st.recs[slot])
 	delete(m.byID, m.st.recs[slot].ID)
 	last := int32(len(m.st.recs) - 1)
 	if slot != last {

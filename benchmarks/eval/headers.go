@@ -3,10 +3,12 @@ package eval
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // Headers returns the chunks of [Balanced] at maxTokens, each embedded
@@ -81,6 +83,7 @@ func newDecorator(tok tokencount.Tokenizer, summary bool) (*contextheader.Decora
 }
 
 // decorate sets the Embed text of each unit to its chunk's header and
+// text, and its header as the words keyword search reads besides the
 // text; units[i] is chunks[i].
 func decorate(ctx context.Context, d *contextheader.Decorator, doc Document, chunks []chunker.Chunk, units []Unit) error {
 	hdoc := contextheader.Document{ID: doc.ID, Title: doc.Title, Text: doc.Text, Format: doc.Format}
@@ -90,6 +93,14 @@ func decorate(ctx context.Context, d *contextheader.Decorator, doc Document, chu
 	}
 	for i, c := range decorated {
 		units[i].Embed = c.EmbedText
+		if c.Header != "" {
+			// as ingest.Records does: keyword search reads the header too
+			units[i].Metadata = maps.Clone(units[i].Metadata)
+			if units[i].Metadata == nil {
+				units[i].Metadata = map[string]string{}
+			}
+			units[i].Metadata[vectorstore.KeywordsKey] = c.Header
+		}
 	}
 	return nil
 }

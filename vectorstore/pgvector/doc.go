@@ -22,7 +22,8 @@
 //		text       text NOT NULL,       -- Record.Text
 //		metadata   jsonb NOT NULL,      -- Record.Metadata, {} when empty
 //		embedding  vector(384) NOT NULL, -- Record.Vector at unit length; Config.Dimension
-//		tsv        tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED
+//		tsv        tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig,
+//		           text || ' ' || coalesce(metadata->>'vectorstore.keywords', ''))) STORED
 //	);
 //	CREATE INDEX IF NOT EXISTS ragkit_records_doc ON ragkit_records (doc_id, idx, id);
 //	CREATE INDEX IF NOT EXISTS ragkit_records_metadata ON ragkit_records USING gin (metadata jsonb_path_ops);
@@ -42,8 +43,11 @@
 // [Store.Range] is a scan of the (doc_id, idx, id) index.
 // [Store.ReplaceDocument] deletes and inserts in one transaction, so no
 // reader sees a document half replaced. [Store.QueryKeywords] is
-// PostgreSQL's full-text search over the tsv column, ranked by ts_rank,
-// so that [vectorstore.Hybrid] fuses it with the vector search. Every
+// PostgreSQL's full-text search over the tsv column (the text and the
+// metadata's [vectorstore.KeywordsKey]), ranked by ts_rank, so that
+// [vectorstore.Hybrid] fuses it with the vector search. A table made
+// before the column read the metadata searches the text alone; make it
+// again, or replace the column, to search both. Every
 // method passes its context to pgx and stops when it is cancelled.
 //
 // Records are checked with [vectorstore.CheckRecords], so this store

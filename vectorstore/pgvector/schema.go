@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // SchemaSQL returns the statements that [Store.CreateSchema] runs, for a
@@ -27,8 +29,8 @@ func (s *Store) SchemaSQL() []string {
 	text       text NOT NULL,
 	metadata   jsonb NOT NULL,
 	embedding  vector(%d) NOT NULL,
-	tsv        tsvector GENERATED ALWAYS AS (to_tsvector(%s::regconfig, text)) STORED
-)`, s.table, c.Dimension, quoteLiteral(c.TextSearch)),
+	tsv        tsvector GENERATED ALWAYS AS (to_tsvector(%s::regconfig, text || ' ' || coalesce(metadata->>%s, ''))) STORED
+)`, s.table, c.Dimension, quoteLiteral(c.TextSearch), quoteLiteral(vectorstore.KeywordsKey)),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (doc_id, idx, id)", index("_doc"), s.table),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (metadata jsonb_path_ops)", index("_metadata"), s.table),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (tsv)", index("_tsv"), s.table),

@@ -34,9 +34,10 @@
 //     [vectorstore.DocumentReplacer] (readers never see two versions of a
 //     document mixed), [vectorstore.TextRanger] and
 //     [vectorstore.TextQuerier] (Range and Query without vectors), and
-//     [vectorstore.KeywordQuerier] (hits hold a word of the query, best
-//     first, filtered, without vectors; an empty query is an error, a
-//     query of stop words finds nothing).
+//     [vectorstore.KeywordQuerier] (hits hold a word of the query in
+//     their Text or their Metadata[vectorstore.KeywordsKey], best first,
+//     filtered, without vectors; an empty query is an error, a query of
+//     stop words finds nothing).
 //
 // Stores that are not exact, such as a compact [vectorstore.Memory],
 // set [Config.Tolerance] to how far their scores and vectors may be from

@@ -26,8 +26,8 @@ func keywordRecords() []vectorstore.Record {
 }
 
 // keywords checks QueryKeywords, if the store has it: which records a
-// query finds, order, filters, k, no vectors, the errors, and that the
-// index follows writes.
+// query finds (by their Text and their Metadata[KeywordsKey]), order,
+// filters, k, no vectors, the errors, and that the index follows writes.
 func (s suite) keywords(t *testing.T) {
 	recs := keywordRecords()
 	st := s.store(t, 2, recs...)
@@ -88,6 +88,20 @@ func (s suite) keywords(t *testing.T) {
 	require.NoError(t, st.Upsert(bg, k2))
 	require.Equal(t, []string{"k3"}, find("snow", 10, none))
 	require.Equal(t, []string{"k2"}, find("rain", 10, none))
+
+	// The words of Metadata[KeywordsKey] are found as the text's are,
+	// and follow Upsert too.
+	k3 := byID["k3"]
+	k3.Metadata = map[string]string{"kind": "memo", vectorstore.KeywordsKey: "winter report from Geneva"}
+	byID["k3"] = k3
+	require.NoError(t, st.Upsert(bg, k3))
+	require.Equal(t, []string{"k3"}, find("geneva", 10, none))
+	require.Equal(t, []string{"k3"}, find("snow", 10, none), "the text is still searched")
+	k3.Metadata = map[string]string{"kind": "memo", vectorstore.KeywordsKey: "spring notes from Basel"}
+	byID["k3"] = k3
+	require.NoError(t, st.Upsert(bg, k3))
+	require.Empty(t, find("geneva", 10, none))
+	require.Equal(t, []string{"k3"}, find("basel", 10, none))
 	require.NoError(t, st.DeleteDocument(bg, "billing"))
 	require.Empty(t, find("invoice", 10, none))
 }
