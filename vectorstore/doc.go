@@ -35,9 +35,11 @@
 //
 // # Keyword search and hybrid search
 //
-// A [Memory] also keeps an inverted index of its records' texts, changed
-// by the same writes under the same lock as the vectors, so that a reader
-// never sees one without the other (a [Memory.ReplaceDocument] included).
+// A [Memory] also keeps an inverted index of its records' texts (with the
+// words of their Metadata[KeywordsKey], such as the header a chunk was
+// embedded with), changed by the same writes under the same lock as the
+// vectors, so that a reader never sees one without the other (a
+// [Memory.ReplaceDocument] included).
 // [Memory.QueryKeywords] (the optional [KeywordQuerier] interface) ranks
 // the records that share a term with the query by BM25, with the [Filter]
 // of a vector query, and finds what a vector misses: an application
