@@ -50,6 +50,12 @@ type MemoryConfig struct {
 // parallel with each other, writes wait for running queries and queries
 // for running writes, and every write is all-or-nothing.
 //
+// The slab grows as writes need it, doubling while it is under a GiB or
+// so, so that a store written a few records at a time copies its vectors
+// about twice on the way rather than many times. Such a store may hold up
+// to twice its vectors' memory; one filled by [Load] or by a single
+// Upsert holds about their size.
+//
 // The zero Memory is an empty store with the zero [MemoryConfig], ready to
 // use; [NewMemory] makes one with another configuration. A Memory must not
 // be copied after first use.

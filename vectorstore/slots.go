@@ -22,14 +22,35 @@ type slots struct {
 // grow makes room for n more slots of dim, so that a large batch is
 // copied into place once rather than through repeated reallocation.
 func (s *slots) grow(n, dim int) {
-	s.recs = slices.Grow(s.recs, n)
+	s.recs = growSlab(s.recs, n)
 	if !s.compact {
-		s.vecs = slices.Grow(s.vecs, n*dim)
+		s.vecs = growSlab(s.vecs, n*dim)
 		return
 	}
-	s.codes = slices.Grow(s.codes, n*dim)
-	s.resid = slices.Grow(s.resid, n*kernel.ResidualBytes(dim))
-	s.scales = slices.Grow(s.scales, n)
+	s.codes = growSlab(s.codes, n*dim)
+	s.resid = growSlab(s.resid, n*kernel.ResidualBytes(dim))
+	s.scales = growSlab(s.scales, n)
+}
+
+// doubleBelow is the capacity up to which growSlab doubles a slab.
+const doubleBelow = 1 << 28
+
+// growSlab returns s with room for n more elements. Where it must
+// reallocate, it at least doubles the capacity of a slab of fewer than
+// doubleBelow elements: append grows large slices by a quarter, so that a
+// store filled by many small writes (an index written a document at a
+// time) copied its slab about five times over, and doubling copies it
+// about twice. Beyond doubleBelow it leaves the growth to append, as
+// the slack of a doubled slab would be gigabytes.
+func growSlab[S ~[]E, E any](s S, n int) S {
+	if n <= cap(s)-len(s) {
+		return s
+	}
+	if c := cap(s); c < doubleBelow {
+		// One more than double makes append allocate exactly that much.
+		n = max(n, 2*c+1-len(s))
+	}
+	return slices.Grow(s, n)
 }
 
 // appendRecord appends a slot holding r and the unit vector v.
