@@ -62,7 +62,7 @@ func docNames(n int) []string {
 func TestSaveLoadRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(10, 10))
 	recs := makeRecords(r, 6, 25, 19)
-	recs[3].Metadata = map[string]string{"a": "1", "b": "", "ü": "x\ny"}
+	recs[3].Metadata = map[string]string{"a": "1", "b": "", "ü": "x\ny", vectorstore.KeywordsKey: "zanzibarian header"}
 	recs[4].Metadata = nil
 	recs[5].Text = ""
 	recs[6].Start, recs[6].End = 100, 250
@@ -80,6 +80,12 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 			h2, err := got.Query(bg, q, 10, vectorstore.Filter{})
 			require.NoError(t, err)
 			require.Equal(t, h1, h2, "loaded store answers differently")
+			k1, err := m.QueryKeywords(bg, "zanzibarian", 10, vectorstore.Filter{})
+			require.NoError(t, err)
+			k2, err := got.QueryKeywords(bg, "zanzibarian", 10, vectorstore.Filter{})
+			require.NoError(t, err)
+			require.Len(t, k1, 1, "a word of the metadata's keywords")
+			require.Equal(t, k1, k2, "loaded store's keyword index differs")
 			// The loaded store takes writes.
 			require.NoError(t, got.Upsert(bg, vectorstore.Record{ID: "new", DocID: "d0", Index: 99, Vector: randVec(r, 19)}))
 		})
