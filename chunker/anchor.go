@@ -78,8 +78,8 @@ func (p *planner) appendAnchors(s *split, out []int) []int {
 	// A candidate is an anchor if no key within reach before it is
 	// greater or equal (first pass, which marks the survivors) and none
 	// within reach after it is greater (second pass, backwards).
-	p.isMax = growBool(p.isMax, len(strong))
-	w := keyWindow{strong: strong, q: growInts(p.window, len(strong)), reach: reach, dir: 1}
+	p.isMax = grow(p.isMax, len(strong))
+	w := keyWindow{strong: strong, q: grow(p.window, len(strong)), reach: reach, dir: 1}
 	for n := range strong {
 		p.isMax[n] = w.slide(n)
 	}
@@ -139,18 +139,4 @@ func anchorKey(s *split, c *cand) uint64 {
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33
 	return uint64(numRanks-c.rank)<<56 | h>>8
-}
-
-func growInts(b []int, n int) []int {
-	if cap(b) < n {
-		return make([]int, n)
-	}
-	return b[:n]
-}
-
-func growBool(b []bool, n int) []bool {
-	if cap(b) < n {
-		return make([]bool, n)
-	}
-	return b[:n]
 }

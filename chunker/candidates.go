@@ -260,16 +260,6 @@ func firstWordWidth(s string) int {
 func (s *split) addClauses(from, end int) {
 	long, optional := satAdd(s.capacity, s.capacity/2), s.capacity/2
 	pieces := s.cands[from:]
-	found := false
-	for i := range pieces {
-		if pieceEnd(pieces, i, end)-pieces[i].start > optional {
-			found = true
-			break
-		}
-	}
-	if !found {
-		return
-	}
 	extra := s.extra[:0]
 	for i := range pieces {
 		a, b := pieces[i].start, pieceEnd(pieces, i, end)

@@ -11,6 +11,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
+	"github.com/rivo/uniseg"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -255,21 +256,15 @@ func wrap(text string, width int) string {
 }
 
 // graphemeBounds returns the set of byte offsets where grapheme clusters
-// start or end.
+// start or end, by uniseg rather than by segment, which the chunker cuts
+// with, so that the check is independent of what it checks.
 func graphemeBounds(s string) []bool {
 	m := make([]bool, len(s)+1)
-	m[0], m[len(s)] = true, true
-	prev := 0
-	for _, g := range segment.Graphemes(s) {
-		// White space between graphemes: every offset in it is a boundary.
-		for i := prev; i <= g.Start; i++ {
-			m[i] = true
-		}
-		m[g.End] = true
-		prev = g.End
-	}
-	for i := prev; i <= len(s); i++ {
-		m[i] = true
+	m[0] = true
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		_, to := g.Positions()
+		m[to] = true
 	}
 	return m
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
@@ -150,6 +151,37 @@ func TestOneChunkIsCountedOnce(t *testing.T) {
 			require.Equal(t, base.Count(chunks[0].Text), chunks[0].Tokens)
 			require.Equal(t, len(text), tok.Bytes(), "bytes tokenized for a %d-byte text", len(text))
 		})
+	}
+}
+
+// wholeCounter counts the calls of Count with the whole text.
+type wholeCounter struct {
+	tokencount.Tokenizer
+	whole string
+	calls int
+}
+
+func (w *wholeCounter) Count(s string) int {
+	if s == w.whole {
+		w.calls++
+	}
+	return w.Tokenizer.Count(s)
+}
+
+func (w *wholeCounter) AppendTokenEnds(ends []int, s string) []int {
+	return w.Tokenizer.(tokencount.Offsetter).AppendTokenEnds(ends, s)
+}
+
+func TestTwoChunkTextIsCountedWholeOnce(t *testing.T) {
+	// A short text that does not fit in one chunk is counted whole once,
+	// before planning, and not again when its estimate says it might fit.
+	text := corpus(t, "room_with_a_view.txt")[:1800]
+	tok := &wholeCounter{Tokenizer: cl100k(t), whole: text}
+	for _, max := range []int{tok.Tokenizer.Count(text) - 1, tok.Tokenizer.Count(text) / 2} {
+		tok.calls = 0
+		chunks := split(t, chunker.Config{Tokenizer: tok, MaxTokens: max}, text)
+		require.Greater(t, len(chunks), 1)
+		require.Equal(t, 1, tok.calls, "whole-text counts at MaxTokens %d", max)
 	}
 }
 

@@ -95,10 +95,9 @@ func (t *thinner) flush(end int) error {
 // eachCut calls fn, in order, for every cut inside text[a:b] at the level
 // that cuts a unit of kind u.
 func (s *split) eachCut(u unitKind, a, b int, fn func(cand) error) error {
-	emit := fn
 	switch u {
 	case uProse:
-		return eachClause(s.text, a, b, emit)
+		return eachClause(s.text, a, b, fn)
 	case uAtomic:
 		prev := -1
 		for i := a; i < b; {
@@ -106,7 +105,7 @@ func (s *split) eachCut(u unitKind, a, b int, fn func(cand) error) error {
 			end = min(end, b)
 			if cs := space.Skip(s.text, i, end); cs < end {
 				if prev >= 0 {
-					if err := emit(cand{end: prev, start: cs, rank: rLine}); err != nil {
+					if err := fn(cand{end: prev, start: cs, rank: rLine}); err != nil {
 						return err
 					}
 				}
@@ -116,14 +115,14 @@ func (s *split) eachCut(u unitKind, a, b int, fn func(cand) error) error {
 		}
 		return nil
 	case uWords:
-		return s.eachSpanGap(u, segment.AppendWords, a, b, rWord, emit)
+		return s.eachSpanGap(u, segment.AppendWords, a, b, rWord, fn)
 	case uGraphemes:
-		return s.eachSpanGap(u, segment.AppendGraphemes, a, b, rGrapheme, emit)
+		return s.eachSpanGap(u, segment.AppendGraphemes, a, b, rGrapheme, fn)
 	case uRunes:
 		for i := a; i < b; {
 			_, n := utf8.DecodeRuneInString(s.text[i:b])
 			if i += n; i < b {
-				if err := emit(cand{end: i, start: i, rank: rRune}); err != nil {
+				if err := fn(cand{end: i, start: i, rank: rRune}); err != nil {
 					return err
 				}
 			}

@@ -41,12 +41,17 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 		}
 		k := len(chunks)
 		opts := s.overlapOptions(chunks, a)
+		known := -1 // the count of the chunk to try, where it is known
 		for {
 			start, end := w.at(a).start, w.at(b).end
 			if len(opts) > 0 {
 				start = opts[0]
 			}
-			n, err := s.count(start, end)
+			n, err := known, error(nil)
+			if n < 0 {
+				n, err = s.count(start, end)
+			}
+			known = -1
 			if err != nil {
 				return nil, err
 			}
@@ -54,7 +59,7 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 				// Short by exact count, where the estimate said not: take
 				// in the next unit if the chunk stays within MaxTokens.
 				if n2, err := s.count(start, w.at(b+1).end); err == nil && n2 <= cfg.MaxTokens {
-					b++
+					b, known = b+1, n2
 					continue
 				}
 			}

@@ -99,7 +99,9 @@ func TestDegenerateShapesMemory(t *testing.T) {
 	}
 }
 
-// Configurations at the edges of int must not overflow into a panic.
+// Configurations at the edges of int must not overflow into a panic. Such
+// a text is one chunk by Split's first count; TestHugeConfigurationsPlan
+// plans it too.
 func TestHugeConfigurations(t *testing.T) {
 	tok := cl100k(t)
 	text := corpus(t, "room_with_a_view.txt")[:20000]

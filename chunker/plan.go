@@ -158,15 +158,15 @@ func (p *planner) stretch(s *split) []int {
 		n += hi[k] - lo[k] + 1
 	}
 	off = append(off, n)
-	arg := growInt32(p.arg, n)
+	arg := grow(p.arg, n)
 	prev := append(p.prev[:0], 0) // layer 0: the start, cost 0
 	dp := p.dp
 	for k := 1; k <= K; k++ {
-		dp = growFloat(dp, hi[k]-lo[k]+1)
+		dp = grow(dp, hi[k]-lo[k]+1)
 		cf.layer(prev, lo[k-1], hi[k-1], dp, lo[k], hi[k], arg[off[k-1]:off[k]])
 		prev, dp = dp, prev
 	}
-	cuts := growInts(p.sub, K+1)
+	cuts := grow(p.sub, K+1)
 	p.sub = cuts
 	cuts[K] = m
 	for k := K; k >= 1; k-- {
@@ -277,16 +277,11 @@ func (f *costFunc) layer(prev []float64, plo, phi int, dp []float64, lo, hi int,
 	solve(lo, hi, plo, phi)
 }
 
-func growFloat(b []float64, n int) []float64 {
+// grow returns b resized to n, reallocated (and zeroed) only where its
+// capacity is short; the planner overwrites what it reads.
+func grow[T any](b []T, n int) []T {
 	if cap(b) < n {
-		return make([]float64, n)
-	}
-	return b[:n]
-}
-
-func growInt32(b []int32, n int) []int32 {
-	if cap(b) < n {
-		return make([]int32, n)
+		return make([]T, n)
 	}
 	return b[:n]
 }

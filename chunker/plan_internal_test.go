@@ -6,6 +6,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/internal/space"
+	"github.com/ragkit/ragkit/internal/testcorpus"
+	"github.com/ragkit/ragkit/tokencount"
 )
 
 // randomSplit returns a split with m+1 random candidates, as countCands
@@ -105,4 +109,36 @@ func TestBalancedIsOptimal(t *testing.T) {
 		}
 	}
 	require.Greater(t, feasible, 1000, "too few comparable cases")
+}
+
+// TestHugeConfigurationsPlan plans texts with configurations at the edges
+// of int. Split counts such a text whole and returns it as one chunk
+// before any planning (TestHugeConfigurations), so this calls run, which
+// then plans it at MaxTokens-OverlapTokens: the planner's arithmetic
+// (capacity, margin, stretch reach, floor) must survive that without
+// overflowing, and its chunks still span the text.
+func TestHugeConfigurationsPlan(t *testing.T) {
+	tok, err := tokencount.Encoding("cl100k_base")
+	require.NoError(t, err)
+	text := testcorpus.Must(t, "room_with_a_view.txt")[:20000]
+	for _, cfg := range []Config{
+		{Tokenizer: tok, MaxTokens: math.MaxInt, OverlapTokens: math.MaxInt - 1},
+		{Tokenizer: tok, MaxTokens: math.MaxInt},
+		{Tokenizer: tok, MaxTokens: math.MaxInt, MinTokens: math.MaxInt / 4},
+		{Tokenizer: tok, MaxTokens: math.MaxInt, MinTokens: math.MaxInt / 2},
+		{Tokenizer: tok, MaxTokens: math.MaxInt / 2, OverlapTokens: math.MaxInt / 4, Format: Markdown},
+		{Tokenizer: tok, MaxTokens: math.MaxInt, StretchChunks: math.MaxInt},
+		{Tokenizer: tok, MaxTokens: math.MaxInt, StretchChunks: 1},
+	} {
+		c, err := New(cfg)
+		require.NoError(t, err)
+		first, last := space.Trim(text, 0, len(text))
+		s := newSplit(c, text, first, last)
+		chunks, err := s.run()
+		s.release()
+		require.NoError(t, err, "%+v", cfg)
+		require.NotEmpty(t, chunks, "%+v", cfg)
+		require.Equal(t, first, chunks[0].Start, "%+v", cfg)
+		require.Equal(t, last, chunks[len(chunks)-1].End, "%+v", cfg)
+	}
 }

@@ -57,9 +57,11 @@ func (s *split) refine(out []cand, a, b int, u unitKind, lc *localCounts) ([]can
 		}
 		return out, nil
 	}
-	n, err := s.count(a, b)
-	if err != nil {
-		return nil, err
+	if n < 0 { // not counted above: the estimate was far over
+		var err error
+		if n, err = s.count(a, b); err != nil {
+			return nil, err
+		}
 	}
 	if n <= s.c.cfg.MaxTokens {
 		return out, nil // a grapheme that fits, without overlap

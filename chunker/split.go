@@ -88,9 +88,10 @@ func (s *split) run() ([]Chunk, error) {
 		return nil, err
 	}
 	s.monotone()
-	if m := len(s.cands) - 1; s.size(0, m)-s.c.margin <= s.c.cfg.MaxTokens {
+	if m := len(s.cands) - 1; s.last-s.first > oneChunkBytes(s.c.cfg.MaxTokens) && s.size(0, m)-s.c.margin <= s.c.cfg.MaxTokens {
 		// It may all fit in one chunk, which needs no room for overlap;
-		// the exact count that proves it is the chunk's count.
+		// the exact count that proves it is the chunk's count. (Split
+		// has counted a text of oneChunkBytes or less already.)
 		n, err := s.count(s.first, s.last)
 		if err != nil {
 			return nil, err

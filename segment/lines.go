@@ -97,11 +97,6 @@ func (sc *scanner) lineKind(k int) int {
 	switch {
 	case (c == '-' || c == '*' || c == '_' || c == '=') && sc.ruleLine(k):
 		return lineRule
-	case listmark.IsASCIIBullet(c):
-		if listmark.Item(text[k:sc.pEnd]) {
-			return lineItem
-		}
-		return lineText
 	case c == '#':
 		if next == '#' || space.Byte(next) {
 			return lineHeading

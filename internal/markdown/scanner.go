@@ -122,11 +122,9 @@ func (sc *scanner) line(l *line, afterBlank bool) {
 func (sc *scanner) inCode(l *line) bool {
 	text := sc.text
 	if sc.cur.fence != 0 {
+		sc.extend(l)
 		if closesFence(text[l.cs:l.tend], sc.cur.fence, sc.cur.fenceN) && (l.ind < 4 || sc.inList) {
-			sc.extend(l)
 			sc.close()
-		} else if l.tend > l.cs {
-			sc.extend(l)
 		}
 		return true
 	}
@@ -225,8 +223,8 @@ func (sc *scanner) start(l *line, afterBlank bool) {
 	}
 	if sc.cur.active {
 		switch sc.cur.Kind {
-		case KindParagraph, KindItem, KindItemParagraph, KindQuote, KindHTML:
-			sc.extend(l) // a continuation line, or a lazy one
+		case KindParagraph, KindItem, KindItemParagraph, KindQuote:
+			sc.extend(l) // a continuation line, or a lazy one (line takes an HTML block's)
 			return
 		}
 	}
