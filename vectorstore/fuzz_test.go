@@ -122,7 +122,8 @@ func FuzzKeywordTerms(f *testing.F) {
 		}
 		all := vectorstore.Terms(text, true)
 		terms := vectorstore.Terms(text, false)
-		require.Equal(t, terms, vectorstore.Terms(text, false), "not deterministic")
+		prev := text + " Zürich 東京都 " + text // leaves the analyzer's buffers longer and dirty
+		require.Equal(t, terms, vectorstore.TermsAfter(prev, text, false), "not deterministic")
 		whole := folded(text)
 		var kept []string
 		for _, term := range all {

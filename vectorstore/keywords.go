@@ -226,10 +226,7 @@ func (k *keywords) merge(b *keywords, dest []int32) {
 			k.bySlot[s] = id
 		}
 	}
-	for _, bp := range b.lists {
-		if len(bp.list) == 0 {
-			continue
-		}
+	for _, bp := range b.lists { // a batch's lists are never empty: analyzer.index makes one per posting found
 		l := listOf(k, bp.term)
 		p := &k.lists[l]
 		for _, ps := range bp.list {

@@ -43,12 +43,15 @@ func (s *Store) QueryKeywords(ctx context.Context, query string, k int, filter v
 		return nil, fmt.Errorf("%w: query is empty", vectorstore.ErrInvalidArgument)
 	}
 	query = strings.ReplaceAll(query, "\x00", " ")
-	where, args, ok := filterSQL(filter, []any{query, int64(k), s.cfg.TextSearch})
+	cond, args, ok := filterSQL(filter, []any{query, int64(k), s.cfg.TextSearch})
 	if !ok {
 		return nil, nil
 	}
-	where = strings.Replace(where, " WHERE ", " AND ", 1)
+	where := " WHERE tsv @@ kq.q"
+	if cond != "" {
+		where += " AND " + cond
+	}
 	sql := "SELECT " + textColumns + ", ts_rank(tsv, kq.q) AS score FROM " + s.table + ", " + keywordQuery +
-		" WHERE tsv @@ kq.q" + where + " ORDER BY score DESC, id LIMIT $2"
+		where + " ORDER BY score DESC, id LIMIT $2"
 	return s.read(ctx, "keyword query", sql, false, func(x float64) float32 { return float32(x) }, args...)
 }

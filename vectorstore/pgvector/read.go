@@ -106,9 +106,13 @@ func (s *Store) query(ctx context.Context, vector []float32, k int, filter vecto
 		cols = vectorColumns
 	}
 	args := []any{appendUnit(nil, vector), int64(k)}
-	where, args, ok := filterSQL(filter, args)
+	cond, args, ok := filterSQL(filter, args)
 	if !ok {
 		return nil, nil
+	}
+	where := ""
+	if cond != "" {
+		where = " WHERE " + cond
 	}
 	order := "dist, id"
 	if s.cfg.HNSW {
@@ -147,9 +151,9 @@ func (s *Store) checkQuery(vector []float32, k int) error {
 	return nil
 }
 
-// filterSQL returns the WHERE clause of f, its arguments appended to
-// args, and false if f can match no stored record (a value PostgreSQL
-// text cannot hold is never stored).
+// filterSQL returns the conditions of f joined by AND ("" for none), its
+// arguments appended to args, and false if f can match no stored record
+// (a value PostgreSQL text cannot hold is never stored).
 func filterSQL(f vectorstore.Filter, args []any) (string, []any, bool) {
 	var conds []string
 	if len(f.DocIDs) > 0 {
@@ -175,10 +179,7 @@ func filterSQL(f vectorstore.Filter, args []any) (string, []any, bool) {
 		args = append(args, string(js))
 		conds = append(conds, "metadata @> $"+strconv.Itoa(len(args))+"::jsonb")
 	}
-	if len(conds) == 0 {
-		return "", args, true
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args, true
+	return strings.Join(conds, " AND "), args, true
 }
 
 // read runs a query whose rows are records (with their vectors if

@@ -1,6 +1,7 @@
 package pgvector
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -120,8 +121,8 @@ func resolve(cfg *Config) error {
 	bad := func(field string, value any, err error) error {
 		return &vectorstore.ConfigError{Field: field, Value: value, Err: err}
 	}
-	cfg.Table = cmpOr(cfg.Table, DefaultTable)
-	cfg.TextSearch = cmpOr(cfg.TextSearch, DefaultTextSearch)
+	cfg.Table = cmp.Or(cfg.Table, DefaultTable)
+	cfg.TextSearch = cmp.Or(cfg.TextSearch, DefaultTextSearch)
 	switch {
 	case cfg.Pool == nil:
 		return bad("Pool", nil, errMissing)
@@ -146,13 +147,6 @@ func resolve(cfg *Config) error {
 		cfg.BatchSize = DefaultBatchSize
 	}
 	return nil
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 func goodName(s string) bool {

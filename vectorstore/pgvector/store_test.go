@@ -100,6 +100,9 @@ func TestSchema(t *testing.T) {
 // TestNULRefused checks what PostgreSQL cannot store.
 func TestNULRefused(t *testing.T) {
 	s := newStore(t, pgvector.Config{Dimension: 2})
+	// A stored record, so that a filter that dropped the NUL instead of
+	// matching nothing would find it.
+	require.NoError(t, s.Upsert(bg, vectorstore.Record{ID: "a", DocID: "d", Text: "x y", Vector: []float32{1, 0}}))
 	for field, rec := range map[string]vectorstore.Record{
 		"ID":       {ID: "a\x00", DocID: "d", Vector: []float32{1, 0}},
 		"DocID":    {ID: "a", DocID: "d\x00", Vector: []float32{1, 0}},
