@@ -3,7 +3,6 @@ package contextheader
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -113,7 +112,7 @@ func (e *Extractive) SummarizeDocument(ctx context.Context, document string) (st
 // A candidate is an informative sentence and the names and numbers in it.
 type candidate struct {
 	text  string
-	terms []string // distinct, lower-cased
+	named bool // it mentions a name or a number
 }
 
 // informative returns the document's informative sentences in order.
@@ -125,7 +124,7 @@ func informative(doc string) []candidate {
 		if len(words) < 6 || !sentenceLike(s) {
 			continue
 		}
-		out = append(out, candidate{text: strings.Join(words, " "), terms: terms(words)})
+		out = append(out, candidate{text: strings.Join(words, " "), named: named(words)})
 	}
 	return out
 }
@@ -170,11 +169,10 @@ func sentenceLike(s string) bool {
 	return letters >= 2*other
 }
 
-// terms returns the names and numbers of a sentence: words that start
-// with a capital (except the first word, capitalised anyway) and words
-// with a digit, lower-cased, without surrounding punctuation.
-func terms(words []string) []string {
-	var out []string
+// named reports whether a sentence mentions a name or a number: a word
+// that starts with a capital (except the first word, capitalised anyway)
+// or that holds a digit, without its surrounding punctuation.
+func named(words []string) bool {
 	for i, w := range words {
 		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		if w == "" {
@@ -182,11 +180,10 @@ func terms(words []string) []string {
 		}
 		r, _ := utf8.DecodeRuneInString(w)
 		if unicode.IsUpper(r) && i > 0 || strings.ContainsFunc(w, unicode.IsDigit) {
-			out = append(out, strings.ToLower(w))
+			return true
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return false
 }
 
 // pick returns the first n candidates that mention a name or a number,
@@ -197,7 +194,7 @@ func pick(cands []candidate, n int) []candidate {
 		if len(out) == n {
 			break
 		}
-		if len(c.terms) > 0 {
+		if c.named {
 			out = append(out, c)
 		}
 	}

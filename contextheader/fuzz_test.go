@@ -41,6 +41,19 @@ func checkHeadings(t *testing.T, text string, format chunker.Format) {
 	for _, off := range []int{0, len(text) / 3, len(text) / 2, len(text)} {
 		path := contextheader.SectionPath(hs, off)
 		require.LessOrEqual(t, len(path), len(hs))
+		// The path ends at the last heading at or before off, and its
+		// levels deepen, so it is no longer than that heading's level.
+		k := 0
+		for k < len(hs) && hs[k].Start <= off {
+			k++
+		}
+		if k == 0 {
+			require.Nil(t, path, "offset %d before every heading", off)
+			continue
+		}
+		require.NotEmpty(t, path, "offset %d", off)
+		require.Equal(t, hs[k-1].Title, path[len(path)-1], "offset %d", off)
+		require.LessOrEqual(t, len(path), hs[k-1].Level, "offset %d", off)
 	}
 }
 

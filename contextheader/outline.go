@@ -72,24 +72,8 @@ func Headings(text string, format chunker.Format) []Heading {
 // the last heading before that one with a lower level, and so on.
 // headings must be in order, as [Headings] returns them.
 func SectionPath(headings []Heading, offset int) []string {
-	var stack []Heading
-	for _, h := range headings {
-		if h.Start > offset {
-			break
-		}
-		for len(stack) > 0 && stack[len(stack)-1].Level >= h.Level {
-			stack = stack[:len(stack)-1]
-		}
-		stack = append(stack, h)
-	}
-	if len(stack) == 0 {
-		return nil
-	}
-	path := make([]string, len(stack))
-	for i, h := range stack {
-		path[i] = h.Title
-	}
-	return path
+	o := outlineOf(headings)
+	return o.path(o.section(offset))
 }
 
 // An outline answers SectionPath for many offsets of one text: each
@@ -101,7 +85,11 @@ type outline struct {
 }
 
 func newOutline(text string, format chunker.Format) *outline {
-	hs := Headings(text, format)
+	return outlineOf(Headings(text, format))
+}
+
+// outlineOf returns the outline of headings, which are in order.
+func outlineOf(hs []Heading) *outline {
 	o := &outline{headings: hs, parent: make([]int, len(hs)), paths: make([][]string, len(hs))}
 	var stack []int
 	for i, h := range hs {

@@ -38,7 +38,7 @@ func (r *run) plan() [][]text {
 			r.fail(j, j.err)
 			continue
 		}
-		if j.skip || unchanged(j, r.records(j)) {
+		if j.skip || j.same {
 			r.stats.Reused += j.size()
 			r.complete(j)
 			continue

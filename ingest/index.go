@@ -106,6 +106,9 @@ type job struct {
 	// chunked.
 	fingerprint string
 	skip        bool
+	// same says that the store's records are those the chunks make, so
+	// there is nothing to embed or write (see unchanged).
+	same bool
 	// pending counts the distinct keys of the job still waiting for a
 	// vector; the job is written when it reaches zero.
 	pending int
@@ -263,7 +266,8 @@ func (r *run) loadOld(j *job) error {
 			return err
 		}
 	}
-	if j.oldVec || unchanged(j, r.records(j)) || !j.reusable() {
+	j.same = unchanged(j, r.records(j))
+	if j.oldVec || j.same || !j.reusable() {
 		return nil
 	}
 	defer timed(&r.storeTime, time.Now())

@@ -55,8 +55,7 @@ type ExpanderConfig struct {
 // sentence-window retrieval. It is safe for concurrent use if its Source
 // and Tokenizer are. The zero Expander returns [ErrNoSource].
 type Expander struct {
-	cfg           ExpanderConfig
-	before, after int
+	cfg ExpanderConfig // with Before and After resolved from Size
 }
 
 // NewExpander returns an Expander configured by cfg. A missing Source gives
@@ -73,8 +72,8 @@ func NewExpander(cfg ExpanderConfig) (*Expander, error) {
 		return nil, fmt.Errorf("%w: with MaxTokens or MaxTotalTokens", ErrNoTokenizer)
 	}
 	size := side(cfg.Size, DefaultSize)
-	e := &Expander{cfg: cfg, before: side(cfg.Before, size), after: side(cfg.After, size)}
-	e.cfg.Size, e.cfg.Before, e.cfg.After = size, e.before, e.after
+	e := &Expander{cfg: cfg}
+	e.cfg.Size, e.cfg.Before, e.cfg.After = size, side(cfg.Before, size), side(cfg.After, size)
 	return e, nil
 }
 
@@ -125,12 +124,9 @@ func (e *Expander) Expand(ctx context.Context, hits []vectorstore.Hit) ([]Window
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		units, vanished, err := fetch(ctx, rng, d.docID, max(0, d.lo-e.before), addSat(d.hi, e.after))
+		units, err := fetch(ctx, rng, d.docID, max(0, d.lo-e.cfg.Before), addSat(d.hi, e.cfg.After))
 		if err != nil {
 			return nil, err
-		}
-		if vanished {
-			units = nil
 		}
 		owner = slices.Grow(owner[:0], len(units))[:len(units)]
 		out = e.expandDoc(out, d, units, owner)
@@ -227,10 +223,10 @@ func (e *Expander) grow(w *placed, owner []int, self, limit, idx int) {
 	left, right := true, true
 	for left || right {
 		if left {
-			left = e.step(w, owner, self, limit, w.lo-1, idx-e.before)
+			left = e.step(w, owner, self, limit, w.lo-1, idx-e.cfg.Before)
 		}
 		if right {
-			right = e.step(w, owner, self, limit, w.hi+1, addSat(idx, e.after))
+			right = e.step(w, owner, self, limit, w.hi+1, addSat(idx, e.cfg.After))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package window
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -124,29 +125,15 @@ func NewExtractor(cfg ExtractorConfig) (*Extractor, error) {
 		return nil, fmt.Errorf("%w: with MaxTotalTokens", ErrNoTokenizer)
 	}
 	p := presets[cfg.Preset]
-	cfg.MaxUnits = cmp0(cfg.MaxUnits, p.MaxUnits)
-	cfg.Documents = cmp0(cfg.Documents, p.Documents)
-	cfg.Decay = orF(cfg.Decay, p.Decay)
-	cfg.Penalty = max(orF(cfg.Penalty, p.Penalty), 0)
-	cfg.MinValue = max(orF(cfg.MinValue, p.MinValue), 0)
+	cfg.MaxUnits = cmp.Or(cfg.MaxUnits, p.MaxUnits)
+	cfg.Documents = cmp.Or(cfg.Documents, p.Documents)
+	cfg.Decay = cmp.Or(cfg.Decay, p.Decay)
+	cfg.Penalty = max(cmp.Or(cfg.Penalty, p.Penalty), 0)
+	cfg.MinValue = max(cmp.Or(cfg.MinValue, p.MinValue), 0)
 	return &Extractor{cfg: cfg}, nil
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
-
-func cmp0(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
-func orF(v, def float64) float64 {
-	if v == 0 {
-		return def
-	}
-	return v
-}
 
 // Config returns the configuration of x with the Preset's values filled
 // in.
@@ -203,7 +190,7 @@ func (x *Extractor) gather(ctx context.Context, docs []*docHits) (*candidates, e
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		units, vanished, err := fetch(ctx, rng, d.docID, d.lo, d.hi)
+		units, err := fetch(ctx, rng, d.docID, d.lo, d.hi)
 		if err != nil {
 			return nil, err
 		}
@@ -216,10 +203,7 @@ func (x *Extractor) gather(ctx context.Context, docs []*docHits) (*candidates, e
 		}
 		c.units = append(c.units, units...)
 		for k, h := range d.hits {
-			p := -1
-			if !vanished {
-				p = find(units, &h)
-			}
+			p := find(units, &h)
 			if p < 0 { // the hit's unit is gone: a block of its own
 				p = len(c.units) - base
 				c.units = append(c.units, h.Record)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -62,21 +63,21 @@ func rangeFunc(src Source) func(ctx context.Context, docID string, from, to int)
 	return src.Range
 }
 
-// fetch reads units from..to of a document; vanished reports that the
-// document has no units any more.
+// fetch reads units from..to of a document: none where the document has
+// vanished from the source, so that its hits find no unit of theirs.
 func fetch(ctx context.Context, rng func(context.Context, string, int, int) ([]vectorstore.Record, error),
-	docID string, from, to int) (units []vectorstore.Record, vanished bool, err error) {
-	units, err = rng(ctx, docID, from, to)
+	docID string, from, to int) ([]vectorstore.Record, error) {
+	units, err := rng(ctx, docID, from, to)
 	switch {
 	case errors.Is(err, vectorstore.ErrNotFound):
-		return nil, true, nil
+		return nil, nil
 	case err != nil:
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-			return nil, false, err
+			return nil, err
 		}
-		return nil, false, fmt.Errorf("%w: document %q: %w", ErrSource, docID, err)
+		return nil, fmt.Errorf("%w: document %q: %w", ErrSource, docID, err)
 	}
-	return units, false, nil
+	return units, nil
 }
 
 // docHits is the hits of one document, best first.
@@ -157,10 +158,5 @@ func addSat(a, b int) int {
 
 // isHeading reports whether a unit opens a section: a Markdown ATX heading.
 func isHeading(text string) bool {
-	t := strings.TrimLeft(text, " ")
-	n := 0
-	for n < len(t) && t[n] == '#' {
-		n++
-	}
-	return n >= 1 && n <= 6 && (n == len(t) || t[n] == ' ' || t[n] == '\t')
+	return markdown.ATXLevel(strings.TrimLeft(text, " ")) > 0
 }

@@ -26,8 +26,9 @@ func closesFence(s string, c byte, n int) bool {
 	return k >= n && strings.TrimSpace(s[k:]) == ""
 }
 
-// atxLevel returns the level of the ATX heading s, or 0.
-func atxLevel(s string) int {
+// ATXLevel returns the level of the ATX heading s (a line without its
+// indentation), or 0.
+func ATXLevel(s string) int {
 	n := 0
 	for n < len(s) && s[n] == '#' {
 		n++

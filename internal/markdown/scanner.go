@@ -155,7 +155,7 @@ func (sc *scanner) opensBlock(l *line) bool {
 	case '`', '~':
 		return (shallow || sc.inList) && fenceOpen(s, s[0]) > 0
 	case '#':
-		return shallow && atxLevel(s) > 0
+		return shallow && ATXLevel(s) > 0
 	case '*', '-', '_':
 		return shallow && thematicBreak(s)
 	}
@@ -199,7 +199,7 @@ func (sc *scanner) start(l *line, afterBlank bool) {
 			return
 		}
 	case shallow && c == '#':
-		if d := atxLevel(s); d > 0 {
+		if d := ATXLevel(s); d > 0 {
 			sc.endList()
 			sc.openBlock(KindHeading, l)
 			sc.cur.Depth = uint8(d)
