@@ -57,7 +57,8 @@ func HeaderWindows(tok tokencount.Tokenizer, maxTokens int) (Method, error) {
 		chunks := make([]chunker.Chunk, len(units))
 		for i, u := range units {
 			text := doc.Text[u.Start:u.End]
-			chunks[i] = chunker.Chunk{Index: i, Start: u.Start, End: u.End, Text: text, Tokens: tok.Count(text)}
+			// Decorate reads offsets and text; no count is needed.
+			chunks[i] = chunker.Chunk{Index: i, Start: u.Start, End: u.End, Text: text}
 		}
 		return units, decorate(ctx, d, doc, chunks, units)
 	}

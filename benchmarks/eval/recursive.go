@@ -76,20 +76,21 @@ func (r *recursive) split(sp segment.Span, seps []*regexp.Regexp) {
 		}
 	}
 	var good []segment.Span
+	var counts []int // of the good pieces, which LangChain counts again to merge them
 	for _, piece := range r.pieces(sp, sep) {
-		if r.count(piece) < r.max {
-			good = append(good, piece)
+		if n := r.count(piece); n < r.max {
+			good, counts = append(good, piece), append(counts, n)
 			continue
 		}
-		r.merge(good)
-		good = nil
+		r.merge(good, counts)
+		good, counts = nil, nil
 		if len(rest) == 0 {
 			r.emit(piece)
 		} else {
 			r.split(piece, rest)
 		}
 	}
-	r.merge(good)
+	r.merge(good, counts)
 }
 
 // pieces cuts sp before every match of sep (between characters if sep is
@@ -117,12 +118,13 @@ func (r *recursive) pieces(sp segment.Span, sep *regexp.Regexp) []segment.Span {
 }
 
 // merge is LangChain's _merge_splits with no overlap: it packs consecutive
-// pieces while the sum of their counts stays within r.max.
-func (r *recursive) merge(pieces []segment.Span) {
+// pieces while the sum of their counts (counts[i] is pieces[i]'s) stays
+// within r.max.
+func (r *recursive) merge(pieces []segment.Span, counts []int) {
 	var cur segment.Span
 	total, n := 0, 0
-	for _, p := range pieces {
-		c := r.count(p)
+	for i, p := range pieces {
+		c := counts[i]
 		if total+c > r.max && n > 0 {
 			r.emit(cur)
 			total, n = 0, 0

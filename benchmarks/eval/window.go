@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -36,7 +37,7 @@ func spansOf(ws []window.Window) []Span {
 // method that merges or selects has candidates enough to fill k spans.
 func moreHits(n func(k int) int) func(ctx context.Context, ix *Index, q Query, k int) ([]vectorstore.Hit, error) {
 	return func(ctx context.Context, ix *Index, q Query, k int) ([]vectorstore.Hit, error) {
-		return ix.Store.QueryText(ctx, q.Vector, n(k), vectorstore.Filter{})
+		return vectorSearch(ctx, ix, q, n(k))
 	}
 }
 
@@ -70,7 +71,7 @@ func Windows(tok tokencount.Tokenizer, maxTokens int) Method {
 // "segments-<preset>-<maxTokens>", the preset in lower case.
 func Segments(tok tokencount.Tokenizer, preset window.Preset, maxTokens, k int) Method {
 	return Method{
-		Name:   fmt.Sprintf("segments-%s-%d", lower(preset.String()), maxTokens),
+		Name:   fmt.Sprintf("segments-%s-%d", strings.ToLower(preset.String()), maxTokens),
 		Units:  sentenceUnits,
 		Search: moreHits(func(k int) int { return 10 * k }),
 		Retrieve: func(ctx context.Context, ix *Index, hits []vectorstore.Hit) ([]Span, error) {
@@ -83,16 +84,6 @@ func Segments(tok tokencount.Tokenizer, preset window.Preset, maxTokens, k int) 
 			return spansOf(ws), err
 		},
 	}
-}
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // WindowMethods returns, for each size, sentence windows and segment

@@ -34,8 +34,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/ragkit/ragkit/benchmarks/eval"
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
+	"github.com/ragkit/ragkit/benchmarks/internal/peers"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
@@ -126,40 +126,16 @@ func stretchesFor(sp string, stretch []int) []int {
 type splitFunc func(string) ([]string, error)
 
 func newSplitter(name, corpusName string, max, stretch int, tok tokencount.Tokenizer) (splitFunc, error) {
+	format := peers.FormatOf(corpusName)
 	switch name {
 	case "ragkit-balanced", "ragkit-greedy":
-		cfg := chunker.Config{Tokenizer: tok, MaxTokens: max, StretchChunks: stretch}
-		if strings.HasSuffix(corpusName, ".md") {
-			cfg.Format = chunker.Markdown
-		}
+		cfg := chunker.Config{Tokenizer: tok, MaxTokens: max, Format: format, StretchChunks: stretch}
 		if name == "ragkit-greedy" {
 			cfg.Strategy = chunker.Greedy
 		}
-		c, err := chunker.New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return func(text string) ([]string, error) {
-			chunks, err := c.Split(text)
-			out := make([]string, len(chunks))
-			for i, ch := range chunks {
-				out[i] = ch.Text
-			}
-			return out, err
-		}, nil
+		return peers.Chunker(cfg)
 	case "recursive":
-		format := chunker.Text
-		if strings.HasSuffix(corpusName, ".md") {
-			format = chunker.Markdown
-		}
-		return func(text string) ([]string, error) {
-			spans, err := eval.RecursiveSplit(tok, max, format, text)
-			out := make([]string, len(spans))
-			for i, sp := range spans {
-				out[i] = text[sp.Start:sp.End]
-			}
-			return out, err
-		}, nil
+		return peers.Recursive(tok, max, format), nil
 	case "langchaingo-recursive":
 		rec := textsplitter.NewRecursiveCharacter(
 			textsplitter.WithChunkSize(max),

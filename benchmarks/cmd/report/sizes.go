@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragkit/ragkit/benchmarks/eval"
 	"github.com/ragkit/ragkit/benchmarks/internal/chart"
 	"github.com/ragkit/ragkit/benchmarks/internal/peers"
 	"github.com/ragkit/ragkit/tokencount"
@@ -49,14 +48,7 @@ func distributionOf(tok tokencount.Tokenizer, name, text string, max int) (distr
 		return distribution{}, err
 	}
 	// The evaluation's greedy baseline, after ragkit's own two.
-	sps = slices.Insert(sps, 2, peers.Splitter{Name: "recursive baseline", Split: func(text string) ([]string, error) {
-		spans, err := eval.RecursiveSplit(tok, max, peers.FormatOf(name), text)
-		texts := make([]string, len(spans))
-		for i, sp := range spans {
-			texts[i] = text[sp.Start:sp.End]
-		}
-		return texts, err
-	}})
+	sps = slices.Insert(sps, 2, peers.Splitter{Name: "recursive baseline", Split: peers.Recursive(tok, max, peers.FormatOf(name))})
 	d := distribution{corpus: name, max: max}
 	for _, sp := range sps {
 		chunks, err := sp.Split(text)

@@ -16,6 +16,7 @@ import (
 	"github.com/rivo/uniseg"
 	"github.com/tmc/langchaingo/textsplitter"
 
+	"github.com/ragkit/ragkit/benchmarks/eval"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/tokencount"
 )
@@ -73,6 +74,36 @@ func FormatOf(name string) chunker.Format {
 	return chunker.Text
 }
 
+// Chunker returns ragkit's chunker configured by cfg as a split function.
+func Chunker(cfg chunker.Config) (func(text string) ([]string, error), error) {
+	c, err := chunker.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return func(text string) ([]string, error) {
+		chunks, err := c.Split(text)
+		texts := make([]string, len(chunks))
+		for i, ch := range chunks {
+			texts[i] = ch.Text
+		}
+		return texts, err
+	}, nil
+}
+
+// Recursive returns the evaluation's greedy baseline (LangChain's
+// recursive splitter with a token count, eval.RecursiveSplit) as a split
+// function.
+func Recursive(tok tokencount.Tokenizer, max int, format chunker.Format) func(text string) ([]string, error) {
+	return func(text string) ([]string, error) {
+		spans, err := eval.RecursiveSplit(tok, max, format, text)
+		texts := make([]string, len(spans))
+		for i, sp := range spans {
+			texts[i] = text[sp.Start:sp.End]
+		}
+		return texts, err
+	}
+}
+
 // Splitters returns the splitters compared at max tokens (cl100k_base):
 // ragkit's chunker, balanced and greedy, with tok, then langchaingo's
 // RecursiveCharacter splitter (its default separators, tiktoken-go's count
@@ -84,18 +115,11 @@ func Splitters(format chunker.Format, max int, tok tokencount.Tokenizer) ([]Spli
 	}
 	var out []Splitter
 	for _, strategy := range []chunker.Strategy{chunker.Balanced, chunker.Greedy} {
-		c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: max, Format: format, Strategy: strategy})
+		split, err := Chunker(chunker.Config{Tokenizer: tok, MaxTokens: max, Format: format, Strategy: strategy})
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Splitter{"ragkit " + strings.ToLower(strategy.String()), func(text string) ([]string, error) {
-			chunks, err := c.Split(text)
-			texts := make([]string, len(chunks))
-			for i, ch := range chunks {
-				texts[i] = ch.Text
-			}
-			return texts, err
-		}})
+		out = append(out, Splitter{"ragkit " + strings.ToLower(strategy.String()), split})
 	}
 	return append(out,
 		Splitter{"langchaingo recursive", LangchainRecursive(max, tk).SplitText},
