@@ -3,6 +3,8 @@ package chunker
 import (
 	"strings"
 
+	"github.com/ragkit/ragkit/document"
+
 	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/internal/space"
 )
@@ -37,9 +39,12 @@ func (s *split) lineAt(i int) (end, next int) {
 	return markdown.LineAt(s.text[:s.last], i, s.hasCR)
 }
 
-// scanText finds the paragraphs of plain text: runs of non-blank lines.
+// scanText finds the paragraphs of plain text, runs of non-blank lines,
+// and its headings (see document.Headings), which are cut before as
+// Markdown's are.
 func (s *split) scanText() {
 	text := s.text
+	s.heads = document.Headings(text[:s.last], document.Text)
 	start, end := -1, -1
 	for i := s.first; i < s.last; {
 		lineEnd, next := s.lineAt(i)
@@ -57,10 +62,26 @@ func (s *split) scanText() {
 	s.addTextPara(start, end)
 }
 
+// addTextPara adds the paragraph text[start:end], with the heading that
+// opens it as a block of its own.
 func (s *split) addTextPara(start, end int) {
 	g := rPara
 	if n := len(s.blocks); n > 0 && newlines(s.text[s.blocks[n-1].end:start]) >= 3 {
 		g = rBreak
+	}
+	for len(s.heads) > 0 && s.heads[0].Start < start && space.Skip(s.text, s.heads[0].Start, end) != start {
+		s.heads = s.heads[1:]
+	}
+	if len(s.heads) > 0 && space.Skip(s.text, s.heads[0].Start, end) == start {
+		h := s.heads[0]
+		s.heads = s.heads[1:]
+		depth := uint8(min(h.Level, 4))
+		he := space.Back(s.text, start, min(h.End, end))
+		s.blocks = append(s.blocks, block{start: start, end: he, kind: markdown.KindHeading, depth: depth, gap: rH1 + rank(depth-1)})
+		if start = space.Skip(s.text, he, end); start >= end {
+			return
+		}
+		g = rAfterHead
 	}
 	s.blocks = append(s.blocks, block{start: start, end: end, kind: markdown.KindParagraph, gap: g})
 }

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/listmark"
 	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/internal/space"
@@ -146,7 +147,7 @@ func (s *split) realBreaks(b *block) []cand {
 		return out
 	}
 	text := s.text
-	md := s.c.cfg.Format == Markdown
+	md := s.c.cfg.Format == document.Markdown
 	maxW, upper := 0, 0
 	for i := range lines {
 		if !md {
@@ -178,7 +179,7 @@ func (s *split) realBreaks(b *block) []cand {
 func (s *split) blockLines(b *block) []lineInfo {
 	text := s.text
 	lines := s.lines[:0]
-	md := s.c.cfg.Format == Markdown
+	md := s.c.cfg.Format == document.Markdown
 	// The first line's indentation lies before the block.
 	ls := b.start
 	for ls > 0 && (text[ls-1] == ' ' || text[ls-1] == '\t') {

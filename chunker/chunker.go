@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/tokencount"
 )
@@ -47,31 +48,6 @@ var (
 	// Tokenizer must be deterministic).
 	ErrTokenizer = errors.New("chunker: Tokenizer counts are inconsistent")
 )
-
-// Format tells the chunker how to read the text's structure.
-type Format uint8
-
-const (
-	// Text is plain text: paragraphs are separated by blank lines, and a
-	// single line break is a boundary when it is a real break (verse,
-	// lists, tables of contents), not a hard wrap inside a paragraph.
-	Text Format = iota
-	// Markdown is CommonMark or GitHub-flavoured Markdown: headings open
-	// sections, and fenced or indented code, tables, lists, block quotes,
-	// HTML blocks and thematic breaks are blocks (see the package
-	// documentation for what is recognised).
-	Markdown
-)
-
-var formatNames = [...]string{Text: "Text", Markdown: "Markdown"}
-
-// String returns the constant's name, such as "Markdown".
-func (f Format) String() string {
-	if int(f) >= len(formatNames) {
-		return "Format(" + strconv.Itoa(int(f)) + ")"
-	}
-	return formatNames[f]
-}
 
 // Strategy chooses how cuts are placed once the chunker knows where it
 // may cut.
@@ -128,8 +104,10 @@ type Config struct {
 	// repeated from the end of the previous chunk, at most OverlapTokens
 	// tokens of them. Must be below MaxTokens.
 	OverlapTokens int
-	// Format is Text (the default) or Markdown.
-	Format Format
+	// Format is how to read the text's structure: document.Text (the
+	// default), whose headings are heading-like lines, or
+	// document.Markdown.
+	Format document.Format
 	// Strategy is Balanced (the default) or Greedy.
 	Strategy Strategy
 	// StretchChunks trades chunk count against edit stability in the
@@ -160,7 +138,8 @@ type Boundary uint8
 const (
 	// DocumentStart marks the first chunk: there is no cut before it.
 	DocumentStart Boundary = iota
-	// Heading is a cut before a Markdown heading, which opens a section.
+	// Heading is a cut before a heading (of Markdown, or a heading line of
+	// plain text), which opens a section.
 	Heading
 	// Block is a cut between Markdown blocks: before or after fenced code,
 	// a table, a list, a block quote or a thematic break, and between
@@ -242,7 +221,7 @@ func validate(cfg Config) error {
 		return fmt.Errorf("%w: got %d with MaxTokens %d", ErrOverlapTokens, cfg.OverlapTokens, cfg.MaxTokens)
 	case cfg.MinTokens < 0 || cfg.MinTokens > (cfg.MaxTokens-cfg.OverlapTokens)/2:
 		return fmt.Errorf("%w: got %d with MaxTokens %d and OverlapTokens %d", ErrMinTokens, cfg.MinTokens, cfg.MaxTokens, cfg.OverlapTokens)
-	case cfg.Format > Markdown:
+	case !cfg.Format.Valid():
 		return fmt.Errorf("%w: got %d", ErrFormat, cfg.Format)
 	case cfg.Strategy > Greedy:
 		return fmt.Errorf("%w: got %d", ErrStrategy, cfg.Strategy)

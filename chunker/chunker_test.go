@@ -8,12 +8,14 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ragkit/ragkit/chunker"
-	"github.com/ragkit/ragkit/segment"
-	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/rivo/uniseg"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
 func TestNewValidates(t *testing.T) {
@@ -378,10 +380,10 @@ func TestRepairsEstimatesThatFallShort(t *testing.T) {
 }
 
 func TestStrings(t *testing.T) {
-	assert.Equal(t, "Markdown", chunker.Markdown.String())
+	assert.Equal(t, "Markdown", document.Markdown.String())
 	assert.Equal(t, "Greedy", chunker.Greedy.String())
 	assert.Equal(t, "Sentence", chunker.Sentence.String())
-	assert.Equal(t, "Format(9)", chunker.Format(9).String())
+	assert.Equal(t, "Format(9)", document.Format(9).String())
 	assert.Equal(t, "Strategy(9)", chunker.Strategy(9).String())
 	assert.Equal(t, "Boundary(99)", chunker.Boundary(99).String())
 	assert.True(t, errors.Is(fmt.Errorf("x: %w", chunker.ErrEmptyText), chunker.ErrEmptyText))

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
@@ -39,9 +40,9 @@ func TestCorpusTargets(t *testing.T) {
 		text := corpus(t, name)
 		total := tok.Count(text)
 		prose := strings.HasSuffix(name, ".txt")
-		format := chunker.Text
+		format := document.Text
 		if !prose {
-			format = chunker.Markdown
+			format = document.Markdown
 		}
 		starts := sentenceStarts(text)
 		for _, max := range []int{128, 512, 2048} {
@@ -140,7 +141,7 @@ func TestOneChunkIsCountedOnce(t *testing.T) {
 		AppendTokenEnds([]int, string) []int
 	})
 	text := corpus(t, "room_with_a_view.txt")[:1800]
-	for _, format := range []chunker.Format{chunker.Text, chunker.Markdown} {
+	for _, format := range []document.Format{document.Text, document.Markdown} {
 		t.Run(format.String(), func(t *testing.T) {
 			tok := tokentest.NewCounting(base)
 			c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 512, Format: format})

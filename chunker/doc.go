@@ -19,8 +19,10 @@
 // The chunker cuts only at boundaries, and prefers strong ones. From the
 // strongest:
 //
-//   - in Markdown, before a heading (the section it opens stays with it),
-//     then between blocks: fenced code, lists and their items, tables,
+//   - before a heading, the section it opens staying with it: Markdown's
+//     headings, and in plain text the lines that document.Headings reads
+//     as headings ("2.1 Scope", "ENVIRONMENTAL REVIEW"); then, in
+//     Markdown, between blocks: fenced code, lists and their items, tables,
 //     block quotes;
 //   - paragraphs (blank lines);
 //   - single line breaks that are real breaks: verse, lists, tables of

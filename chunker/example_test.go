@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -62,7 +63,7 @@ func Example_markdown() {
 		"```sh\n./install.sh --prefix /usr/local\nragkit --version\n```\n\n" +
 		"# Use\n\nImport the package and make a chunker. Split your documents with it.\n"
 	tok, _ := tokencount.Encoding("cl100k_base")
-	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 40, Format: chunker.Markdown})
+	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 40, Format: document.Markdown})
 	chunks, _ := c.Split(doc)
 	for _, ch := range chunks {
 		fmt.Printf("--- %d tokens\n%s\n", ch.Tokens, ch.Text)

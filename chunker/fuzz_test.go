@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 )
 
 // FuzzSplit holds the contract on any text and configuration (format
@@ -39,7 +40,7 @@ func FuzzSplit(f *testing.F) {
 		cfg := chunker.Config{
 			Tokenizer:     tok,
 			MaxTokens:     1 + int(max)%64,
-			Format:        chunker.Format(format % 2),
+			Format:        document.Format(format % 2),
 			Strategy:      chunker.Strategy(format / 2 % 2),
 			KeepGraphemes: format/4%2 == 1,
 			StretchChunks: int(format/8) % 4, // 1-3 make anchors in short texts

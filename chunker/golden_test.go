@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -22,11 +23,11 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 func TestGolden(t *testing.T) {
 	cases := []struct {
 		corpus string
-		format chunker.Format
+		format document.Format
 	}{
-		{"room_with_a_view.txt", chunker.Text},
-		{"romeo_and_juliet.txt", chunker.Text},
-		{"commonmark_spec.md", chunker.Markdown},
+		{"room_with_a_view.txt", document.Text},
+		{"romeo_and_juliet.txt", document.Text},
+		{"commonmark_spec.md", document.Markdown},
 	}
 	for _, tc := range cases {
 		for _, max := range []int{128, 512} {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
@@ -68,14 +69,14 @@ func TestDegenerateShapesMemory(t *testing.T) {
 	shapes := []struct {
 		name   string
 		text   string
-		format chunker.Format
+		format document.Format
 	}{
-		{"one letter", strings.Repeat("a", n), chunker.Text},
-		{"one word of two letters", strings.Repeat("ab", n/2), chunker.Text},
-		{"x and a line break", strings.Repeat("x\n", n/2), chunker.Text},
-		{"nested quotes", quotes.String(), chunker.Markdown},
-		{"commas", strings.Repeat("a, ", n/3), chunker.Text},
-		{"prose", corpus(t, "sherlock_1661.txt"), chunker.Text},
+		{"one letter", strings.Repeat("a", n), document.Text},
+		{"one word of two letters", strings.Repeat("ab", n/2), document.Text},
+		{"x and a line break", strings.Repeat("x\n", n/2), document.Text},
+		{"nested quotes", quotes.String(), document.Markdown},
+		{"commas", strings.Repeat("a, ", n/3), document.Text},
+		{"prose", corpus(t, "sherlock_1661.txt"), document.Text},
 	}
 	tok := cl100k(t)
 	for _, sh := range shapes {
@@ -110,7 +111,7 @@ func TestHugeConfigurations(t *testing.T) {
 		{Tokenizer: tok, MaxTokens: math.MaxInt},
 		{Tokenizer: tok, MaxTokens: math.MaxInt, MinTokens: math.MaxInt / 4},
 		{Tokenizer: tok, MaxTokens: math.MaxInt, MinTokens: math.MaxInt / 2},
-		{Tokenizer: tok, MaxTokens: math.MaxInt / 2, OverlapTokens: math.MaxInt / 4, Format: chunker.Markdown},
+		{Tokenizer: tok, MaxTokens: math.MaxInt / 2, OverlapTokens: math.MaxInt / 4, Format: document.Markdown},
 	} {
 		chunks := split(t, cfg, text)
 		require.Len(t, chunks, 1)

@@ -5,13 +5,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragkit/ragkit/chunker"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 )
 
 func md(t testing.TB, max int, text string) []chunker.Chunk {
 	t.Helper()
-	return split(t, chunker.Config{Tokenizer: cl100k(t), MaxTokens: max, Format: chunker.Markdown}, text)
+	return split(t, chunker.Config{Tokenizer: cl100k(t), MaxTokens: max, Format: document.Markdown}, text)
 }
 
 // codeBlock returns a fenced code block of n lines.

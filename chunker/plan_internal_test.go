@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/tokencount"
@@ -126,7 +127,7 @@ func TestHugeConfigurationsPlan(t *testing.T) {
 		{Tokenizer: tok, MaxTokens: math.MaxInt},
 		{Tokenizer: tok, MaxTokens: math.MaxInt, MinTokens: math.MaxInt / 4},
 		{Tokenizer: tok, MaxTokens: math.MaxInt, MinTokens: math.MaxInt / 2},
-		{Tokenizer: tok, MaxTokens: math.MaxInt / 2, OverlapTokens: math.MaxInt / 4, Format: Markdown},
+		{Tokenizer: tok, MaxTokens: math.MaxInt / 2, OverlapTokens: math.MaxInt / 4, Format: document.Markdown},
 		{Tokenizer: tok, MaxTokens: math.MaxInt, StretchChunks: math.MaxInt},
 		{Tokenizer: tok, MaxTokens: math.MaxInt, StretchChunks: 1},
 	} {

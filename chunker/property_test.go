@@ -10,11 +10,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ragkit/ragkit/chunker"
-	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/rivo/uniseg"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
 // pieces from which random texts are made: words of several scripts,
@@ -61,7 +63,7 @@ func TestPropertiesRandomText(t *testing.T) {
 		cfg := chunker.Config{
 			Tokenizer: tok,
 			MaxTokens: 1 + r.IntN(200),
-			Format:    chunker.Format(r.IntN(2)),
+			Format:    document.Format(r.IntN(2)),
 			Strategy:  chunker.Strategy(r.IntN(2)),
 		}
 		if r.IntN(3) == 0 {
@@ -90,7 +92,7 @@ func checkSplit(t *testing.T, cfg chunker.Config, text string) {
 	switch {
 	case err == nil:
 		checkContract(t, cfg, text, chunks)
-		if cfg.MinTokens > 0 && cfg.Strategy == chunker.Balanced && cfg.Format == chunker.Text {
+		if cfg.MinTokens > 0 && cfg.Strategy == chunker.Balanced && cfg.Format == document.Text {
 			checkMin(t, cfg, text, chunks)
 		}
 	case errors.Is(err, chunker.ErrEmptyText):
@@ -190,7 +192,7 @@ func TestPropertiesSizesSweep(t *testing.T) {
 		step = 7
 	}
 	for max := 1; max <= 300; max += step {
-		for _, f := range []chunker.Format{chunker.Text, chunker.Markdown} {
+		for _, f := range []document.Format{document.Text, document.Markdown} {
 			cfg := chunker.Config{Tokenizer: tok, MaxTokens: max, Format: f}
 			checkSplit(t, cfg, text)
 			if max > 4 {
@@ -211,7 +213,7 @@ func TestPropertiesOtherTokenizers(t *testing.T) {
 		cfg := chunker.Config{
 			Tokenizer: toks[i%len(toks)],
 			MaxTokens: 3 + r.IntN(150),
-			Format:    chunker.Format(r.IntN(2)),
+			Format:    document.Format(r.IntN(2)),
 		}
 		if r.IntN(2) == 0 {
 			cfg.OverlapTokens = r.IntN(cfg.MaxTokens / 2)
@@ -234,7 +236,7 @@ func TestPropertiesNoWhitespaceAndOneWord(t *testing.T) {
 	for name, text := range cases {
 		t.Run(name, func(t *testing.T) {
 			for _, max := range []int{2, 17, 100} {
-				for _, f := range []chunker.Format{chunker.Text, chunker.Markdown} {
+				for _, f := range []document.Format{document.Text, document.Markdown} {
 					checkSplit(t, chunker.Config{Tokenizer: tok, MaxTokens: max, Format: f}, text)
 				}
 			}

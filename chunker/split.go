@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
@@ -42,6 +43,7 @@ type split struct {
 	ends     []int
 	local    []int // token ends of one unit, tokenized alone
 	mdBlocks []markdown.Block
+	heads    []document.Heading // plain text's headings, in order
 	plan     planner
 	list     candList // the candidates while finish repairs chunks
 	pieces   []cand   // the pieces of a unit that finish cuts
@@ -78,7 +80,7 @@ func (s *split) release() {
 // further (refine.go, cuts.go), the plan (plan.go), and the chunks,
 // counted exactly and repaired (finish.go, overlap.go).
 func (s *split) run() ([]Chunk, error) {
-	if s.c.cfg.Format == Markdown {
+	if s.c.cfg.Format == document.Markdown {
 		s.scanMarkdown()
 	} else {
 		s.scanText()

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/segment"
 )
 
@@ -28,10 +29,10 @@ func TestEditStability(t *testing.T) {
 	tok := cl100k(t)
 	for _, tc := range []struct {
 		corpus string
-		format chunker.Format
+		format document.Format
 	}{
-		{"room_with_a_view.txt", chunker.Text},
-		{"commonmark_spec.md", chunker.Markdown},
+		{"room_with_a_view.txt", document.Text},
+		{"commonmark_spec.md", document.Markdown},
 	} {
 		text := corpus(t, tc.corpus)
 		edits := sentenceEdits(text, 16)

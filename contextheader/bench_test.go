@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
@@ -19,21 +20,21 @@ import (
 // bytes each, made of whole paragraphs: prose as plain text, the
 // CommonMark specification as Markdown. Where a corpus runs out, it is
 // read again from its start.
-func benchDocuments(tb testing.TB, n, size int) []contextheader.Document {
+func benchDocuments(tb testing.TB, n, size int) []document.Document {
 	tb.Helper()
 	type source struct {
 		text   string
-		format chunker.Format
+		format document.Format
 	}
 	var sources []source
 	for _, name := range []string{"room_with_a_view.txt", "sherlock_1661.txt", "romeo_and_juliet.txt", "commonmark_spec.md"} {
 		s := source{text: testcorpus.Must(tb, name)}
 		if strings.HasSuffix(name, ".md") {
-			s.format = chunker.Markdown
+			s.format = document.Markdown
 		}
 		sources = append(sources, s)
 	}
-	docs := make([]contextheader.Document, n)
+	docs := make([]document.Document, n)
 	next := make([]int, len(sources)) // the next paragraph of each source
 	for i := range docs {
 		k := i % len(sources)
@@ -46,7 +47,7 @@ func benchDocuments(tb testing.TB, n, size int) []contextheader.Document {
 		}
 		next[k] = last + 1
 		text := src.text[paras[first].Start:paras[last].End]
-		docs[i] = contextheader.Document{ID: fmt.Sprint(i), Title: fmt.Sprintf("Document %d of the benchmark", i), Text: text, Format: src.format}
+		docs[i] = document.Document{ID: fmt.Sprint(i), Title: fmt.Sprintf("Document %d of the benchmark", i), Text: text, Format: src.format}
 	}
 	return docs
 }
@@ -58,8 +59,8 @@ func BenchmarkDecorate(b *testing.B) {
 	tok, err := tokencount.Encoding("cl100k_base")
 	require.NoError(b, err)
 	docs := benchDocuments(b, 200, 21500)
-	chunkers := map[chunker.Format]*chunker.Chunker{}
-	for _, f := range []chunker.Format{chunker.Text, chunker.Markdown} {
+	chunkers := map[document.Format]*chunker.Chunker{}
+	for _, f := range []document.Format{document.Text, document.Markdown} {
 		chunkers[f], err = chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 128, Format: f})
 		require.NoError(b, err)
 	}
@@ -105,7 +106,7 @@ func BenchmarkDecorate(b *testing.B) {
 // header: the embed text, and a header built once per section.
 func TestDecorateAllocs(t *testing.T) {
 	tok := cl100k(t)
-	doc := contextheader.Document{Title: "Policy", Text: strings.Repeat(policy+"\n\n", 20), Format: chunker.Markdown}
+	doc := document.Document{Title: "Policy", Text: strings.Repeat(policy+"\n\n", 20), Format: document.Markdown}
 	chunks := split(t, tok, 24, doc)
 	require.Greater(t, len(chunks), 40)
 	d := newDecorator(t, contextheader.Config{Tokenizer: tok})
@@ -115,7 +116,7 @@ func TestDecorateAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	sections := len(contextheader.Headings(doc.Text, doc.Format))
+	sections := len(document.Headings(doc.Text, doc.Format))
 	t.Logf("%.0f allocations for %d chunks of %d sections", allocs, len(chunks), sections)
 	require.LessOrEqual(t, allocs, float64(len(chunks)+6*sections+20))
 }
@@ -127,22 +128,22 @@ func BenchmarkHeadings(b *testing.B) {
 	type input struct {
 		name   string
 		text   string
-		format chunker.Format
+		format document.Format
 	}
 	inputs := []input{
-		{"commonmark_spec.md", testcorpus.Must(b, "commonmark_spec.md"), chunker.Markdown},
-		{"room_with_a_view.txt", testcorpus.Must(b, "room_with_a_view.txt"), chunker.Text},
+		{"commonmark_spec.md", testcorpus.Must(b, "commonmark_spec.md"), document.Markdown},
+		{"room_with_a_view.txt", testcorpus.Must(b, "room_with_a_view.txt"), document.Text},
 	}
 	for _, shape := range []string{"[", "[a](", "[a][", "![x]"} {
 		text := "# " + strings.Repeat(shape, (1<<20)/len(shape)) + "\n"
-		inputs = append(inputs, input{"heading of " + shape, text, chunker.Markdown})
+		inputs = append(inputs, input{"heading of " + shape, text, document.Markdown})
 	}
 	for _, in := range inputs {
 		b.Run(in.name, func(b *testing.B) {
 			b.SetBytes(int64(len(in.text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				contextheader.Headings(in.text, in.format)
+				document.Headings(in.text, in.format)
 			}
 		})
 	}

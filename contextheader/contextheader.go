@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -71,25 +72,6 @@ const (
 	// PathSeparator joins the headings of a section path.
 	PathSeparator = " > "
 )
-
-// A Document is a text to decorate, with what is known about it.
-type Document struct {
-	// ID identifies the document in errors and progress; it is not part
-	// of the header.
-	ID string
-	// Title is the document's title, the [Title] part of the header.
-	Title string
-	// Text is the whole document, the text its chunks were cut from.
-	Text string
-	// Format says how to find the document's headings: chunker.Text
-	// (heading-like lines) or chunker.Markdown (ATX and setext headings).
-	Format chunker.Format
-	// Metadata holds the fields the [Metadata] part renders.
-	Metadata map[string]string
-	// Summary, if not empty, is the document's summary: the [Summary]
-	// part uses it as is and no Summarizer is called for the document.
-	Summary string
-}
 
 // A Chunk is a chunk of a document with its contextual header.
 type Chunk struct {
@@ -187,7 +169,7 @@ type Part struct {
 	Template string
 	// Func returns a Custom part's text; required for Custom, ignored
 	// otherwise.
-	Func func(doc Document, c chunker.Chunk) string
+	Func func(doc document.Document, c chunker.Chunk) string
 	// Priority decides which parts give way first when the header must
 	// be cut: lower priorities are cut first, and among equal priorities
 	// the part listed later. Zero means the kind's default: Title 60,

@@ -10,12 +10,13 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
 func TestNewErrors(t *testing.T) {
 	tok := tokentest.Words{}
-	custom := func(contextheader.Document, chunker.Chunk) string { return "x" }
+	custom := func(document.Document, chunker.Chunk) string { return "x" }
 	tests := []struct {
 		name string
 		cfg  contextheader.Config
@@ -85,11 +86,11 @@ func TestKindString(t *testing.T) {
 
 func TestZeroDecorator(t *testing.T) {
 	ctx := context.Background()
-	doc := contextheader.Document{Text: "Some text."}
+	doc := document.Document{Text: "Some text."}
 	for _, d := range []*contextheader.Decorator{nil, {}} {
 		_, err := d.Decorate(ctx, doc, nil)
 		require.ErrorIs(t, err, contextheader.ErrNoTokenizer)
-		_, err = d.Summaries(ctx, []contextheader.Document{doc})
+		_, err = d.Summaries(ctx, []document.Document{doc})
 		require.ErrorIs(t, err, contextheader.ErrNoTokenizer)
 		_, err = d.ChunkMaxTokens()
 		require.ErrorIs(t, err, contextheader.ErrNoTokenizer)
@@ -114,7 +115,7 @@ Standard class only.
 
 func TestDecorateDefaultHeader(t *testing.T) {
 	tok := cl100k(t)
-	doc := contextheader.Document{ID: "travel", Title: "Acme travel policy", Text: policy, Format: chunker.Markdown}
+	doc := document.Document{ID: "travel", Title: "Acme travel policy", Text: policy, Format: document.Markdown}
 	chunks := cutAt(t, tok, doc.Text, "### Ride", "### Trains")
 	d := newDecorator(t, contextheader.Config{Tokenizer: tok})
 	got, err := d.Decorate(context.Background(), doc, chunks)
@@ -140,7 +141,7 @@ func TestDecorateDefaultHeader(t *testing.T) {
 
 func TestDecorateTitleRepeatedByHeading(t *testing.T) {
 	tok := cl100k(t)
-	doc := contextheader.Document{Title: "travel  POLICY", Text: policy, Format: chunker.Markdown}
+	doc := document.Document{Title: "travel  POLICY", Text: policy, Format: document.Markdown}
 	chunks := cutAt(t, tok, doc.Text, "### Ride", "### Trains")
 	got, err := newDecorator(t, contextheader.Config{Tokenizer: tok}).Decorate(context.Background(), doc, chunks)
 	require.NoError(t, err)
@@ -156,7 +157,7 @@ func TestDecorateTitleRepeatedByHeading(t *testing.T) {
 
 func TestDecorateEmptyHeader(t *testing.T) {
 	tok := cl100k(t)
-	doc := contextheader.Document{Text: "No title and no headings. Just text."}
+	doc := document.Document{Text: "No title and no headings. Just text."}
 	got, err := newDecorator(t, contextheader.Config{Tokenizer: tok}).Decorate(context.Background(), doc, split(t, tok, 50, doc))
 	require.NoError(t, err)
 	require.Len(t, got, 1)
@@ -169,12 +170,12 @@ func TestDecorateEmptyHeader(t *testing.T) {
 
 func TestDecorateParts(t *testing.T) {
 	tok := cl100k(t)
-	doc := contextheader.Document{
+	doc := document.Document{
 		ID: "q2", Title: "Kestrel  Software\nQ2 report", Text: "REVENUE\n\nUp 14 per cent.",
 		Metadata: map[string]string{"company": "Kestrel Software", "year": "2024", "quarter": "Q2", "empty": " "},
 		Summary:  "Kestrel Software's results for the second quarter of 2024.",
 	}
-	custom := func(d contextheader.Document, c chunker.Chunk) string {
+	custom := func(d document.Document, c chunker.Chunk) string {
 		return d.ID + " from byte " + strings.Repeat("I", c.Start+1)
 	}
 	tests := []struct {
@@ -211,7 +212,7 @@ func TestDecorateParts(t *testing.T) {
 func TestGivenSummariesOnly(t *testing.T) {
 	tok := cl100k(t)
 	d := newDecorator(t, contextheader.Config{Tokenizer: tok, Parts: summaryParts})
-	doc := contextheader.Document{ID: "given", Title: "Travel", Text: "Rail is booked through the portal.", Summary: "The travel policy of Acme Corp."}
+	doc := document.Document{ID: "given", Title: "Travel", Text: "Rail is booked through the portal.", Summary: "The travel policy of Acme Corp."}
 	got, err := d.Decorate(context.Background(), doc, split(t, tok, 50, doc))
 	require.NoError(t, err)
 	require.Equal(t, "Travel\nThe travel policy of Acme Corp.", got[0].Header)
@@ -226,7 +227,7 @@ func TestGivenSummariesOnly(t *testing.T) {
 
 func TestDecorateSeparator(t *testing.T) {
 	tok := cl100k(t)
-	doc := contextheader.Document{Title: "T", Text: "Body."}
+	doc := document.Document{Title: "T", Text: "Body."}
 	d := newDecorator(t, contextheader.Config{Tokenizer: tok, Separator: "\n---\n"})
 	got, err := d.Decorate(context.Background(), doc, split(t, tok, 50, doc))
 	require.NoError(t, err)
@@ -238,21 +239,21 @@ func TestDecorateBadInput(t *testing.T) {
 	ctx := context.Background()
 	d := newDecorator(t, contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{
 		{Kind: contextheader.Title},
-		{Kind: contextheader.Custom, Func: func(contextheader.Document, chunker.Chunk) string { return "\xff" }},
+		{Kind: contextheader.Custom, Func: func(document.Document, chunker.Chunk) string { return "\xff" }},
 	}})
-	good := contextheader.Document{Text: "Hello there."}
+	good := document.Document{Text: "Hello there."}
 	chunks := split(t, tok, 50, good)
 	tests := []struct {
 		name   string
-		doc    contextheader.Document
+		doc    document.Document
 		chunks []chunker.Chunk
 		want   error
 	}{
-		{"empty text", contextheader.Document{Text: " \n "}, nil, contextheader.ErrEmptyText},
-		{"invalid text", contextheader.Document{Text: "a\xffb"}, nil, contextheader.ErrInvalidUTF8},
-		{"invalid title", contextheader.Document{Text: "a", Title: "\xfe"}, nil, contextheader.ErrInvalidUTF8},
-		{"invalid metadata", contextheader.Document{Text: "a", Metadata: map[string]string{"k": "\xfe"}}, nil, contextheader.ErrInvalidUTF8},
-		{"chunk of another text", contextheader.Document{Text: "Hello, there."}, chunks, contextheader.ErrChunk},
+		{"empty text", document.Document{Text: " \n "}, nil, contextheader.ErrEmptyText},
+		{"invalid text", document.Document{Text: "a\xffb"}, nil, contextheader.ErrInvalidUTF8},
+		{"invalid title", document.Document{Text: "a", Title: "\xfe"}, nil, contextheader.ErrInvalidUTF8},
+		{"invalid metadata", document.Document{Text: "a", Metadata: map[string]string{"k": "\xfe"}}, nil, contextheader.ErrInvalidUTF8},
+		{"chunk of another text", document.Document{Text: "Hello, there."}, chunks, contextheader.ErrChunk},
 		{"chunk out of range", good, []chunker.Chunk{{Start: 3, End: 40}}, contextheader.ErrChunk},
 		{"chunk backwards", good, []chunker.Chunk{{Start: 3, End: 2}}, contextheader.ErrChunk},
 		{"chunk negative", good, []chunker.Chunk{{Start: -1, End: 2}}, contextheader.ErrChunk},
@@ -270,7 +271,7 @@ func TestDecorateBadInput(t *testing.T) {
 func TestDecorateNoChunks(t *testing.T) {
 	s := &fakeSummarizer{}
 	d := newDecorator(t, contextheader.Config{Tokenizer: cl100k(t), Parts: []contextheader.Part{{Kind: contextheader.Summary}}, Summarizer: s})
-	got, err := d.Decorate(context.Background(), contextheader.Document{Text: "Text."}, nil)
+	got, err := d.Decorate(context.Background(), document.Document{Text: "Text."}, nil)
 	require.NoError(t, err)
 	require.Empty(t, got)
 	require.Zero(t, s.Calls(), "no chunk, no summary")
@@ -280,7 +281,7 @@ func TestDecorateCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	tok := cl100k(t)
-	doc := contextheader.Document{ID: "d", Text: "Text."}
+	doc := document.Document{ID: "d", Text: "Text."}
 	_, err := newDecorator(t, contextheader.Config{Tokenizer: tok}).Decorate(ctx, doc, split(t, tok, 10, doc))
 	require.ErrorIs(t, err, context.Canceled)
 	var de *contextheader.DocumentError

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/space"
 )
 
 // Decorate returns doc's chunks with their contextual headers, in order.
@@ -27,7 +29,7 @@ import (
 // [ErrCache] or the context's error; a chunk too long for MaxEmbedTokens
 // without any header gives [ErrChunkTooLong]. No partial result is
 // returned with an error.
-func (d *Decorator) Decorate(ctx context.Context, doc Document, chunks []chunker.Chunk) ([]Chunk, error) {
+func (d *Decorator) Decorate(ctx context.Context, doc document.Document, chunks []chunker.Chunk) ([]Chunk, error) {
 	if err := d.check(); err != nil {
 		return nil, err
 	}
@@ -69,11 +71,11 @@ func checkChunks(text string, chunks []chunker.Chunk) error {
 // A builder makes the headers of one document's chunks.
 type builder struct {
 	d        *Decorator
-	doc      Document
+	doc      document.Document
 	title    string   // the document's title on one line
 	base     []piece  // the parts, with the document's own texts filled in
 	contexts []string // the chunk contexts, by chunk
-	outline  *outline
+	outline  *document.Outline
 	perChunk bool // some part depends on more than the chunk's section
 
 	// The header of the previous chunk, reused for the next chunk of the
@@ -88,11 +90,11 @@ type header struct {
 	cut    bool
 }
 
-func (d *Decorator) newBuilder(ctx context.Context, doc Document, chunks []chunker.Chunk) (*builder, error) {
+func (d *Decorator) newBuilder(ctx context.Context, doc document.Document, chunks []chunker.Chunk) (*builder, error) {
 	b := &builder{
-		d: d, doc: doc, title: oneLine(doc.Title),
+		d: d, doc: doc, title: space.OneLine(doc.Title),
 		base:        make([]piece, len(d.cfg.Parts)),
-		outline:     newOutline(doc.Text, doc.Format),
+		outline:     doc.Outline(),
 		perChunk:    d.hasKind[Custom] || d.hasKind[ChunkContext],
 		prevSection: -2,
 	}
@@ -102,7 +104,7 @@ func (d *Decorator) newBuilder(ctx context.Context, doc Document, chunks []chunk
 		case Title:
 			b.base[i].text = b.title
 		case Metadata:
-			b.base[i].text = oneLine(d.templates[i].render(doc.Metadata))
+			b.base[i].text = space.OneLine(d.templates[i].render(doc.Metadata))
 		case Summary:
 			s, err := d.documentSummary(ctx, doc)
 			if err != nil {
@@ -123,8 +125,8 @@ func (d *Decorator) newBuilder(ctx context.Context, doc Document, chunks []chunk
 
 // decorate makes chunk i's header and embed text.
 func (b *builder) decorate(i int, c chunker.Chunk) (Chunk, error) {
-	sec := b.outline.chunkSection(b.doc.Text, c.Start, c.End)
-	path := b.outline.path(sec)
+	sec := b.outline.Section(c.Start, c.End)
+	path := b.outline.Path(c.Start, c.End)
 	out := Chunk{Chunk: c, Section: path}
 	if b.perChunk || sec != b.prevSection {
 		ps, err := b.pieces(i, c, path)
@@ -164,7 +166,7 @@ func (b *builder) pieces(i int, c chunker.Chunk, path []string) ([]piece, error)
 			if !utf8.ValidString(s) {
 				return nil, fmt.Errorf("%w: Custom part %d of chunk %d", ErrInvalidUTF8, j, i)
 			}
-			ps[j].text = oneLine(s)
+			ps[j].text = space.OneLine(s)
 		case ChunkContext:
 			ps[j].text = b.contexts[i]
 		}

@@ -15,7 +15,7 @@
 //
 //	d, err := contextheader.New(contextheader.Config{Tokenizer: tok})
 //	...
-//	doc := contextheader.Document{ID: "travel", Title: "Acme travel policy", Text: text, Format: chunker.Markdown}
+//	doc := document.Document{ID: "travel", Title: "Acme travel policy", Text: text, Format: document.Markdown}
 //	chunks, err := c.Split(doc.Text)
 //	decorated, err := d.Decorate(ctx, doc, chunks)
 //

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -36,9 +37,9 @@ may be booked if it costs no more than twice the standard fare. Railcards
 that the company pays for stay with the company when you leave.
 `
 	tok, _ := tokencount.Encoding("cl100k_base")
-	doc := contextheader.Document{ID: "travel", Title: "Acme Corp travel policy", Text: text, Format: chunker.Markdown}
+	doc := document.Document{ID: "travel", Title: "Acme Corp travel policy", Text: text, Format: document.Markdown}
 
-	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 64, Format: chunker.Markdown})
+	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 64, Format: document.Markdown})
 	chunks, _ := c.Split(doc.Text)
 
 	d, _ := contextheader.New(contextheader.Config{Tokenizer: tok})
@@ -85,7 +86,7 @@ Services           10.5
 Growth of 11 to 13 per cent is now expected for the year.
 `
 	tok, _ := tokencount.Encoding("cl100k_base")
-	doc := contextheader.Document{ID: "kestrel-2024q2", Title: "Trading update", Text: text}
+	doc := document.Document{ID: "kestrel-2024q2", Title: "Trading update", Text: text}
 
 	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 30})
 	chunks, _ := c.Split(doc.Text)
@@ -134,23 +135,6 @@ func ExampleDecorator_ChunkMaxTokens() {
 	// chunk MaxTokens: 189
 }
 
-func ExampleSectionPath() {
-	const text = "# Travel policy\n\n## Ground transport\n\n### Ride-hailing\n\nAfter 10 pm only.\n\n## Meals\n\nUp to 40 euros a day.\n"
-	headings := contextheader.Headings(text, chunker.Markdown)
-	for _, h := range headings {
-		fmt.Println(h.Level, h.Title)
-	}
-	fmt.Println(contextheader.SectionPath(headings, 60))
-	fmt.Println(contextheader.SectionPath(headings, 80))
-	// Output:
-	// 1 Travel policy
-	// 2 Ground transport
-	// 3 Ride-hailing
-	// 2 Meals
-	// [Travel policy Ground transport Ride-hailing]
-	// [Travel policy Meals]
-}
-
 // model stands in for a language model behind a Summarizer: it answers
 // every prompt with the same sentence and counts its calls.
 type model struct{ calls atomic.Int64 }
@@ -174,9 +158,9 @@ func ExampleDecorator_Summaries() {
 		Summarizer: m,
 		Cache:      cache,
 	}
-	var docs []contextheader.Document
+	var docs []document.Document
 	for _, topic := range []string{"Rail", "Meals", "Hotels"} {
-		docs = append(docs, contextheader.Document{ID: topic, Title: topic, Text: topic + " are booked through the agency portal."})
+		docs = append(docs, document.Document{ID: topic, Title: topic, Text: topic + " are booked through the agency portal."})
 	}
 	ctx := context.Background()
 	for run := 1; run <= 2; run++ {

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/segment"
 )
 
@@ -104,7 +105,7 @@ func (e *Extractive) SummarizeDocument(ctx context.Context, document string) (st
 	cfg := e.Config()
 	cands := informative(document)
 	if len(cands) == 0 {
-		return cutChars(oneLine(document), cfg.MaxChars), nil
+		return cutChars(space.OneLine(document), cfg.MaxChars), nil
 	}
 	return joinWithin(pick(cands, cfg.Sentences), cfg.MaxChars), nil
 }

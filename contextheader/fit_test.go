@@ -7,19 +7,19 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
 // A document whose header, with tokentest.Words, is the title (2 tokens),
 // the section path "One > Two > Three" (5: the separators are words too)
 // and the summary (9).
-var cutDoc = contextheader.Document{
+var cutDoc = document.Document{
 	ID:      "cut",
 	Title:   "T1 T2",
 	Text:    "# One\n\n## Two\n\n### Three\n\nBody text here.",
-	Format:  chunker.Markdown,
+	Format:  document.Markdown,
 	Summary: "Sun one two. Moon one two. Star one two.",
 }
 
@@ -96,7 +96,7 @@ func TestMaxEmbedTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc := contextheader.Document{Title: "Alpha beta", Text: "Gamma\n\n" + words(tt.chunk) + "\n\nLast."}
+			doc := document.Document{Title: "Alpha beta", Text: "Gamma\n\n" + words(tt.chunk) + "\n\nLast."}
 			got, err := d.Decorate(context.Background(), doc, cutAt(t, tok, doc.Text, "w", "Last"))
 			require.NoError(t, err)
 			c := got[1]
@@ -106,7 +106,7 @@ func TestMaxEmbedTokens(t *testing.T) {
 		})
 	}
 
-	doc := contextheader.Document{Text: words(21)}
+	doc := document.Document{Text: words(21)}
 	_, err = d.Decorate(context.Background(), doc, cutAt(t, tok, doc.Text))
 	require.ErrorIs(t, err, contextheader.ErrChunkTooLong)
 

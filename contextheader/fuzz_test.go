@@ -7,76 +7,15 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
-
-// checkHeadings checks what Headings promises for any text: headings in
-// order, within the text, not overlapping, with a level and a one-line
-// title; and section paths whose levels deepen.
-func checkHeadings(t *testing.T, text string, format chunker.Format) {
-	hs := contextheader.Headings(text, format)
-	end := 0
-	for _, h := range hs {
-		require.GreaterOrEqual(t, h.Start, end, "headings overlap or are out of order")
-		require.Less(t, h.Start, h.End)
-		require.LessOrEqual(t, h.End, len(text))
-		require.GreaterOrEqual(t, h.Level, 1)
-		require.NotEmpty(t, h.Title)
-		require.Equal(t, strings.Join(strings.Fields(h.Title), " "), h.Title, "a title is one trimmed line")
-		if utf8.ValidString(text) {
-			require.True(t, utf8.ValidString(h.Title))
-		}
-		if format == chunker.Text {
-			require.Equal(t, h.Title, strings.Join(strings.Fields(text[h.Start:h.End]), " "))
-		}
-		end = h.End
-	}
-	for _, off := range []int{0, len(text) / 3, len(text) / 2, len(text)} {
-		path := contextheader.SectionPath(hs, off)
-		require.LessOrEqual(t, len(path), len(hs))
-		// The path ends at the last heading at or before off, and its
-		// levels deepen, so it is no longer than that heading's level.
-		k := 0
-		for k < len(hs) && hs[k].Start <= off {
-			k++
-		}
-		if k == 0 {
-			require.Nil(t, path, "offset %d before every heading", off)
-			continue
-		}
-		require.NotEmpty(t, path, "offset %d", off)
-		require.Equal(t, hs[k-1].Title, path[len(path)-1], "offset %d", off)
-		require.LessOrEqual(t, len(path), hs[k-1].Level, "offset %d", off)
-	}
-}
-
-func FuzzHeadings(f *testing.F) {
-	for _, s := range []string{
-		policy,
-		"# A\n\n```\n# B\n```\nC\n===\n",
-		"1 Intro\n\nText.\n\n2.1 Scope\nBody.\n\nNOISE\n\nEnd.",
-		"Title\n\n\n- a\n\n    # code\n<div>\n# x\n</div>\n\nLast line",
-		"\r\n#\r\n##  #\r\n  ###   x  ###  \r\n",
-		"[a](b) `c` **d** \\# e\n---\n",
-	} {
-		f.Add(s, true)
-		f.Add(s, false)
-	}
-	f.Fuzz(func(t *testing.T, text string, markdown bool) {
-		format := chunker.Text
-		if markdown {
-			format = chunker.Markdown
-		}
-		checkHeadings(t, text, format)
-	})
-}
 
 // checkDecorated checks the promises of Decorate on one result.
 func checkDecorated(t *testing.T, tok tokencount.Tokenizer, d *contextheader.Decorator, chunks []chunker.Chunk, got []contextheader.Chunk) {
@@ -109,7 +48,7 @@ var fuzzParts = []contextheader.Part{
 // decorateRandom chunks text to leave room for headers and decorates it;
 // it returns false when the configuration leaves no room for a chunk or
 // the text cannot be chunked.
-func decorateRandom(t *testing.T, tok tokencount.Tokenizer, doc contextheader.Document, maxHeader, maxEmbed int) bool {
+func decorateRandom(t *testing.T, tok tokencount.Tokenizer, doc document.Document, maxHeader, maxEmbed int) bool {
 	d, err := contextheader.New(contextheader.Config{
 		Tokenizer: tok, Parts: fuzzParts, Summarizer: &contextheader.Extractive{},
 		MaxHeaderTokens: maxHeader, MaxEmbedTokens: maxEmbed,
@@ -141,13 +80,13 @@ func FuzzDecorate(f *testing.F) {
 	f.Add("x", "", "\xff", "y", false, uint8(1), uint16(0))
 	tok := cl100k(f)
 	f.Fuzz(func(t *testing.T, text, title, summary, author string, markdown bool, maxHeader uint8, maxEmbed uint16) {
-		doc := contextheader.Document{
+		doc := document.Document{
 			ID: "fuzz", Title: strings.ToValidUTF8(title, "?"), Text: strings.ToValidUTF8(text, "?"),
 			Summary:  strings.ToValidUTF8(summary, "?"),
 			Metadata: map[string]string{"author": strings.ToValidUTF8(author, "?"), "year": "2024"},
 		}
 		if markdown {
-			doc.Format = chunker.Markdown
+			doc.Format = document.Markdown
 		}
 		decorateRandom(t, tok, doc, int(maxHeader), int(maxEmbed))
 	})
@@ -193,8 +132,8 @@ func randomWords(rng *rand.Rand, n int) string {
 
 // randomDocument makes a document of headings and paragraphs, Markdown
 // or plain text, with a random title and summary.
-func randomDocument(rng *rand.Rand) contextheader.Document {
-	doc := contextheader.Document{
+func randomDocument(rng *rand.Rand) document.Document {
+	doc := document.Document{
 		ID:       "random",
 		Title:    randomWords(rng, rng.IntN(12)),
 		Summary:  randomWords(rng, rng.IntN(30)) + ". " + randomWords(rng, rng.IntN(20)) + ".",
@@ -202,7 +141,7 @@ func randomDocument(rng *rand.Rand) contextheader.Document {
 	}
 	markdown := rng.IntN(2) == 0
 	if markdown {
-		doc.Format = chunker.Markdown
+		doc.Format = document.Markdown
 	}
 	var b strings.Builder
 	for i := range 3 + rng.IntN(12) {

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/segment"
 )
@@ -156,24 +155,3 @@ func wordPrefixes(s string) []string {
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// oneLine makes a part's text one line: white space runs become single
-// spaces, and the ends are trimmed.
-func oneLine(s string) string {
-	if singleSpaced(s) {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// singleSpaced reports whether s is printable ASCII with single spaces
-// between words and none at the ends: most titles and summaries.
-func singleSpaced(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < ' ' || c >= utf8.RuneSelf || c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' ') {
-			return false
-		}
-	}
-	return true
-}

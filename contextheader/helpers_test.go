@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -99,7 +100,7 @@ func (c *failingCache) Put(ctx context.Context, key, value string) error {
 }
 
 // split chunks doc with tok at maxTokens.
-func split(t testing.TB, tok tokencount.Tokenizer, maxTokens int, doc contextheader.Document) []chunker.Chunk {
+func split(t testing.TB, tok tokencount.Tokenizer, maxTokens int, doc document.Document) []chunker.Chunk {
 	t.Helper()
 	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: maxTokens, Format: doc.Format})
 	require.NoError(t, err)

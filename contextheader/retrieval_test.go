@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -29,20 +30,20 @@ type corpus struct {
 	}
 }
 
-func loadContextPoor(t testing.TB) (corpus, []contextheader.Document) {
+func loadContextPoor(t testing.TB) (corpus, []document.Document) {
 	t.Helper()
 	dir := filepath.Join("testdata", "contextpoor")
 	b, err := os.ReadFile(filepath.Join(dir, "corpus.json"))
 	require.NoError(t, err)
 	var c corpus
 	require.NoError(t, json.Unmarshal(b, &c))
-	docs := make([]contextheader.Document, len(c.Documents))
+	docs := make([]document.Document, len(c.Documents))
 	for i, d := range c.Documents {
 		text, err := os.ReadFile(filepath.Join(dir, d.File))
 		require.NoError(t, err)
-		docs[i] = contextheader.Document{ID: d.ID, Title: d.Title, Text: string(text)}
+		docs[i] = document.Document{ID: d.ID, Title: d.Title, Text: string(text)}
 		if d.Format == "markdown" {
-			docs[i].Format = chunker.Markdown
+			docs[i].Format = document.Markdown
 		}
 	}
 	byID := map[string]string{}
@@ -133,7 +134,7 @@ func TestRetrievalContextPoor(t *testing.T) {
 	}
 }
 
-func decorateAll(t *testing.T, docs []contextheader.Document, tok tokencount.Tokenizer, maxTokens int, d *contextheader.Decorator) map[string][]contextheader.Chunk {
+func decorateAll(t *testing.T, docs []document.Document, tok tokencount.Tokenizer, maxTokens int, d *contextheader.Decorator) map[string][]contextheader.Chunk {
 	t.Helper()
 	out := map[string][]contextheader.Chunk{}
 	for _, doc := range docs {

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/space"
 )
 
@@ -90,7 +91,7 @@ func cacheKey(model, kind, input string) string {
 // the context's error, so errors.Is(err, context.Canceled) reports it.
 // Call Summaries before [Decorator.Decorate] to summarise a corpus
 // concurrently: Decorate then finds the summaries in the cache.
-func (d *Decorator) Summaries(ctx context.Context, docs []Document) ([]string, error) {
+func (d *Decorator) Summaries(ctx context.Context, docs []document.Document) ([]string, error) {
 	if err := d.check(); err != nil {
 		return nil, err
 	}
@@ -116,12 +117,12 @@ func (d *Decorator) Summaries(ctx context.Context, docs []Document) ([]string, e
 }
 
 // documentSummary returns doc's summary: one Summarizer call at most.
-func (d *Decorator) documentSummary(ctx context.Context, doc Document) (string, error) {
+func (d *Decorator) documentSummary(ctx context.Context, doc document.Document) (string, error) {
 	if doc.Summary != "" {
 		if !utf8.ValidString(doc.Summary) {
 			return "", fmt.Errorf("%w: Summary", ErrInvalidUTF8)
 		}
-		return oneLine(doc.Summary), nil
+		return space.OneLine(doc.Summary), nil
 	}
 	if err := checkText(doc.Text); err != nil {
 		return "", err
@@ -144,7 +145,7 @@ func (d *Decorator) documentSummary(ctx context.Context, doc Document) (string, 
 // chunkContexts returns the chunk context of each chunk: one Summarizer
 // call per chunk not in the cache, at most Config.Concurrency in flight.
 // Every prompt starts with the same document excerpt.
-func (d *Decorator) chunkContexts(ctx context.Context, doc Document, texts func(int) string, n int) ([]string, error) {
+func (d *Decorator) chunkContexts(ctx context.Context, doc document.Document, texts func(int) string, n int) ([]string, error) {
 	ex := excerpt(doc.Text, d.cfg.ChunkContextChars)
 	out := make([]string, n)
 	errs := d.each(ctx, n, func(ctx context.Context, i int) error {
@@ -180,7 +181,7 @@ func (d *Decorator) cached(ctx context.Context, what, kind, input string, call f
 		if s, err = d.call(ctx, call); err != nil {
 			return "", fmt.Errorf("%w: %s: %w", ErrSummarizer, what, err)
 		}
-		if s = oneLine(s); s == "" || !utf8.ValidString(s) {
+		if s = space.OneLine(s); s == "" || !utf8.ValidString(s) {
 			return "", fmt.Errorf("%w: %s", ErrBadSummary, what)
 		}
 		if err := d.cfg.Cache.Put(ctx, key, s); err != nil {
@@ -290,7 +291,7 @@ func checkText(text string) error {
 
 // checkDocument reports a document whose text, title or metadata cannot
 // be used.
-func checkDocument(doc Document) error {
+func checkDocument(doc document.Document) error {
 	if err := checkText(doc.Text); err != nil {
 		return err
 	}

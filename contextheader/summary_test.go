@@ -14,14 +14,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 )
 
 var summaryParts = []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Summary}}
 
-func corpusOf(n int) []contextheader.Document {
-	docs := make([]contextheader.Document, n)
+func corpusOf(n int) []document.Document {
+	docs := make([]document.Document, n)
 	for i := range docs {
-		docs[i] = contextheader.Document{
+		docs[i] = document.Document{
 			ID:    fmt.Sprintf("doc-%d", i),
 			Title: fmt.Sprintf("Document %d", i),
 			Text:  fmt.Sprintf("This is document number %d. ", i) + paragraphs(12),
@@ -72,7 +73,7 @@ func TestOneCallPerDocument(t *testing.T) {
 	got, err = d.Decorate(ctx, doc, split(t, tok, 20, doc))
 	require.NoError(t, err)
 	require.Equal(t, "Document 0\nGiven summary.", got[0].Header)
-	sums, err = d.Summaries(ctx, []contextheader.Document{doc})
+	sums, err = d.Summaries(ctx, []document.Document{doc})
 	require.NoError(t, err)
 	require.Equal(t, []string{"Given summary."}, sums)
 	require.Equal(t, 10, s.Calls())
@@ -82,7 +83,7 @@ func TestCacheAcrossRuns(t *testing.T) {
 	ctx := context.Background()
 	docs := corpusOf(6)
 	cache := new(contextheader.MemoryCache) // stands for a file or a database kept between runs
-	run := func(cfg contextheader.Config, docs []contextheader.Document) (int, []string) {
+	run := func(cfg contextheader.Config, docs []document.Document) (int, []string) {
 		s := &fakeSummarizer{answer: echo}
 		cfg.Tokenizer, cfg.Summarizer, cfg.Cache = cl100k(t), s, cache
 		sums, err := newDecorator(t, cfg).Summaries(ctx, docs)
@@ -97,7 +98,7 @@ func TestCacheAcrossRuns(t *testing.T) {
 	require.Zero(t, calls, "re-indexing unchanged documents makes no call")
 	require.Equal(t, first, again)
 
-	edited := append([]contextheader.Document(nil), docs...)
+	edited := append([]document.Document(nil), docs...)
 	edited[2].Text = strings.Replace(edited[2].Text, "second sentence", "2nd sentence", 1)
 	calls, _ = run(contextheader.Config{}, edited)
 	require.Equal(t, 1, calls, "only the edited document is summarised again")
@@ -290,7 +291,7 @@ func TestConcurrentRequestsShareOneCall(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		var err error
-		sums, err = d.Summaries(ctx, []contextheader.Document{doc, doc})
+		sums, err = d.Summaries(ctx, []document.Document{doc, doc})
 		assert.NoError(t, err)
 	}()
 	go func() {
@@ -355,7 +356,7 @@ func TestBadSummaries(t *testing.T) {
 
 func TestSummariesBadDocuments(t *testing.T) {
 	d := newDecorator(t, contextheader.Config{Tokenizer: cl100k(t), Summarizer: &fakeSummarizer{}})
-	docs := []contextheader.Document{{ID: "ok", Text: "Fine text."}, {ID: "empty"}, {ID: "bad", Text: "\xff"}, {ID: "bad summary", Summary: "\xff"}}
+	docs := []document.Document{{ID: "ok", Text: "Fine text."}, {ID: "empty"}, {ID: "bad", Text: "\xff"}, {ID: "bad summary", Summary: "\xff"}}
 	sums, err := d.Summaries(context.Background(), docs)
 	var be *contextheader.BatchError
 	require.ErrorAs(t, err, &be)
@@ -388,8 +389,8 @@ func TestSummaryPrompt(t *testing.T) {
 	}
 	s := &fakeSummarizer{}
 	d := newDecorator(t, contextheader.Config{Tokenizer: cl100k(t), Summarizer: s, SummaryChars: 130})
-	doc := contextheader.Document{ID: "long", Text: "  " + paragraphs(10)}
-	_, err := d.Summaries(context.Background(), []contextheader.Document{doc})
+	doc := document.Document{ID: "long", Text: "  " + paragraphs(10)}
+	_, err := d.Summaries(context.Background(), []document.Document{doc})
 	require.NoError(t, err)
 	prompts := s.Prompts()
 	require.Len(t, prompts, 1)
@@ -403,7 +404,7 @@ func TestSummaryPrompt(t *testing.T) {
 	// A first sentence longer than the limit is cut at a word.
 	s = &fakeSummarizer{}
 	d = newDecorator(t, contextheader.Config{Tokenizer: cl100k(t), Summarizer: s, SummaryChars: 20, SummaryPrompt: "[{document}]"})
-	_, err = d.Summaries(context.Background(), []contextheader.Document{doc})
+	_, err = d.Summaries(context.Background(), []document.Document{doc})
 	require.NoError(t, err)
 	require.Equal(t, "[Paragraph x says]", s.Prompts()[0])
 }
@@ -411,7 +412,7 @@ func TestSummaryPrompt(t *testing.T) {
 func TestDocumentSummarizerGetsTheDocument(t *testing.T) {
 	s := &docSummarizer{}
 	d := newDecorator(t, contextheader.Config{Tokenizer: cl100k(t), Parts: summaryParts, Summarizer: s, SummaryChars: 60})
-	doc := contextheader.Document{Title: "T", Text: paragraphs(3)}
+	doc := document.Document{Title: "T", Text: paragraphs(3)}
 	got, err := d.Decorate(context.Background(), doc, split(t, cl100k(t), 30, doc))
 	require.NoError(t, err)
 	require.Equal(t, "T\nFrom the document.", got[0].Header)
@@ -433,7 +434,7 @@ func TestChunkContext(t *testing.T) {
 		Parts:    []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.ChunkContext}},
 		Progress: func(done, total int) { progress.Add(1) },
 	})
-	doc := contextheader.Document{ID: "ctx", Title: "T", Text: paragraphs(8)}
+	doc := document.Document{ID: "ctx", Title: "T", Text: paragraphs(8)}
 	chunks := cutAt(t, tok, doc.Text, "Paragraph xx ", "Paragraph xxx ", "Paragraph xxxx ", "Paragraph xxxxx ")
 	got, err := d.Decorate(ctx, doc, chunks)
 	require.NoError(t, err)
@@ -469,7 +470,7 @@ func TestChunkContextFailure(t *testing.T) {
 	}}
 	tok := cl100k(t)
 	d := newDecorator(t, contextheader.Config{Tokenizer: tok, Summarizer: s, Parts: []contextheader.Part{{Kind: contextheader.ChunkContext}}})
-	doc := contextheader.Document{ID: "ctx", Text: paragraphs(3)}
+	doc := document.Document{ID: "ctx", Text: paragraphs(3)}
 	got, err := d.Decorate(context.Background(), doc, cutAt(t, tok, doc.Text, "Paragraph xx ", "Paragraph xxx "))
 	require.Nil(t, got)
 	require.ErrorIs(t, err, boom)

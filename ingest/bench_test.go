@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -35,15 +36,15 @@ func (e *countingLexical) Embed(ctx context.Context, texts []string) ([][]float3
 
 // hundred is the 100-document corpus: the prose corpora and the CommonMark
 // spec, cut into 100 documents of whole paragraphs.
-func hundred(b *testing.B) []ingest.Document {
+func hundred(b *testing.B) []document.Document {
 	var paras []string
 	for _, name := range []string{"room_with_a_view.txt", "romeo_and_juliet.txt", "sherlock_1661.txt", "commonmark_spec.md"} {
 		paras = append(paras, strings.Split(corpusText(b, name), "\n\n")...)
 	}
-	docs := make([]ingest.Document, 100)
+	docs := make([]document.Document, 100)
 	per := len(paras) / len(docs)
 	for i := range docs {
-		docs[i] = ingest.Document{
+		docs[i] = document.Document{
 			ID:    fmt.Sprintf("doc-%03d", i),
 			Title: fmt.Sprintf("Part %d", i+1),
 			Text:  strings.Join(paras[i*per:(i+1)*per], "\n\n"),
@@ -52,7 +53,7 @@ func hundred(b *testing.B) []ingest.Document {
 	return docs
 }
 
-func size(docs []ingest.Document) int64 {
+func size(docs []document.Document) int64 {
 	n := 0
 	for _, d := range docs {
 		n += len(d.Text)
@@ -114,7 +115,7 @@ func BenchmarkIndexFirst(b *testing.B) {
 	}
 }
 
-func benchIndexFirst(b *testing.B, docs []ingest.Document, maxTokens int, latency time.Duration, conc int) {
+func benchIndexFirst(b *testing.B, docs []document.Document, maxTokens int, latency time.Duration, conc int) {
 	cfg, emb := benchConfig(b, maxTokens, conc)
 	emb.latency = latency
 	b.ReportAllocs()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -31,7 +32,7 @@ func Example() {
 		panic(err)
 	}
 
-	docs := []ingest.Document{
+	docs := []document.Document{
 		{ID: "lighthouse", Title: "The lighthouse", Text: strings.Join([]string{
 			"The keeper rose before dawn. He climbed the iron stairs, trimmed the wick and polished the great lens until it shone.",
 			"Ships passed the headland at night. The beam swept the water every ten seconds, and sailors counted the flashes.",

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/tokencount"
@@ -159,15 +160,15 @@ func newIndexer(t testing.TB, cfg ingest.Config) *ingest.Indexer {
 
 // corpus cuts the start of a test corpus into n documents of per
 // paragraphs each, or the whole corpus into n if per is 0.
-func corpus(t testing.TB, name string, n, per int) []ingest.Document {
+func corpus(t testing.TB, name string, n, per int) []document.Document {
 	t.Helper()
 	paras := strings.Split(strings.ReplaceAll(testcorpus.Must(t, name), "\r\n", "\n"), "\n\n")
-	docs := make([]ingest.Document, n)
+	docs := make([]document.Document, n)
 	if per == 0 {
 		per = len(paras) / n
 	}
 	for i := range docs {
-		docs[i] = ingest.Document{
+		docs[i] = document.Document{
 			ID:       fmt.Sprintf("doc-%03d", i),
 			Title:    fmt.Sprintf("Part %d", i+1),
 			Text:     strings.Join(paras[i*per:(i+1)*per], "\n\n"),
@@ -194,7 +195,7 @@ func dump(t testing.TB, store vectorstore.VectorStore) map[string][]vectorstore.
 
 // fresh indexes docs into a new store with a new embedder and returns the
 // store's records.
-func fresh(t testing.TB, cfg ingest.Config, docs []ingest.Document) map[string][]vectorstore.Record {
+func fresh(t testing.TB, cfg ingest.Config, docs []document.Document) map[string][]vectorstore.Record {
 	t.Helper()
 	cfg.Store = &vectorstore.Memory{}
 	cfg.Embedder = &counting{}

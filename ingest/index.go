@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -47,7 +48,7 @@ import (
 //
 // Index holds the chunks of all the documents given, and the vectors of
 // the run, until it returns: give a corpus of millions of chunks in parts.
-func (ix *Indexer) Index(ctx context.Context, docs ...Document) (Stats, error) {
+func (ix *Indexer) Index(ctx context.Context, docs ...document.Document) (Stats, error) {
 	if ix == nil || ix.cfg.Embedder == nil {
 		return Stats{}, fmt.Errorf("%w: Indexer not made by New", ErrConfig)
 	}
@@ -77,7 +78,7 @@ func (ix *Indexer) Index(ctx context.Context, docs ...Document) (Stats, error) {
 	return stats, errors.Join(err, perr)
 }
 
-func checkDocuments(docs []Document) error {
+func checkDocuments(docs []document.Document) error {
 	seen := make(map[string]int, len(docs))
 	for i, d := range docs {
 		if d.ID == "" {
@@ -94,7 +95,7 @@ func checkDocuments(docs []Document) error {
 // A job is one document on its way to the store.
 type job struct {
 	index  int
-	doc    Document
+	doc    document.Document
 	chunks []contextheader.Chunk
 	keys   []string
 	vecs   [][]float32
@@ -138,7 +139,7 @@ type run struct {
 	chunkTime, headerTime, embedTime, storeTime atomic.Int64
 }
 
-func newRun(ctx context.Context, ix *Indexer, docs []Document) *run {
+func newRun(ctx context.Context, ix *Indexer, docs []document.Document) *run {
 	r := &run{ctx: ctx, cfg: &ix.cfg, pool: make(map[string][]float32), waiting: make(map[string][]*job)}
 	r.jobs = make([]*job, len(docs))
 	for i, d := range docs {
@@ -225,7 +226,7 @@ func (j *job) size() int {
 }
 
 // chunk cuts doc into chunks ready to embed.
-func (r *run) chunk(doc Document) ([]contextheader.Chunk, error) {
+func (r *run) chunk(doc document.Document) ([]contextheader.Chunk, error) {
 	split := r.cfg.Split
 	if split == nil {
 		split = r.cfg.chunkerSplit
@@ -246,9 +247,9 @@ func (r *run) chunk(doc Document) ([]contextheader.Chunk, error) {
 }
 
 // decorate adds the contextual headers of Config.Headers to doc's chunks.
-func (r *run) decorate(doc Document, cs []chunker.Chunk) ([]contextheader.Chunk, error) {
+func (r *run) decorate(doc document.Document, cs []chunker.Chunk) ([]contextheader.Chunk, error) {
 	defer timed(&r.headerTime, time.Now())
-	out, err := r.cfg.Headers.Decorate(r.ctx, contextheader.Document(doc), cs)
+	out, err := r.cfg.Headers.Decorate(r.ctx, doc, cs)
 	if err != nil {
 		if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -66,31 +67,10 @@ var (
 	ErrNoLister = errors.New("ingest: store cannot list its documents")
 )
 
-// A Document is a text to index, with what is known about it. Its fields
-// are those of [contextheader.Document], so that one converts to the other.
-type Document struct {
-	// ID identifies the document in the store (the records' DocID), in
-	// errors and in progress; required, unique within one Index call.
-	ID string
-	// Title is the document's title, for headers.
-	Title string
-	// Text is the whole document.
-	Text string
-	// Format says how headers find the document's headings: chunker.Text
-	// or chunker.Markdown. The chunker has its own Format.
-	Format chunker.Format
-	// Metadata is copied to every record of the document, where a
-	// vectorstore.Filter can match it (with [MetadataKey] added), and
-	// rendered by headers that ask for it.
-	Metadata map[string]string
-	// Summary, if not empty, is the document's summary for headers.
-	Summary string
-}
-
 // A SplitFunc cuts a document into chunks: any function will do, as long
 // as the chunks' offsets point into doc.Text (doc.Text[Start:End] == Text)
 // and each Tokens is its text's count where Config.MaxBatchTokens needs it.
-type SplitFunc func(ctx context.Context, doc Document) ([]chunker.Chunk, error)
+type SplitFunc func(ctx context.Context, doc document.Document) ([]chunker.Chunk, error)
 
 // Config configures an Indexer. Embedder, Store and one of Chunker and
 // Split are required; every other field's zero value means the default.
@@ -260,6 +240,6 @@ func (e *BatchError) Unwrap() []error {
 }
 
 // chunkerSplit is the SplitFunc of Config.Chunker.
-func (c *Config) chunkerSplit(_ context.Context, doc Document) ([]chunker.Chunk, error) {
+func (c *Config) chunkerSplit(_ context.Context, doc document.Document) ([]chunker.Chunk, error) {
 	return c.Chunker.Split(doc.Text)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -22,7 +23,7 @@ import (
 func TestNewRefuses(t *testing.T) {
 	c := newChunker(t, 64)
 	ok := ingest.Config{Chunker: c, Embedder: &counting{}, Store: &vectorstore.Memory{}}
-	split := func(context.Context, ingest.Document) ([]chunker.Chunk, error) { return nil, nil }
+	split := func(context.Context, document.Document) ([]chunker.Chunk, error) { return nil, nil }
 	tests := []struct {
 		name   string
 		change func(*ingest.Config)
@@ -51,7 +52,7 @@ func TestNewRefuses(t *testing.T) {
 
 func TestZeroIndexer(t *testing.T) {
 	ctx := context.Background()
-	doc := ingest.Document{ID: "a", Text: "Some text."}
+	doc := document.Document{ID: "a", Text: "Some text."}
 	for _, ix := range []*ingest.Indexer{nil, {}} {
 		_, err := ix.Index(ctx, doc)
 		require.ErrorIs(t, err, ingest.ErrConfig)
@@ -65,7 +66,7 @@ func TestInvalidDocuments(t *testing.T) {
 	emb := &counting{}
 	ix := newIndexer(t, ingest.Config{Store: store, Embedder: emb})
 	ctx := context.Background()
-	for _, docs := range [][]ingest.Document{
+	for _, docs := range [][]document.Document{
 		{{ID: "", Text: "No ID."}},
 		{{ID: "a", Text: "One."}, {ID: "b", Text: "Two."}, {ID: "a", Text: "Three."}},
 	} {
@@ -199,7 +200,7 @@ func TestStableIDs(t *testing.T) {
 
 	// A new opening paragraph shifts every index but keeps every ID, with a
 	// chunker whose other chunks stay as they were.
-	paragraphs := func(_ context.Context, d ingest.Document) ([]chunker.Chunk, error) {
+	paragraphs := func(_ context.Context, d document.Document) ([]chunker.Chunk, error) {
 		var out []chunker.Chunk
 		for start := 0; start < len(d.Text); {
 			end := strings.Index(d.Text[start:], "\n\n")
@@ -295,7 +296,7 @@ func TestChunkFailureIsPerDocument(t *testing.T) {
 	ctx := context.Background()
 	errSplit := errors.New("split refused")
 	c := newChunker(t, 64)
-	split := func(_ context.Context, d ingest.Document) ([]chunker.Chunk, error) {
+	split := func(_ context.Context, d document.Document) ([]chunker.Chunk, error) {
 		if d.ID == "bad" {
 			return nil, errSplit
 		}
@@ -304,9 +305,9 @@ func TestChunkFailureIsPerDocument(t *testing.T) {
 	store := &vectorstore.Memory{}
 	ix := newIndexer(t, ingest.Config{Split: split, Store: store})
 	_, err := ix.Index(ctx,
-		ingest.Document{ID: "good", Text: "A good document."},
-		ingest.Document{ID: "bad", Text: "A bad one."},
-		ingest.Document{ID: "empty", Text: ""})
+		document.Document{ID: "good", Text: "A good document."},
+		document.Document{ID: "bad", Text: "A bad one."},
+		document.Document{ID: "empty", Text: ""})
 	var be *ingest.BatchError
 	require.ErrorAs(t, err, &be)
 	require.Len(t, be.Failed, 2)
@@ -384,7 +385,7 @@ func TestPrune(t *testing.T) {
 	deleted, err := ix.Prune(ctx, "doc-000", "doc-002", "not-there")
 	require.NoError(t, err)
 	require.Equal(t, []string{"doc-001", "doc-003"}, deleted)
-	require.Equal(t, fresh(t, ingest.Config{}, []ingest.Document{docs[0], docs[2]}), dump(t, store))
+	require.Equal(t, fresh(t, ingest.Config{}, []document.Document{docs[0], docs[2]}), dump(t, store))
 
 	pruning := newIndexer(t, ingest.Config{Store: store, Prune: true})
 	stats, err := pruning.Index(ctx, docs[1])
@@ -429,7 +430,7 @@ func (*brokenCache) Get(context.Context, string) ([]float32, bool, error) {
 func TestCacheErrorFailsDocument(t *testing.T) {
 	emb := &counting{}
 	_, err := newIndexer(t, ingest.Config{Cache: &brokenCache{}, Embedder: emb}).
-		Index(context.Background(), ingest.Document{ID: "a", Text: "Some text."})
+		Index(context.Background(), document.Document{ID: "a", Text: "Some text."})
 	require.ErrorIs(t, err, ingest.ErrCache)
 	require.ErrorIs(t, err, errCache)
 	require.Zero(t, emb.numCalls())
@@ -468,7 +469,7 @@ func TestBatches(t *testing.T) {
 
 func TestTooLongForBatch(t *testing.T) {
 	_, err := newIndexer(t, ingest.Config{MaxBatchTokens: 5}).Index(context.Background(),
-		ingest.Document{ID: "a", Text: "This sentence counts more than five tokens, surely."})
+		document.Document{ID: "a", Text: "This sentence counts more than five tokens, surely."})
 	require.ErrorIs(t, err, ingest.ErrTooLong)
 }
 
@@ -561,7 +562,7 @@ func TestCancelledBeforeStart(t *testing.T) {
 	cancel()
 	store := &vectorstore.Memory{}
 	emb := &counting{}
-	_, err := newIndexer(t, ingest.Config{Store: store, Embedder: emb}).Index(ctx, ingest.Document{ID: "a", Text: "Text."})
+	_, err := newIndexer(t, ingest.Config{Store: store, Embedder: emb}).Index(ctx, document.Document{ID: "a", Text: "Text."})
 	require.ErrorIs(t, err, context.Canceled)
 	require.Zero(t, store.Len())
 	require.Zero(t, emb.numCalls())
@@ -581,7 +582,7 @@ func (shortEmbedder) Embed(_ context.Context, texts []string) ([][]float32, erro
 func TestEmbedderReturnsTooFewVectors(t *testing.T) {
 	store := &vectorstore.Memory{}
 	_, err := newIndexer(t, ingest.Config{Store: store, Embedder: shortEmbedder{}}).
-		Index(context.Background(), ingest.Document{ID: "a", Text: "One sentence. Another one."})
+		Index(context.Background(), document.Document{ID: "a", Text: "One sentence. Another one."})
 	require.ErrorIs(t, err, ingest.ErrEmbed)
 	require.Zero(t, store.Len())
 }
@@ -590,7 +591,7 @@ func TestEmbedderReturnsTooFewVectors(t *testing.T) {
 // vectors to records an Indexer would write (its metadata key aside).
 func TestGlue(t *testing.T) {
 	ctx := context.Background()
-	doc := ingest.Document{ID: "d", Text: "First paragraph here.\n\nSecond paragraph there.", Metadata: map[string]string{"lang": "en"}}
+	doc := document.Document{ID: "d", Text: "First paragraph here.\n\nSecond paragraph there.", Metadata: map[string]string{"lang": "en"}}
 	cs, err := newChunker(t, 6).Split(doc.Text)
 	require.NoError(t, err)
 	chunks := ingest.Plain(cs)
@@ -622,7 +623,7 @@ func TestVersionSkipsUnchangedDocuments(t *testing.T) {
 	ctx := context.Background()
 	c := newChunker(t, 64)
 	var split atomic.Int64
-	count := func(_ context.Context, d ingest.Document) ([]chunker.Chunk, error) {
+	count := func(_ context.Context, d document.Document) ([]chunker.Chunk, error) {
 		split.Add(1)
 		return c.Split(d.Text)
 	}

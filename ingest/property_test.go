@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -90,7 +91,7 @@ func TestReindexEqualsFreshIndex(t *testing.T) {
 }
 
 // keys returns the embed keys of the records of docs.
-func keys(recs map[string][]vectorstore.Record, docs []ingest.Document) map[string]bool {
+func keys(recs map[string][]vectorstore.Record, docs []document.Document) map[string]bool {
 	out := map[string]bool{}
 	for _, d := range docs {
 		for _, r := range recs[d.ID] {
@@ -111,7 +112,7 @@ func uniq(texts []string) map[string]bool {
 // edit makes one random change to the corpus: a sentence deleted, a word
 // inserted, a paragraph copied from another document or repeated, a title
 // or metadata changed, a document removed or added.
-func edit(rng *rand.Rand, docs, spare []ingest.Document) []ingest.Document {
+func edit(rng *rand.Rand, docs, spare []document.Document) []document.Document {
 	docs = slices.Clone(docs)
 	i := rng.IntN(len(docs))
 	d := &docs[i]
@@ -144,7 +145,7 @@ func edit(rng *rand.Rand, docs, spare []ingest.Document) []ingest.Document {
 	case 7:
 		n := spare[rng.IntN(len(spare))]
 		n.ID = fmt.Sprintf("new-%d", rng.IntN(1000))
-		if !slices.ContainsFunc(docs, func(d ingest.Document) bool { return d.ID == n.ID }) {
+		if !slices.ContainsFunc(docs, func(d document.Document) bool { return d.ID == n.ID }) {
 			return append(docs, n)
 		}
 	}
@@ -175,9 +176,9 @@ func TestHeaders(t *testing.T) {
 	require.NoError(t, err)
 	max, err := headers.ChunkMaxTokens()
 	require.NoError(t, err)
-	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: max, Format: chunker.Markdown})
+	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: max, Format: document.Markdown})
 	require.NoError(t, err)
-	doc := ingest.Document{ID: "spec", Title: "CommonMark", Format: chunker.Markdown,
+	doc := document.Document{ID: "spec", Title: "CommonMark", Format: document.Markdown,
 		Text: strings.Join(strings.Split(corpusText(t, "commonmark_spec.md"), "\n\n")[:30], "\n\n")}
 	store := &vectorstore.Memory{}
 	emb := &counting{}

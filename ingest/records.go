@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
@@ -47,7 +48,7 @@ func EmbedTexts(chunks []contextheader.Chunk) []string {
 // count of vectors other than of chunks gives an error wrapping ErrEmbed. The records carry no
 // [MetadataKey], which only an [Indexer] sets: an Indexer given the same
 // documents later embeds their chunks once more.
-func Records(doc Document, chunks []contextheader.Chunk, vectors [][]float32) ([]vectorstore.Record, error) {
+func Records(doc document.Document, chunks []contextheader.Chunk, vectors [][]float32) ([]vectorstore.Record, error) {
 	if len(vectors) != len(chunks) {
 		return nil, fmt.Errorf("%w: %d vectors for %d chunks", ErrEmbed, len(vectors), len(chunks))
 	}
@@ -125,7 +126,7 @@ func digest(a, b string, n uint64) [sha256.Size]byte {
 // fingerprint identifies everything a document's records are made from,
 // as far as the Indexer can see: the document and Config.Version and
 // EmbedderName, which name the rest.
-func fingerprint(cfg *Config, doc Document) string {
+func fingerprint(cfg *Config, doc document.Document) string {
 	parts := []string{cfg.Version, cfg.EmbedderName, doc.ID, doc.Title, doc.Text, strconv.Itoa(int(doc.Format)), doc.Summary}
 	for _, k := range slices.Sorted(maps.Keys(doc.Metadata)) {
 		parts = append(parts, k, doc.Metadata[k])

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -24,11 +25,11 @@ func TestWindowsRebuildIndexedText(t *testing.T) {
 		"## Taxis\n\nTaxis are for late nights only. Tips up to ten percent are paid."
 	tok, err := tokencount.Encoding("cl100k_base")
 	require.NoError(t, err)
-	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 12, Format: chunker.Markdown})
+	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 12, Format: document.Markdown})
 	require.NoError(t, err)
 	store := &vectorstore.Memory{}
 	ix := newIndexer(t, ingest.Config{Chunker: c, Store: store, Embedder: &counting{}})
-	_, err = ix.Index(ctx, ingest.Document{ID: "travel", Text: text, Format: chunker.Markdown})
+	_, err = ix.Index(ctx, document.Document{ID: "travel", Text: text, Format: document.Markdown})
 	require.NoError(t, err)
 
 	units, err := store.RangeText(ctx, "travel", 0, 1000)

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
-	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 )
 
 //go:embed testdata/reports testdata/room/questions.json
@@ -51,7 +51,7 @@ func loadRoom() (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc := NewDocument("room_with_a_view", text, chunker.Text)
+	doc := NewDocument("room_with_a_view", text, document.Text)
 	doc.Title = "A Room with a View, by E. M. Forster"
 	return NewCorpus("room", []Document{doc}, qs)
 }

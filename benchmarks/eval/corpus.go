@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 )
 
 // A Corpus is a set of documents and the questions asked of them.
@@ -22,10 +22,10 @@ type Corpus struct {
 
 // A Document is one text of a corpus.
 type Document struct {
-	ID     string         // unique in the corpus: the file name without its extension
-	Title  string         // the first non-empty line, without Markdown heading marks
-	Text   string         // the whole text, valid UTF-8
-	Format chunker.Format // chunker.Markdown for .md files, chunker.Text otherwise
+	ID     string          // unique in the corpus: the file name without its extension
+	Title  string          // the first non-empty line, without Markdown heading marks
+	Text   string          // the whole text, valid UTF-8
+	Format document.Format // document.Markdown for .md files, document.Text otherwise
 }
 
 // A Question asks for one fact whose gold answer is a byte span of one
@@ -164,11 +164,11 @@ func LoadDir(fsys fs.FS, dir string) (*Corpus, error) {
 	return NewCorpus(path.Base(dir), docs, qs)
 }
 
-func formatOf(ext string) chunker.Format {
+func formatOf(ext string) document.Format {
 	if ext == ".md" {
-		return chunker.Markdown
+		return document.Markdown
 	}
-	return chunker.Text
+	return document.Text
 }
 
 func readQuestions(fsys fs.FS, name string) ([]Question, error) {
@@ -188,7 +188,7 @@ func readQuestions(fsys fs.FS, name string) ([]Question, error) {
 
 // NewDocument returns a document with its Title taken from the text: the
 // first non-empty line, without leading Markdown heading marks.
-func NewDocument(id, text string, format chunker.Format) Document {
+func NewDocument(id, text string, format document.Format) Document {
 	return Document{ID: id, Title: title(text), Text: text, Format: format}
 }
 

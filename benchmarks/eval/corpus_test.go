@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/benchmarks/eval"
-	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 )
 
 // TestBuiltinCorpora checks the gold data itself, independently of the
@@ -47,7 +47,7 @@ func TestReportsKinds(t *testing.T) {
 	c, err := eval.Load("reports")
 	require.NoError(t, err)
 	kinds := map[string]int{}
-	formats := map[chunker.Format]int{}
+	formats := map[document.Format]int{}
 	for _, d := range c.Documents {
 		kinds[strings.SplitN(d.ID, "-", 2)[0]]++
 		formats[d.Format]++
@@ -56,8 +56,8 @@ func TestReportsKinds(t *testing.T) {
 	for _, k := range []string{"alder", "halvorsen", "corvane", "tessaly", "pelham", "parcelwise", "quillon"} {
 		assert.GreaterOrEqual(t, kinds[k], 2, k)
 	}
-	assert.Positive(t, formats[chunker.Text])
-	assert.Positive(t, formats[chunker.Markdown])
+	assert.Positive(t, formats[document.Text])
+	assert.Positive(t, formats[document.Markdown])
 	asked := map[string]bool{}
 	for _, q := range c.Questions {
 		asked[q.DocID] = true
@@ -115,9 +115,9 @@ func TestLoadDir(t *testing.T) {
 	require.Len(t, c.Documents, 2)
 	one, _ := c.Document("one")
 	two, _ := c.Document("two")
-	assert.Equal(t, eval.Document{ID: "one", Title: "Pump manual", Text: "# Pump manual\n\nThe pump runs at 40 litres a minute.\n", Format: chunker.Markdown}, one)
+	assert.Equal(t, eval.Document{ID: "one", Title: "Pump manual", Text: "# Pump manual\n\nThe pump runs at 40 litres a minute.\n", Format: document.Markdown}, one)
 	assert.Equal(t, "Valve notes", two.Title)
-	assert.Equal(t, chunker.Text, two.Format)
+	assert.Equal(t, document.Text, two.Format)
 	assert.Equal(t, 15, c.Questions[0].Start)
 
 	for name, fsys := range map[string]fstest.MapFS{

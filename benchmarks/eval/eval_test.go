@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/benchmarks/eval"
-	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -25,8 +25,8 @@ const (
 func tinyCorpus(t *testing.T) *eval.Corpus {
 	t.Helper()
 	c, err := eval.NewCorpus("tiny", []eval.Document{
-		eval.NewDocument("pump", pumpText, chunker.Markdown),
-		eval.NewDocument("valve", valveText, chunker.Text),
+		eval.NewDocument("pump", pumpText, document.Markdown),
+		eval.NewDocument("valve", valveText, document.Text),
 	}, []eval.Question{
 		{ID: "q1", DocID: "pump", Text: "When are the seals replaced?", Answer: "Replace the seals every spring."},
 		{ID: "q2", DocID: "valve", Text: "At what pressure does the valve open?", Answer: "The valve opens at three bar."},

@@ -6,7 +6,7 @@ import (
 	"log"
 
 	"github.com/ragkit/ragkit/benchmarks/eval"
-	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/segment"
 )
 
@@ -15,8 +15,8 @@ import (
 // replace Units, Retrieve or Search.
 func ExampleEvaluator_Evaluate() {
 	corpus, err := eval.NewCorpus("manuals", []eval.Document{
-		eval.NewDocument("pump", "# Pump manual\n\nThe pump runs at forty litres a minute.\n\nReplace the seals every spring.", chunker.Markdown),
-		eval.NewDocument("valve", "# Valve manual\n\nThe valve opens at three bar.\n\nGrease the spindle every autumn.", chunker.Markdown),
+		eval.NewDocument("pump", "# Pump manual\n\nThe pump runs at forty litres a minute.\n\nReplace the seals every spring.", document.Markdown),
+		eval.NewDocument("valve", "# Valve manual\n\nThe valve opens at three bar.\n\nGrease the spindle every autumn.", document.Markdown),
 	}, []eval.Question{
 		{ID: "q1", DocID: "pump", Text: "How often are the seals replaced?", Answer: "Replace the seals every spring."},
 		{ID: "q2", DocID: "valve", Text: "When is the spindle greased?", Answer: "Grease the spindle every autumn."},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -87,7 +88,7 @@ func newDecorator(tok tokencount.Tokenizer, summary bool) (*contextheader.Decora
 // text, and its header as the words keyword search reads besides the
 // text; units[i] is chunks[i].
 func decorate(ctx context.Context, d *contextheader.Decorator, doc Document, chunks []chunker.Chunk, units []Unit) error {
-	hdoc := contextheader.Document{ID: doc.ID, Title: doc.Title, Text: doc.Text, Format: doc.Format}
+	hdoc := document.Document{ID: doc.ID, Title: doc.Title, Text: doc.Text, Format: doc.Format}
 	decorated, err := d.Decorate(ctx, hdoc, chunks)
 	if err != nil {
 		return err

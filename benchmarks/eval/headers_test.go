@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/benchmarks/eval"
-	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -20,8 +20,8 @@ func manuals(t *testing.T) *eval.Corpus {
 	const pump = "# Pump manual\n\nThe pump is installed in the basement of the north building.\n\n## Maintenance\n\nReplace the seals every spring."
 	const valve = "# Valve manual\n\nThe valve is fitted on the main water line by the gate.\n\n## Maintenance\n\nReplace the seals every autumn."
 	c, err := eval.NewCorpus("manuals", []eval.Document{
-		eval.NewDocument("pump", pump, chunker.Markdown),
-		eval.NewDocument("valve", valve, chunker.Markdown),
+		eval.NewDocument("pump", pump, document.Markdown),
+		eval.NewDocument("valve", valve, document.Markdown),
 	}, []eval.Question{
 		{ID: "q1", DocID: "pump", Text: "When are the pump seals replaced?", Answer: "Replace the seals every spring."},
 		{ID: "q2", DocID: "valve", Text: "When are the valve seals replaced?", Answer: "Replace the seals every autumn."},

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 )
@@ -44,12 +44,12 @@ func separators(patterns ...string) []*regexp.Regexp {
 //
 // It returns the chunks' byte spans in text, in order. A nil tok or a
 // maxTokens below 1 gives an error wrapping ErrConfig.
-func RecursiveSplit(tok tokencount.Tokenizer, maxTokens int, format chunker.Format, text string) ([]segment.Span, error) {
+func RecursiveSplit(tok tokencount.Tokenizer, maxTokens int, format document.Format, text string) ([]segment.Span, error) {
 	if tok == nil || maxTokens < 1 {
 		return nil, fmt.Errorf("%w: RecursiveSplit needs a Tokenizer and maxTokens >= 1, got %d", ErrConfig, maxTokens)
 	}
 	seps := textSeparators
-	if format == chunker.Markdown {
+	if format == document.Markdown {
 		seps = markdownSeparators
 	}
 	r := recursive{tok: tok, max: maxTokens, text: text}

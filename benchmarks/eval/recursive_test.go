@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/benchmarks/eval"
-	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
@@ -31,21 +31,21 @@ func TestRecursiveSplit(t *testing.T) {
 		name   string
 		text   string
 		max    int
-		format chunker.Format
+		format document.Format
 		want   []string
 	}{
-		{"words packed up to the limit", "a b c d e f", 3, chunker.Text, []string{"a b c", "d e f"}},
-		{"fits whole", "a b\n\nc", 5, chunker.Text, []string{"a b\n\nc"}},
+		{"words packed up to the limit", "a b c d e f", 3, document.Text, []string{"a b c", "d e f"}},
+		{"fits whole", "a b\n\nc", 5, document.Text, []string{"a b\n\nc"}},
 		// The long middle paragraph is split on its own, so its remainder
 		// "ff" is not packed with the short paragraph "gg" after it: the
 		// crumbs greedy splitters leave.
-		{"paragraphs, then words", "aa bb\n\ncc dd ee ff\n\ngg", 3, chunker.Text, []string{"aa bb", "cc dd ee", "ff", "gg"}},
-		{"line breaks before spaces", "aa bb\ncc dd\nee", 2, chunker.Text, []string{"aa bb", "cc dd", "ee"}},
+		{"paragraphs, then words", "aa bb\n\ncc dd ee ff\n\ngg", 3, document.Text, []string{"aa bb", "cc dd ee", "ff", "gg"}},
+		{"line breaks before spaces", "aa bb\ncc dd\nee", 2, document.Text, []string{"aa bb", "cc dd", "ee"}},
 		// A piece of exactly max tokens is split further (LangChain keeps
 		// only pieces shorter than the limit whole).
-		{"piece of exactly max", "a b\n\nc", 2, chunker.Text, []string{"a b", "c"}},
-		{"markdown headings first", "# A\n\nx y\n\n## B\n\nz w", 4, chunker.Markdown, []string{"# A\n\nx y", "## B\n\nz w"}},
-		{"markdown rule", "x y z\n---\nw v u", 4, chunker.Markdown, []string{"x y z", "---\nw v u"}},
+		{"piece of exactly max", "a b\n\nc", 2, document.Text, []string{"a b", "c"}},
+		{"markdown headings first", "# A\n\nx y\n\n## B\n\nz w", 4, document.Markdown, []string{"# A\n\nx y", "## B\n\nz w"}},
+		{"markdown rule", "x y z\n---\nw v u", 4, document.Markdown, []string{"x y z", "---\nw v u"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,15 +60,15 @@ func TestRecursiveSplit(t *testing.T) {
 // between characters, never inside one.
 func TestRecursiveSplitCharacters(t *testing.T) {
 	text := "ééééé"
-	spans, err := eval.RecursiveSplit(tokentest.Runes{}, 2, chunker.Text, text)
+	spans, err := eval.RecursiveSplit(tokentest.Runes{}, 2, document.Text, text)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"éé", "éé", "é"}, texts(text, spans))
 }
 
 func TestRecursiveSplitErrors(t *testing.T) {
-	_, err := eval.RecursiveSplit(nil, 10, chunker.Text, "x")
+	_, err := eval.RecursiveSplit(nil, 10, document.Text, "x")
 	require.ErrorIs(t, err, eval.ErrConfig)
-	_, err = eval.RecursiveSplit(tokentest.Words{}, 0, chunker.Text, "x")
+	_, err = eval.RecursiveSplit(tokentest.Words{}, 0, document.Text, "x")
 	require.ErrorIs(t, err, eval.ErrConfig)
 }
 
@@ -120,9 +120,9 @@ func FuzzRecursiveSplit(f *testing.F) {
 		if max < 1 || max > 64 {
 			return
 		}
-		format := chunker.Text
+		format := document.Text
 		if markdown {
-			format = chunker.Markdown
+			format = document.Markdown
 		}
 		spans, err := eval.RecursiveSplit(tokentest.Words{}, max, format, text)
 		require.NoError(t, err)

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 )
 
 // The embedded corpus: policies of a fictional company, whose sections do
@@ -23,24 +23,24 @@ import (
 //go:embed corpus/*.md
 var corpus embed.FS
 
-// A document is one input file.
-type document struct {
-	id       string // path relative to the corpus root, with forward slashes
-	title    string
-	text     string
-	format   chunker.Format
-	headings []contextheader.Heading
+// A source is one input file.
+type source struct {
+	id      string // path relative to the corpus root, with forward slashes
+	title   string
+	text    string
+	format  document.Format
+	outline *document.Outline
 }
 
 // loadDocuments reads the embedded corpus, or the .md and .txt files under
 // dir, in path order. Files that are empty or not valid UTF-8 are skipped
 // with a note on stderr.
-func loadDocuments(dir string, stderr io.Writer) ([]document, error) {
+func loadDocuments(dir string, stderr io.Writer) ([]source, error) {
 	fsys, root := fs.FS(corpus), "corpus"
 	if dir != "" {
 		fsys, root = os.DirFS(dir), "."
 	}
-	var docs []document
+	var docs []source
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -72,13 +72,13 @@ func loadDocuments(dir string, stderr io.Writer) ([]document, error) {
 
 // newDocument finds a document's headings and takes its title from the
 // first top-level heading, or else from its file name.
-func newDocument(id, text string, markdown bool) document {
-	d := document{id: id, text: text, format: chunker.Text}
+func newDocument(id, text string, markdown bool) source {
+	d := source{id: id, text: text, format: document.Text}
 	if markdown {
-		d.format = chunker.Markdown
+		d.format = document.Markdown
 	}
-	d.headings = contextheader.Headings(text, d.format)
-	for _, h := range d.headings {
+	d.outline = document.NewOutline(text, d.format)
+	for _, h := range d.outline.Headings() {
 		if h.Level == 1 {
 			d.title = h.Title
 			break
@@ -94,16 +94,16 @@ func newDocument(id, text string, markdown bool) document {
 // section path at start, without the title, as " > "-joined headings, then
 // the headings that open further sections inside, joined by "; ". Text
 // before the first section has no section path; the result may be empty.
-func (d document) sections(start, end int) string {
+func (d source) sections(start, end int) string {
 	var names []string
-	p := contextheader.SectionPath(d.headings, start)
+	p := d.outline.Path(start, start)
 	if len(p) > 0 && p[0] == d.title {
 		p = p[1:]
 	}
 	if len(p) > 0 {
 		names = append(names, strings.Join(p, contextheader.PathSeparator))
 	}
-	for _, h := range d.headings {
+	for _, h := range d.outline.Headings() {
 		if h.Start > start && h.Start < end && h.Level > 1 {
 			names = append(names, h.Title)
 		}

@@ -10,13 +10,14 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // An index is the documents, their chunks and the store that holds them.
 type index struct {
-	docs  []document
+	docs  []source
 	byID  map[string]int // document ID to position in docs
 	store *vectorstore.Memory
 
@@ -28,7 +29,7 @@ type index struct {
 // headers, embeddings, the memory store. With -index it starts from the
 // store saved there, so that only chunks whose text or header changed are
 // embedded again, and saves the result.
-func buildIndex(ctx context.Context, o options, m *models, docs []document, stderr io.Writer) (*index, error) {
+func buildIndex(ctx context.Context, o options, m *models, docs []source, stderr io.Writer) (*index, error) {
 	ix := &index{docs: docs, byID: make(map[string]int, len(docs)), chunks: make([][]chunker.Chunk, len(docs))}
 	for i, d := range docs {
 		ix.byID[d.id] = i
@@ -118,11 +119,11 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 	if err != nil {
 		return ingest.Stats{}, err
 	}
-	docs := make([]ingest.Document, len(ix.docs))
-	cdocs := make([]contextheader.Document, len(ix.docs))
+	docs := make([]document.Document, len(ix.docs))
+	cdocs := make([]document.Document, len(ix.docs))
 	for i, d := range ix.docs {
-		docs[i] = ingest.Document{ID: d.id, Title: d.title, Text: d.text, Format: d.format}
-		cdocs[i] = contextheader.Document(docs[i])
+		docs[i] = document.Document{ID: d.id, Title: d.title, Text: d.text, Format: d.format}
+		cdocs[i] = document.Document(docs[i])
 	}
 	if m.chat != nil {
 		// A model's summaries, made concurrently and with progress; the
@@ -146,15 +147,15 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 // o.maxTokens tokens for the document's format, which also keeps the
 // chunks for the documents table.
 func (ix *index) splitter(o options, m *models) (ingest.SplitFunc, error) {
-	chunkers := map[chunker.Format]*chunker.Chunker{}
-	for _, f := range []chunker.Format{chunker.Text, chunker.Markdown} {
+	chunkers := map[document.Format]*chunker.Chunker{}
+	for _, f := range []document.Format{document.Text, document.Markdown} {
 		c, err := chunker.New(chunker.Config{Tokenizer: m.tokenizer, MaxTokens: o.maxTokens, Format: f})
 		if err != nil {
 			return nil, err
 		}
 		chunkers[f] = c
 	}
-	return func(_ context.Context, doc ingest.Document) ([]chunker.Chunk, error) {
+	return func(_ context.Context, doc document.Document) ([]chunker.Chunk, error) {
 		chunks, err := chunkers[doc.Format].Split(doc.Text)
 		if err != nil {
 			return nil, err

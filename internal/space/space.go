@@ -5,6 +5,7 @@
 package space
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -95,4 +96,25 @@ func Back(text string, start, end int) int {
 func Trim(text string, s, e int) (int, int) {
 	s = Skip(text, s, e)
 	return s, Back(text, s, e)
+}
+
+// OneLine makes s one line: white space runs become single
+// spaces, and the ends are trimmed.
+func OneLine(s string) string {
+	if singleSpaced(s) {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// singleSpaced reports whether s is printable ASCII with single spaces
+// between words and none at the ends: most titles and summaries.
+func singleSpaced(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < ' ' || c >= utf8.RuneSelf || c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' ') {
+			return false
+		}
+	}
+	return true
 }

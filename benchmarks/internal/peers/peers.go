@@ -18,6 +18,7 @@ import (
 
 	"github.com/ragkit/ragkit/benchmarks/eval"
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -65,13 +66,13 @@ type Splitter struct {
 	Split func(text string) ([]string, error)
 }
 
-// FormatOf returns chunker.Markdown for a corpus name ending in ".md",
-// chunker.Text otherwise.
-func FormatOf(name string) chunker.Format {
+// FormatOf returns document.Markdown for a corpus name ending in ".md",
+// document.Text otherwise.
+func FormatOf(name string) document.Format {
 	if strings.HasSuffix(name, ".md") {
-		return chunker.Markdown
+		return document.Markdown
 	}
-	return chunker.Text
+	return document.Text
 }
 
 // Chunker returns ragkit's chunker configured by cfg as a split function.
@@ -93,7 +94,7 @@ func Chunker(cfg chunker.Config) (func(text string) ([]string, error), error) {
 // Recursive returns the evaluation's greedy baseline (LangChain's
 // recursive splitter with a token count, eval.RecursiveSplit) as a split
 // function.
-func Recursive(tok tokencount.Tokenizer, max int, format chunker.Format) func(text string) ([]string, error) {
+func Recursive(tok tokencount.Tokenizer, max int, format document.Format) func(text string) ([]string, error) {
 	return func(text string) ([]string, error) {
 		spans, err := eval.RecursiveSplit(tok, max, format, text)
 		texts := make([]string, len(spans))
@@ -108,7 +109,7 @@ func Recursive(tok tokencount.Tokenizer, max int, format chunker.Format) func(te
 // ragkit's chunker, balanced and greedy, with tok, then langchaingo's
 // RecursiveCharacter splitter (its default separators, tiktoken-go's count
 // as its length function) and its TokenSplitter.
-func Splitters(format chunker.Format, max int, tok tokencount.Tokenizer) ([]Splitter, error) {
+func Splitters(format document.Format, max int, tok tokencount.Tokenizer) ([]Splitter, error) {
 	tk, err := Tiktoken()
 	if err != nil {
 		return nil, err

@@ -1,9 +1,10 @@
-package contextheader
+package document
 
 import (
 	"strings"
 
 	"github.com/ragkit/ragkit/internal/markdown"
+	"github.com/ragkit/ragkit/internal/space"
 )
 
 // markdownHeadings returns the Markdown headings of text with plain
@@ -29,7 +30,7 @@ func markdownHeadings(text string) []Heading {
 // It is linear in s, even on a long line of unmatched brackets.
 func inlineText(s string) string {
 	if !strings.ContainsAny(s, "\\*`_[!") {
-		return oneLine(s)
+		return space.OneLine(s)
 	}
 	in := inline{s: s}
 	var b strings.Builder

@@ -1,4 +1,4 @@
-package contextheader
+package document
 
 import (
 	"sort"
@@ -6,11 +6,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/internal/space"
 )
 
-// A Heading is a heading of a document, found by [Headings].
+// A Heading is a heading of a text, found by [Headings].
 type Heading struct {
 	// Level is the heading's depth: 1 for the outermost. A heading
 	// encloses the text after it up to the next heading of the same or
@@ -28,16 +27,16 @@ type Heading struct {
 // such a heading nests inside the numbered or capitalised one before it.
 const plainTextLevel = 7
 
-// Headings returns the headings of text in order.
+// Headings returns the headings of text, read as format, in order.
 //
-// For [chunker.Markdown] they are the ATX ("## Title") and setext (a line
+// For [Markdown] they are the ATX ("## Title") and setext (a line
 // underlined with = or -) headings, never lines inside fenced or indented
 // code or HTML blocks, with inline markup (emphasis, code spans, links)
 // taken out of their titles.
 //
-// For [chunker.Text], which has no markup, a heading is a line that looks
-// like one. It must open a paragraph (the text's first line, or a line
-// after a blank line), hold 1 to 12 words and at most 100 bytes, contain a
+// For [Text], which has no markup, a heading is a line that looks like
+// one. It must open a paragraph (the text's first line, or a line after a
+// blank line), hold 1 to 12 words and at most 100 bytes, contain a
 // letter, not end in sentence or clause punctuation (. , ; : ! ? …, also
 // before closing quotes or brackets) and not start with a list bullet.
 // Then it is a heading if it is
@@ -57,40 +56,31 @@ const plainTextLevel = 7
 //     last paragraph ("Environmental review"); level 7, so that it nests
 //     inside numbered and capitalised headings.
 //
-// Headings never fails: any text, even invalid UTF-8, gives a list
-// (possibly empty) of headings in order, within the text, that do not
-// overlap.
-func Headings(text string, format chunker.Format) []Heading {
-	if format == chunker.Markdown {
+// Lines end at "\n", "\r\n" or a lone "\r". Headings never fails: any
+// text, even invalid UTF-8, gives a list (possibly empty) of headings in
+// order, within the text, that do not overlap. A format that is not
+// [Valid] reads as Text.
+func Headings(text string, format Format) []Heading {
+	if format == Markdown {
 		return markdownHeadings(text)
 	}
 	return textHeadings(text)
 }
 
-// SectionPath returns the titles of the headings that enclose offset,
-// outermost first: the last heading that starts at or before offset,
-// the last heading before that one with a lower level, and so on.
-// headings must be in order, as [Headings] returns them.
-func SectionPath(headings []Heading, offset int) []string {
-	o := outlineOf(headings)
-	return o.path(o.section(offset))
-}
-
-// An outline answers SectionPath for many offsets of one text: each
-// heading knows its parent, and each path is built once.
-type outline struct {
+// An Outline is the heading structure of one text: its headings, and
+// which heading encloses which. It answers the section path of any
+// stretch of the text in time proportional to the path. An Outline is
+// safe for concurrent use.
+type Outline struct {
+	text     string
 	headings []Heading
-	parent   []int
-	paths    [][]string
+	parent   []int // the index of each heading's enclosing heading, or -1
 }
 
-func newOutline(text string, format chunker.Format) *outline {
-	return outlineOf(Headings(text, format))
-}
-
-// outlineOf returns the outline of headings, which are in order.
-func outlineOf(hs []Heading) *outline {
-	o := &outline{headings: hs, parent: make([]int, len(hs)), paths: make([][]string, len(hs))}
+// NewOutline returns the outline of text, read as format.
+func NewOutline(text string, format Format) *Outline {
+	hs := Headings(text, format)
+	o := &Outline{text: text, headings: hs, parent: make([]int, len(hs))}
 	var stack []int
 	for i, h := range hs {
 		for len(stack) > 0 && hs[stack[len(stack)-1]].Level >= h.Level {
@@ -105,77 +95,102 @@ func outlineOf(hs []Heading) *outline {
 	return o
 }
 
+// Headings returns the outline's headings in order. The slice is the
+// outline's own: do not modify it.
+func (o *Outline) Headings() []Heading { return o.headings }
+
+// Section returns the index in [Outline.Headings] of the heading whose
+// section holds text[start:end], as [Outline.Path] chooses it, or -1.
+func (o *Outline) Section(start, end int) int { return o.spanSection(start, end) }
+
+// Path returns the section path of text[start:end]: the titles of the
+// headings that enclose it, outermost first, or nil outside every
+// section. The section is that of start, or, when the stretch opens with
+// headings, that of its first text after them, so a chunk that opens a
+// section is labelled with it. For an offset, use Path(offset, offset).
+func (o *Outline) Path(start, end int) []string {
+	return o.path(o.spanSection(start, end))
+}
+
 // section returns the index of the innermost heading that encloses
-// offset, or -1.
-func (o *outline) section(offset int) int {
+// offset (the last heading that starts at or before it), or -1.
+func (o *Outline) section(offset int) int {
 	return sort.Search(len(o.headings), func(i int) bool { return o.headings[i].Start > offset }) - 1
 }
 
-// chunkSection returns the index of the innermost heading that encloses
-// the chunk text[start:end], or -1: the section of the chunk's start, or,
-// when the chunk opens with headings, of its first text after them. A
-// chunk that runs on into the next section shows that section's heading
-// in its own text.
-func (o *outline) chunkSection(text string, start, end int) int {
+// spanSection returns the index of the innermost heading that encloses
+// text[start:end], as Path describes.
+func (o *Outline) spanSection(start, end int) int {
+	start, end = max(start, 0), min(end, len(o.text))
 	i := o.section(start)
 	for i >= 0 && o.headings[i].Start == start && o.headings[i].End < end {
-		start = space.Skip(text, o.headings[i].End, end)
+		start = space.Skip(o.text, o.headings[i].End, end)
 		i = o.section(start)
 	}
 	return i
 }
 
-// path returns the titles from the outermost heading to heading i.
-func (o *outline) path(i int) []string {
-	if i < 0 {
+// path returns the titles from the outermost heading to heading i, built
+// from the end by following parents: time and memory in the path's depth.
+func (o *Outline) path(i int) []string {
+	n := 0
+	for j := i; j >= 0; j = o.parent[j] {
+		n++
+	}
+	if n == 0 {
 		return nil
 	}
-	if o.paths[i] == nil {
-		o.paths[i] = append(append([]string(nil), o.path(o.parent[i])...), o.headings[i].Title)
+	p := make([]string, n)
+	for j := i; j >= 0; j = o.parent[j] {
+		n--
+		p[n] = o.headings[j].Title
 	}
-	return o.paths[i]
+	return p
 }
 
-// textHeadings finds heading-like lines of plain text; see Headings.
+// textHeadings finds heading-like lines of plain text; see Headings. It
+// reads the text a line at a time, with the next line in view.
 func textHeadings(text string) []Heading {
 	var out []Heading
-	lines := splitLines(text)
-	for i, l := range lines {
-		if l.blank || i > 0 && !lines[i-1].blank {
-			continue
+	tail := space.Back(text, 0, len(text)) // the end of the last text
+	prevBlank := true
+	for l := lineFrom(text, 0); l.start < len(text); {
+		next := lineFrom(text, l.next)
+		if !l.blank && prevBlank {
+			if h, ok := textHeading(text, l, next, l.next < tail); ok {
+				out = append(out, h)
+			}
 		}
-		if h, ok := textHeading(text, lines, i); ok {
-			out = append(out, h)
-		}
+		prevBlank, l = l.blank, next
 	}
 	return out
 }
 
 type line struct {
 	start, end int // without the line break
+	next       int // the start of the next line
 	blank      bool
 }
 
-func splitLines(text string) []line {
-	var lines []line
-	for start := 0; start < len(text); {
-		end := strings.IndexByte(text[start:], '\n')
-		next := start + end + 1
-		if end < 0 {
-			end, next = len(text)-start, len(text)
-		}
-		l := line{start: start, end: start + end}
-		l.blank = strings.TrimSpace(text[l.start:l.end]) == ""
-		lines = append(lines, l)
-		start = next
+// lineFrom returns the line that starts at start: it ends at "\n",
+// "\r\n" or a lone "\r". At the end of the text it is an empty, blank line.
+func lineFrom(text string, start int) line {
+	end := strings.IndexAny(text[start:], "\r\n")
+	if end < 0 {
+		return line{start: start, end: len(text), next: len(text), blank: space.Skip(text, start, len(text)) == len(text)}
 	}
-	return lines
+	l := line{start: start, end: start + end, next: start + end + 1}
+	if text[l.end] == '\r' && l.next < len(text) && text[l.next] == '\n' {
+		l.next++
+	}
+	l.blank = space.Skip(text, l.start, l.end) == l.end
+	return l
 }
 
-// textHeading decides whether lines[i], which opens a paragraph, is a
-// heading.
-func textHeading(text string, lines []line, i int) (Heading, bool) {
-	t := strings.TrimSpace(text[lines[i].start:lines[i].end])
+// textHeading decides whether l, which opens a paragraph, is a heading;
+// next is the line after it, and later reports text after l.
+func textHeading(text string, l, next line, later bool) (Heading, bool) {
+	t := strings.TrimSpace(text[l.start:l.end])
 	if len(t) > 100 || !headingLike(t) {
 		return Heading{}, false
 	}
@@ -183,15 +198,15 @@ func textHeading(text string, lines []line, i int) (Heading, bool) {
 	if len(words) > 12 {
 		return Heading{}, false
 	}
-	h := Heading{Level: 1, Title: oneLine(t), Start: lines[i].start, End: lines[i].end}
+	h := Heading{Level: 1, Title: space.OneLine(t), Start: l.start, End: l.end}
 	level, numbered := sectionNumber(t)
 	caps := !numbered && capitals(t)
-	standalone := i+1 == len(lines) || lines[i+1].blank
+	standalone := next.blank
 	switch {
-	case standalone && !laterText(lines, i):
+	case standalone && !later:
 		return Heading{}, false
 	case numbered || caps:
-		if !standalone && !headsBody(text, lines[i+1], caps) {
+		if !standalone && !headsBody(text, next, caps) {
 			return Heading{}, false
 		}
 		if numbered {
@@ -293,14 +308,4 @@ func headsBody(text string, next line, caps bool) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(t)
 	return !unicode.IsLower(r)
-}
-
-// laterText reports whether a non-blank line follows lines[i].
-func laterText(lines []line, i int) bool {
-	for _, l := range lines[i+1:] {
-		if !l.blank {
-			return true
-		}
-	}
-	return false
 }

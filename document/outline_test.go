@@ -1,18 +1,16 @@
-package contextheader_test
+package document_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ragkit/ragkit/chunker"
-	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 )
 
 // titles returns "level title" for each heading.
-func titles(hs []contextheader.Heading) []string {
+func titles(hs []document.Heading) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
 		out[i] = strings.Repeat("#", h.Level) + " " + h.Title
@@ -41,7 +39,7 @@ func TestMarkdownHeadings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := contextheader.Headings(tt.text, chunker.Markdown)
+			got := document.Headings(tt.text, document.Markdown)
 			require.Equal(t, tt.want, titles(got))
 			for _, h := range got {
 				require.True(t, strings.Contains(tt.text[h.Start:h.End], strings.Fields(h.Title)[0]) || strings.Contains(h.Title, "snake"),
@@ -77,7 +75,7 @@ func TestTextHeadings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := contextheader.Headings(tt.text, chunker.Text)
+			got := document.Headings(tt.text, document.Text)
 			require.Equal(t, tt.want, titles(got))
 			for _, h := range got {
 				require.Equal(t, h.Title, strings.Join(strings.Fields(tt.text[h.Start:h.End]), " "))
@@ -88,7 +86,8 @@ func TestTextHeadings(t *testing.T) {
 
 func TestSectionPath(t *testing.T) {
 	text := "intro\n# A\n## B\n### C\n## D\n#### E\n# F\n"
-	hs := contextheader.Headings(text, chunker.Markdown)
+	o := document.NewOutline(text, document.Markdown)
+	hs := o.Headings()
 	require.Equal(t, []string{"# A", "## B", "### C", "## D", "#### E", "# F"}, titles(hs))
 	at := func(s string) int { return strings.Index(text, s) }
 	tests := []struct {
@@ -106,46 +105,30 @@ func TestSectionPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, contextheader.SectionPath(hs, tt.offset))
+			require.Equal(t, tt.want, o.Path(tt.offset, tt.offset))
 		})
 	}
 }
 
-func TestChunkSections(t *testing.T) {
-	tok := cl100k(t)
-	tests := []struct {
-		name   string
-		doc    contextheader.Document
-		starts []string
-		want   [][]string
-	}{
-		{"markdown", contextheader.Document{Format: chunker.Markdown, Text: policy}, []string{"Ride-hailing is", "### Trains"},
-			[][]string{{"Travel policy"}, {"Travel policy", "Ground transport", "Ride-hailing"}, {"Travel policy", "Ground transport", "Trains"}}},
-		{"a chunk that opens with headings", contextheader.Document{Format: chunker.Markdown, Text: policy}, []string{"## Ground", "### Trains"},
-			[][]string{{"Travel policy"}, {"Travel policy", "Ground transport", "Ride-hailing"}, {"Travel policy", "Ground transport", "Trains"}}},
-		{"a chunk across sibling sections", contextheader.Document{Format: chunker.Markdown, Text: policy}, []string{"Ride-hailing is", "Standard"},
-			[][]string{{"Travel policy"}, {"Travel policy", "Ground transport", "Ride-hailing"}, {"Travel policy", "Ground transport", "Trains"}}},
-		{"a chunk that ends with a heading", contextheader.Document{Format: chunker.Markdown, Text: policy}, []string{"### Ride"},
-			[][]string{{"Travel policy"}, {"Travel policy", "Ground transport", "Ride-hailing"}}},
-		{"a chunk of headings only", contextheader.Document{Format: chunker.Markdown, Text: policy}, []string{"## Ground", "Ride-hailing is"},
-			[][]string{{"Travel policy"}, {"Travel policy", "Ground transport", "Ride-hailing"}, {"Travel policy", "Ground transport", "Ride-hailing"}}},
-		{"heading in a code fence", contextheader.Document{Format: chunker.Markdown, Text: "# Setup\n\n```\n# install\nmake\n```\n\nDone."},
-			[]string{"Done"}, [][]string{{"Setup"}, {"Setup"}}},
-		{"no headings", contextheader.Document{Format: chunker.Markdown, Text: "One.\n\nTwo."}, []string{"Two"}, [][]string{nil, nil}},
-		{"plain report", contextheader.Document{Text: "4 ENVIRONMENTAL REVIEW\n\n4.2 Noise\n\nA limit of 35 dB.\n\nFlood risk\n\nZone 1."},
-			[]string{"A limit", "Zone"},
-			[][]string{{"4 ENVIRONMENTAL REVIEW", "4.2 Noise"}, {"4 ENVIRONMENTAL REVIEW", "4.2 Noise"}, {"4 ENVIRONMENTAL REVIEW", "4.2 Noise", "Flood risk"}}},
+func TestBareCRLines(t *testing.T) {
+	text := "SCOPE\rThe rules.\r\r2 Travel\rBody text.\r\rMore text."
+	require.Equal(t, []string{"# SCOPE", "# 2 Travel"}, titles(document.Headings(text, document.Text)))
+}
+
+func TestFormatOf(t *testing.T) {
+	for name, want := range map[string]document.Format{
+		"notes.md": document.Markdown, "a/b/README.MD": document.Markdown, "x.markdown": document.Markdown,
+		"x.mdx": document.Markdown, "x.txt": document.Text, "Makefile": document.Text, "md": document.Text,
+	} {
+		require.Equal(t, want, document.FormatOf(name), name)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := newDecorator(t, contextheader.Config{Tokenizer: tok})
-			got, err := d.Decorate(context.Background(), tt.doc, cutAt(t, tok, tt.doc.Text, tt.starts...))
-			require.NoError(t, err)
-			var sections [][]string
-			for _, c := range got {
-				sections = append(sections, c.Section)
-			}
-			require.Equal(t, tt.want, sections)
-		})
-	}
+	require.Equal(t, "Markdown", document.Markdown.String())
+	require.Equal(t, "Format(7)", document.Format(7).String())
+	require.False(t, document.Format(-1).Valid())
+}
+
+func TestSectionValue(t *testing.T) {
+	p := []string{"Travel policy", "Ground transport"}
+	require.Equal(t, p, document.SplitSection(document.JoinSection(p)))
+	require.Nil(t, document.SplitSection(""))
 }

@@ -1,0 +1,95 @@
+package document
+
+import (
+	"path"
+	"strconv"
+	"strings"
+)
+
+// A Document is a text to chunk, decorate and index, with what is known
+// about it.
+type Document struct {
+	// ID identifies the document: the DocID of its records in a store,
+	// and its name in errors and progress. Required wherever documents
+	// are stored.
+	ID string
+	// Title is the document's title, for headers and labels.
+	Title string
+	// Text is the whole document.
+	Text string
+	// Format says how to read the text's structure: [Text] (the default)
+	// or [Markdown].
+	Format Format
+	// Metadata holds fields about the document (author, date, version).
+	// ingest copies it to every record of the document, where filters
+	// match it, and headers render the fields they are asked for.
+	Metadata map[string]string
+	// Summary, if not empty, is the document's summary: headers use it as
+	// is, and no Summarizer is called for the document.
+	Summary string
+}
+
+// Outline returns the outline of the document's text, read as its Format.
+func (d Document) Outline() *Outline { return NewOutline(d.Text, d.Format) }
+
+// Format tells how to read a text's structure.
+type Format int
+
+const (
+	// Text is plain text: paragraphs are separated by blank lines, and
+	// headings are lines that look like headings (see [Headings]).
+	Text Format = iota
+	// Markdown is CommonMark or GitHub-flavoured Markdown: ATX and setext
+	// headings open sections, and fenced or indented code, tables, lists,
+	// block quotes, HTML blocks and thematic breaks are blocks.
+	Markdown
+)
+
+var formatNames = [...]string{Text: "Text", Markdown: "Markdown"}
+
+// String returns the constant's name, such as "Markdown".
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return "Format(" + strconv.Itoa(int(f)) + ")"
+	}
+	return formatNames[f]
+}
+
+// Valid reports whether f is one of the Formats above. Functions that take
+// a Format refuse any other with an error.
+func (f Format) Valid() bool { return f >= 0 && int(f) < len(formatNames) }
+
+// FormatOf returns the Format of a file by its name's extension: [Markdown]
+// for .md, .markdown, .mdown, .mkd and .mdx (in any case), [Text] for any
+// other name.
+func FormatOf(name string) Format {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".md", ".markdown", ".mdown", ".mkd", ".mdx":
+		return Markdown
+	}
+	return Text
+}
+
+// Metadata keys under which ingest stores what it knows of a record's
+// document and place, so that the query side can label and group passages
+// from the records alone.
+const (
+	// TitleKey holds the document's Title.
+	TitleKey = "document.title"
+	// SectionKey holds the section path of the record's text: the titles
+	// of the headings that enclose it, outermost first, joined by
+	// newlines (a title is always one line). Use [SplitSection] to read it.
+	SectionKey = "document.section"
+)
+
+// JoinSection joins a section path into a [SectionKey] value.
+func JoinSection(path []string) string { return strings.Join(path, "\n") }
+
+// SplitSection splits a [SectionKey] value into its section path; the
+// empty value is the empty path (nil).
+func SplitSection(value string) []string {
+	if value == "" {
+		return nil
+	}
+	return strings.Split(value, "\n")
+}
