@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -177,7 +178,10 @@ func addSat(a, b int) int {
 func less(a, b state) bool { return a.k < b.k || a.k == b.k && a.cut < b.cut }
 
 // shed makes the whole fit Limit - Reserve, taking content from sections
-// in ascending priority.
+// in ascending priority: every section before the one whose shedding
+// makes the whole fit goes to its floor, and that one keeps as much as
+// fits. That section is found by bisection over the order, so the whole
+// is measured O(log n) times for n sections, not once per section.
 func (as *assembly) shed() error {
 	total := as.measure()
 	if total <= as.avail {
@@ -187,33 +191,50 @@ func (as *assembly) shed() error {
 	slices.SortFunc(order, func(a, b *plan) int {
 		return cmp.Or(cmp.Compare(a.sec.Priority, b.sec.Priority), cmp.Compare(b.index, a.index))
 	})
+	var cand []*plan // the sections that have something to shed, in order
+	var tops []state // their states before shedding
 	for _, p := range order {
-		fl := p.floorState()
-		if p.st == fl {
-			continue
+		if p.st != p.floorState() {
+			cand, tops = append(cand, p), append(tops, p.st)
 		}
-		top, topTotal := p.st, total
-		p.st = fl
-		if total = as.measure(); total > as.avail {
-			continue
-		}
-		// p is the section whose shedding makes the whole fit: keep as
-		// much of it as fits.
-		totals := map[state]int{fl: total}
-		size := func(st state) (int, bool) {
-			p.st = st
-			n := as.measure()
-			totals[st] = n
-			return n, n <= as.avail && (p.budget == 0 || p.size(st) <= p.budget)
-		}
-		// The exact counts of top give the first guess of what the
-		// other sections and the joins add to p's block.
-		p.st = p.search(top, as.avail, topTotal-p.size(top), size)
-		as.total = totals[p.st]
-		return nil
 	}
-	return fmt.Errorf("%w: %d tokens with every section shed as far as allowed, %d available (Limit %d - Reserve %d)",
-		ErrRequiredTooLarge, total, as.avail, as.cfg.Limit, as.cfg.Reserve)
+	// shedTo puts cand[:j] at their floors and the rest at their tops, and
+	// measures the whole.
+	shedTo := func(j int) int {
+		for i, p := range cand {
+			p.st = tops[i]
+			if i < j {
+				p.st = p.floorState()
+			}
+		}
+		return as.measure()
+	}
+	if len(cand) == 0 || shedTo(len(cand)) > as.avail {
+		return fmt.Errorf("%w: %d tokens with every section shed as far as allowed, %d available (Limit %d - Reserve %d)",
+			ErrRequiredTooLarge, as.total, as.avail, as.cfg.Limit, as.cfg.Reserve)
+	}
+	// The fewest sections shed (j of them) that make the whole fit; the
+	// whole shrinks as more are shed.
+	j := sort.Search(len(cand), func(j int) bool { return shedTo(j+1) <= as.avail }) + 1
+	p := cand[j-1]
+	topTotal := total
+	if j > 1 {
+		topTotal = shedTo(j - 1)
+	}
+	fl := p.floorState()
+	p.st = fl
+	totals := map[state]int{fl: as.measure()}
+	size := func(st state) (int, bool) {
+		p.st = st
+		n := as.measure()
+		totals[st] = n
+		return n, n <= as.avail && (p.budget == 0 || p.size(st) <= p.budget)
+	}
+	// The exact counts of top give the first guess of what the other
+	// sections and the joins add to p's block.
+	p.st = p.search(tops[j-1], as.avail, topTotal-p.size(tops[j-1]), size)
+	as.total = totals[p.st]
+	return nil
 }
 
 // render renders the text from the plans' current states and returns it

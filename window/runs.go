@@ -26,7 +26,7 @@ type runPicker struct {
 func newRunPicker(values []float64, docStart []int, maxLen int) *runPicker {
 	n := len(values)
 	r := &runPicker{prefix: make([]float64, n+1), start: docStart, taken: make([]bool, n),
-		from: make([]int, n), maxLen: maxLen}
+		from: make([]int, n), maxLen: min(maxLen, n)} // a run is never longer than the units: MaxUnits may be huge
 	for i, v := range values {
 		r.prefix[i+1] = r.prefix[i] + v
 	}
