@@ -8,43 +8,53 @@
 // This package holds only this overview and a runnable example of the
 // whole flow. The work is done by its sub-packages, each usable alone:
 //
-//   - [github.com/ragkit/ragkit/tokencount]: exact, offline token counting
-//     for the tiktoken encodings (cl100k_base, o200k_base, p50k_base,
-//     r50k_base), many times faster than tiktoken-go, plus a heuristic
-//     and the token offsets the chunker sizes chunks with.
+//   - [github.com/ragkit/ragkit/tokencount]: the Tokenizer interface;
+//     exact offline counting for cl100k_base, o200k_base, p50k_base and
+//     r50k_base, equal to tiktoken-go's on every input, linear in the
+//     text; ForModel for model names; token end offsets in one pass; a
+//     vocabulary-free heuristic. [github.com/ragkit/ragkit/tokencount/tiktoken]
+//     wraps tiktoken-go itself as a yardstick;
+//     [github.com/ragkit/ragkit/tokencount/tokentest] has fake tokenizers
+//     for tests.
 //   - [github.com/ragkit/ragkit/segment]: rule-based boundaries as byte
-//     spans: paragraphs, sentences, words and graphemes.
+//     spans: paragraphs, lines, sentences, words and graphemes.
 //   - [github.com/ragkit/ragkit/chunker]: balanced token-aware chunking of
-//     plain text and Markdown: every chunk within the token range, sizes
-//     near equal, cuts at the strongest boundary available.
+//     plain text and Markdown: every chunk within MaxTokens by exact count,
+//     sizes near equal, cut at the strongest boundary available, stable
+//     under small edits.
 //   - [github.com/ragkit/ragkit/contextheader]: contextual chunk headers
 //     (title, section path, metadata, a document summary) embedded with
-//     each chunk, within a token cap, with at most one Summarizer call per
+//     each chunk within a token cap, with at most one Summarizer call per
 //     document and an offline extractive summarizer.
 //   - [github.com/ragkit/ragkit/vectorstore]: the Embedder and VectorStore
-//     interfaces, an in-memory store with exact vector search and BM25
-//     keyword search, rank fusion and hybrid search, and an offline
-//     lexical embedder. [github.com/ragkit/ragkit/vectorstore/storetest] is
-//     the conformance suite every store passes; the PostgreSQL + pgvector
-//     adapter, github.com/ragkit/ragkit/vectorstore/pgvector, is a module of
-//     its own so that this one needs no database driver.
+//     interfaces; Memory, an in-memory store with exact vector search,
+//     BM25 keyword search and persistence; rank fusion and hybrid search;
+//     Lexical, an offline embedder.
+//     [github.com/ragkit/ragkit/vectorstore/storetest] is the conformance
+//     suite every store passes.
+//   - github.com/ragkit/ragkit/vectorstore/pgvector: a VectorStore in
+//     PostgreSQL with pgvector, in a module of its own (pgx v5) so that
+//     this one needs no database driver.
 //   - [github.com/ragkit/ragkit/window]: sentence windows around search
-//     hits, merged per document and capped by exact token counts, and
-//     relevant segment extraction; small units cut from a document.
+//     hits, merged per document and capped by exact token counts; relevant
+//     segment extraction; small units cut from a document.
 //   - [github.com/ragkit/ragkit/budget]: priority-ordered assembly of a
 //     prompt under per-section token budgets, with an exact final count
 //     and a report of what was kept, cut and dropped.
 //   - [github.com/ragkit/ragkit/ingest]: end-to-end indexing: chunk, add
 //     headers, embed in batches, replace each document's records in one
-//     step; re-indexing embeds only the chunks that changed, with stable
+//     step; a re-index embeds only the chunks that changed, with stable
 //     record IDs, per-document failures and pruning.
-//   - [github.com/ragkit/ragkit/retrieve]: the query side's glue, from a
-//     search's hits (or the windows and segments made from them) to the
-//     items of a prompt's budget, ranked by score and labelled with their
-//     source.
+//   - [github.com/ragkit/ragkit/retrieve]: the query side's glue: a
+//     search's hits (or the windows and segments made from them) become
+//     budget items ranked by score and labelled with their source.
 //   - [github.com/ragkit/ragkit/llm/openai]: a client of OpenAI-compatible
 //     servers (OpenAI, Ollama, vLLM, llama.cpp, LM Studio) on net/http
-//     alone: an Embedder, a Summarizer and streaming chat.
+//     alone: an Embedder, a Summarizer and streaming chat, with retries and
+//     a key that is never printed.
+//
+// Measured figures (speed, chunk balance, retrieval) and the commands that
+// reproduce them are in benchmarks/README.md in the repository.
 //
 // The program examples/quickstart in the repository runs the whole flow on
 // an embedded corpus with no network and no model (go run

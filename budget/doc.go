@@ -59,6 +59,6 @@
 // and token offsets from [tokencount.AppendTokenEnds] only guide the
 // search, so a prompt built from hundreds of candidates costs one count
 // per candidate the budget can reach, plus a few exact passes over the
-// result. The README's Performance section has the measured figures:
-// https://github.com/ragkit/ragkit#prompt-assembly.
+// result. benchmarks/README.md has the measured figures:
+// https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#prompt-assembly.
 package budget

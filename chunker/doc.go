@@ -116,7 +116,8 @@
 // rounds its count up, so shorter stretches make more chunks. The default
 // keeps the count within a few percent of the fewest; an index edited
 // often may prefer 3 or 4; math.MaxInt plans the whole text at once, for
-// the fewest chunks. The README gives the measured churn (chunks changed
+// the fewest chunks. benchmarks/README.md in the repository gives the
+// measured churn (chunks changed
 // by one-sentence edits) and chunk counts for several values.
 //
 // The [Greedy] strategy stops after the greedy pass of step 3 over the
@@ -193,7 +194,8 @@
 // one chunk is counted once, before any planning. Time and memory are
 // linear in the text whatever its shape (a text without blank lines, one
 // enormous word, a line break every other byte, a MaxTokens of 1), and what
-// Split allocates per byte of text is bounded on every shape. The README of
-// the repository gives the measured speeds, the memory per byte by shape,
-// and a comparison with langchaingo's splitters.
+// Split allocates per byte of text is bounded on every shape.
+// benchmarks/README.md in the repository gives the measured speeds, the
+// memory per byte by shape, and a comparison with langchaingo's splitters
+// (stating the tokenizer they were given).
 package chunker

@@ -131,7 +131,8 @@
 //
 // With the deterministic header, Decorate scans the document once for its
 // headings, builds each distinct header once, and counts each chunk's
-// embed text once with the Tokenizer: linear in the document, and cheaper
-// than chunking it. The README of the repository has the figures, and
-// what headers do for retrieval on a corpus of context-poor documents.
+// embed text once with the Tokenizer: linear in the document.
+// benchmarks/README.md in the repository has the measured cost (against
+// chunking the same documents) and what headers do for retrieval on a
+// corpus of context-poor documents.
 package contextheader

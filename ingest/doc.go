@@ -32,8 +32,8 @@
 // reused. How many chunks a small edit changes is up to the chunker: the
 // balanced chunker plans stretches between anchors so that an edit
 // changes few of them, and its Config.StretchChunks trades a few percent
-// more chunks for fewer changed ones. The README of the repository has the
-// figures.
+// more chunks for fewer changed ones. benchmarks/README.md in the
+// repository has the figures.
 //
 // # Record IDs
 //
@@ -71,6 +71,6 @@
 // per batch of texts that have no vector yet; the store is read once per
 // document (without vectors where it can: [vectorstore.TextRanger]) and
 // written once per changed document. An unchanged document costs its
-// chunking and one read. The README of the repository has the measured
-// figures.
+// chunking and one read. benchmarks/README.md in the repository has the
+// measured figures.
 package ingest

@@ -1,5 +1,6 @@
 // Package tokencount counts tokens exactly as OpenAI's tiktoken encodings
-// do, offline and fast, and estimates them where exactness is not needed.
+// do, offline and in linear time, and estimates them where exactness is not
+// needed.
 //
 // Everything else in ragkit sizes text with a [Tokenizer]: a chunk's limit,
 // a prompt's budget. A count that a caller relies on must be the
@@ -7,7 +8,7 @@
 // [Encoding] and [ForModel] return a [*BPE] whose Count equals
 // len(EncodeOrdinary(text)) of github.com/pkoukk/tiktoken-go on every
 // input (a differential test over every corpus in testdata and a fuzz test
-// prove it), and is many times faster: a hand-written pre-tokenizer for
+// prove it), in time linear in the text: a hand-written pre-tokenizer for
 // each encoding's split pattern in place of a backtracking regular
 // expression, byte pair merges in time linear in the length of a piece
 // and in memory that does not grow with it (one enormous word is merged
@@ -16,8 +17,8 @@
 // allocating. The vocabularies are the ones embedded in
 // github.com/pkoukk/tiktoken-go-loader: there is no network access, ever.
 // Each encoding is built once per process, on first use, and is safe for
-// concurrent use. The README's Performance section has the measured
-// figures: https://github.com/ragkit/ragkit#token-counting.
+// concurrent use. The measured figures, against tiktoken-go among others,
+// are in benchmarks/README.md: https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#token-counting.
 //
 //	enc, err := tokencount.ForModel("gpt-4o") // o200k_base
 //	if err != nil { ... }
@@ -48,14 +49,15 @@
 // can differ, so the error does not grow with the substring's length: with
 // both ends between words, as a chunker cuts, most synthetic counts are
 // exact and none is off by more than a few tokens; with ends at arbitrary
-// characters fewer are exact (the README gives the measured distribution).
+// characters fewer are exact (benchmarks/README.md gives the measured
+// distribution).
 // Use synthetic counts to search, and Count to verify the result.
 //
 // # Estimates
 //
 // [Heuristic] estimates counts without any vocabulary, within a few
-// percent of cl100k_base on English prose, Markdown and code (the README
-// gives the measured error). Use it where the model's tokenizer is unknown
+// percent of cl100k_base on English prose, Markdown and code
+// (benchmarks/README.md gives the measured error). Use it where the model's tokenizer is unknown
 // or a limit need not hold exactly.
 //
 // # Yardstick

@@ -23,8 +23,8 @@ import "unicode/utf8"
 //
 // On the English prose, Markdown and Rust source of the corpora in
 // testdata/corpora, whole documents and windows of a few hundred tokens
-// alike come within a few percent of cl100k_base; the README gives the
-// measured error of each (https://github.com/ragkit/ragkit#token-counting).
+// alike come within a few percent of cl100k_base; benchmarks/README.md
+// gives the measured error of each (https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#token-counting).
 // Text in other scripts has larger errors. Never rely on an estimate for
 // a hard limit: use an exact [Encoding] whenever a limit must hold.
 type Heuristic struct{}

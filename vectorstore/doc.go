@@ -16,11 +16,11 @@
 // of one pass over the slab, close to a bare parallel dot-product loop
 // over the same data. With [MemoryConfig.Compact] the slab holds int8
 // codes (plus 2-bit refinement codes for the re-rank), under a third of
-// the memory per vector, and on amd64 queries are several times faster, at
-// a recall against exact search close to 1. The package README
-// (vectorstore/README.md in the repository) has the measured figures:
-// query times against the floor and against chromem-go, memory per
-// record, recall.
+// the memory per vector, scanned with AVX2 kernels on amd64, at a recall
+// against exact search close to 1. benchmarks/README.md in the repository
+// has the measured figures: query times against a bare loop and against
+// chromem-go (in the configuration stated there), memory per record,
+// recall (https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#vector-search).
 //
 // [Memory.Range] answers "units from..to of document D" from a per-document
 // index in O(log n + results); sentence windows are built from it, and

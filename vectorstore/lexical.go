@@ -45,9 +45,9 @@ const DefaultLexicalDimension = 2048
 // The dimension trades memory and query time for fewer hash collisions,
 // which make unrelated texts look alike. The default, 2048, was chosen on
 // the project's retrieval evaluation: from 384 up to 2048 each doubling
-// found clearly more answers, beyond it each found few more (the
-// repository README has the table). A float32 vector costs 4 bytes per
-// dimension, 8 KiB at 2048, and a query's scan grows with it; set a
+// found clearly more answers, beyond it each found few more (the table
+// is in the repository's benchmarks/README.md). A float32 vector costs 4
+// bytes per dimension, 8 KiB at 2048, and a query's scan grows with it; set a
 // smaller Dimension for large stores, or use [MemoryConfig.Compact]. A
 // store is queried with vectors of the dimension it was built with.
 //

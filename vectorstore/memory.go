@@ -23,8 +23,9 @@ type MemoryConfig struct {
 	// codes, then re-ranks its best candidates (every one, in a store or
 	// filtered set of at most 64 vectors) against the refined vectors with
 	// the float32 query. On amd64 with AVX2 both steps run in assembly and
-	// are several times faster than a float32 scan; elsewhere they are
-	// plain Go, no faster than float32, and the gain is memory only. The
+	// read a fraction of the bytes of a float32 scan; elsewhere they are
+	// plain Go, no faster than float32, and the gain is memory only (the
+	// measured times are in the repository's benchmarks/README.md). The
 	// refined vectors are within 1/8 of a quantization step of the
 	// originals, so scores differ slightly from exact cosine and the order
 	// of near-ties can differ from exact search: recall against exact

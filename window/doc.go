@@ -48,8 +48,8 @@
 // call covering all of its hits; a Source that implements
 // vectorstore.TextRanger (vectorstore.Memory does) is read without the
 // units' vectors, which are most of the bytes a Range copies. Token caps
-// cost one Count of the window's text per unit a window grows by. The
-// README of the repository gives measured figures.
+// cost one Count of the window's text per unit a window grows by.
+// benchmarks/README.md in the repository gives measured figures.
 //
 // # Errors
 //

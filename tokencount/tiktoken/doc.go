@@ -9,8 +9,9 @@
 // [tokencount.Encoding] or [tokencount.ForModel], does not link
 // tiktoken-go and what it brings along (a backtracking regular expression
 // engine, a UUID package, and the HTTP client it downloads vocabularies
-// with). It is many times slower than package tokencount, and builds each
-// encoding on first use much more slowly (the README has the figures).
+// with). It counts, and builds each encoding on first use, at tiktoken-go's
+// speed, not package tokencount's: benchmarks/README.md in the repository
+// measures both (https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#token-counting).
 //
 // tiktoken-go downloads its vocabulary files unless told otherwise, so on
 // first use Encoding installs tiktoken-go-loader's offline loader, which

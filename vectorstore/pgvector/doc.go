@@ -64,9 +64,9 @@
 // [vectorstore.Memory]'s; its cost grows with the table. With it,
 // PostgreSQL answers from the HNSW index in time that grows slowly with
 // the table, at a recall below 1 that its ef_search setting trades
-// against speed (see pgvector's documentation). The package README (in
-// the repository's vectorstore directory, and the main README) has the
-// measured figures and when to move from Memory to PostgreSQL.
+// against speed (see pgvector's documentation). The repository's
+// benchmarks/README.md has the measured figures and when to move from
+// Memory to PostgreSQL (https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#memory-or-postgresql).
 //
 // # Tests
 //
