@@ -18,6 +18,9 @@
 //     for tests.
 //   - [github.com/ragkit/ragkit/segment]: rule-based boundaries as byte
 //     spans: paragraphs, lines, sentences, words and graphemes.
+//   - [github.com/ragkit/ragkit/document]: the one document model:
+//     Document, its Format, and the Outline of its headings and section
+//     paths, computed once for every package that needs them.
 //   - [github.com/ragkit/ragkit/chunker]: balanced token-aware chunking of
 //     plain text and Markdown: every chunk within MaxTokens by exact count,
 //     sizes near equal, cut at the strongest boundary available, stable
