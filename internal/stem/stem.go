@@ -17,7 +17,14 @@ func English(word string) string {
 	if s, ok := exceptions1[word]; ok {
 		return s
 	}
-	w := &stemmer{b: []byte(word)}
+	var buf [48]byte
+	w := stemmer{word: word}
+	if len(word) <= len(buf) {
+		w.b = buf[:len(word)]
+		copy(w.b, word)
+	} else {
+		w.b = []byte(word)
+	}
 	w.prelude()
 	if len(w.b) <= 2 {
 		return w.result()
@@ -25,7 +32,7 @@ func English(word string) string {
 	w.markRegions()
 	w.step0()
 	w.step1a()
-	if exceptions2[string(w.b)] {
+	if len(w.b) <= 7 && exceptions2[string(w.b)] {
 		return w.result()
 	}
 	w.step1b()
@@ -60,14 +67,19 @@ var exceptions2 = map[string]bool{
 // stemmer holds a word being stemmed; Y marks a y that is a consonant.
 type stemmer struct {
 	b      []byte
+	word   string // the word given
 	p1, p2 int // the starts of R1 and R2
 }
 
+// result returns the stem, without allocating when it is the word.
 func (w *stemmer) result() string {
 	for i, c := range w.b {
 		if c == 'Y' {
 			w.b[i] = 'y'
 		}
+	}
+	if string(w.b) == w.word {
+		return w.word
 	}
 	return string(w.b)
 }
@@ -132,9 +144,12 @@ func (w *stemmer) longest(suffixes []string) string {
 	return best
 }
 
-// replace replaces the suffix of n bytes by r.
+// replace replaces the suffix of n bytes by r. No step makes the word
+// longer than it was given, so the word's buffer always has room.
 func (w *stemmer) replace(n int, r string) {
-	w.b = append(w.b[:len(w.b)-n], r...)
+	k := len(w.b) - n
+	w.b = w.b[:k+len(r)]
+	copy(w.b[k:], r)
 }
 
 func (w *stemmer) inR1(suffix string) bool { return len(w.b)-len(suffix) >= w.p1 }
