@@ -68,7 +68,7 @@ var exceptions2 = map[string]bool{
 type stemmer struct {
 	b      []byte
 	word   string // the word given
-	p1, p2 int // the starts of R1 and R2
+	p1, p2 int    // the starts of R1 and R2
 }
 
 // result returns the stem, without allocating when it is the word.
