@@ -80,7 +80,7 @@ func (c *Client) Chat(ctx context.Context, messages []Message, opts ChatOptions)
 	if err != nil {
 		return Reply{}, err
 	}
-	return decodeChat(body)
+	return c.decodeChat(body)
 }
 
 func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) (*chatRequest, error) {
@@ -137,10 +137,10 @@ type chatResponse struct {
 	Usage Usage `json:"usage"`
 }
 
-func decodeChat(body []byte) (Reply, error) {
+func (c *Client) decodeChat(body []byte) (Reply, error) {
 	var r chatResponse
 	if err := json.Unmarshal(body, &r); err != nil {
-		return Reply{}, fmt.Errorf("%w: chat completion: %v (body starts %q)", ErrBadResponse, err, snippet(string(body[:min(len(body), 80)])))
+		return Reply{}, fmt.Errorf("%w: chat completion: %v (body starts %q)", ErrBadResponse, c.cleanError(err), c.excerpt(body))
 	}
 	if len(r.Choices) == 0 {
 		return Reply{}, fmt.Errorf("%w: chat completion without choices", ErrBadResponse)

@@ -202,7 +202,7 @@ func (c *Client) post(ctx context.Context, path string, payload any) ([]byte, er
 		defer resp.Body.Close()
 		out, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 		if err != nil {
-			return transportError(ctx, actx, c.cfg.Timeout, err)
+			return c.transportError(ctx, actx, err)
 		}
 		if len(out) > maxBody {
 			return fmt.Errorf("%w: body over %d bytes", ErrBadResponse, maxBody)
@@ -238,7 +238,7 @@ func (c *Client) send(ctx, actx context.Context, path string, body []byte, strea
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, transportError(ctx, actx, c.cfg.Timeout, err)
+		return nil, c.transportError(ctx, actx, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
@@ -253,9 +253,9 @@ const maxErrorBody = 64 << 10
 
 func (c *Client) apiError(resp *http.Response) *APIError {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	e := &APIError{StatusCode: resp.StatusCode, RequestID: snippet(resp.Header.Get("X-Request-Id"))}
+	e := &APIError{StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id")}
 	parseErrorBody(e, body)
-	e.Message = c.redact(e.Message)
+	c.cleanAPIError(e)
 	e.RetryAfter, _ = retryAfter(resp.Header, time.Now())
 	e.retryable = retryableStatus(e.StatusCode) && !e.quota()
 	switch strings.ToLower(resp.Header.Get("X-Should-Retry")) {
@@ -267,31 +267,19 @@ func (c *Client) apiError(resp *http.Response) *APIError {
 	return e
 }
 
-// minRedact is the shortest key removed from server messages: shorter
-// values are placeholders (Ollama's docs use "ollama"), and scrubbing
-// them would garble the message, not protect a secret.
-const minRedact = 8
-
-// redact removes the API key from a message, in case a server or a proxy
-// echoes it.
-func (c *Client) redact(s string) string {
-	if key := c.key(); len(key) >= minRedact {
-		s = strings.ReplaceAll(s, key, "[REDACTED]")
-	}
-	return s
-}
-
 // transportError classifies err from an attempt: the caller's
 // cancellation as is, the attempt's deadline as ErrTimeout, anything else
 // as ErrConnection.
-func transportError(ctx, actx context.Context, timeout time.Duration, err error) error {
+func (c *Client) transportError(ctx, actx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if actx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%w: no response within %v", ErrTimeout, timeout)
+		return fmt.Errorf("%w: no response within %v", ErrTimeout, c.cfg.Timeout)
 	}
-	return fmt.Errorf("%w: %w", ErrConnection, err)
+	// The text of a transport error can quote what the server sent (a
+	// malformed status line, say).
+	return fmt.Errorf("%w: %w", ErrConnection, c.cleanError(err))
 }
 
 // String describes the client without its key.

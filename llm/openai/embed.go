@@ -260,7 +260,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string, out [][]float
 	if err != nil {
 		return err
 	}
-	items, err := decodeEmbeddingResponse(body)
+	items, err := e.cfg.Client.decodeEmbeddingResponse(body)
 	if err != nil {
 		return err
 	}
@@ -288,13 +288,13 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string, out [][]float
 
 // decodeEmbeddingResponse decodes an embeddings response, by the fast path
 // if it can.
-func decodeEmbeddingResponse(body []byte) ([]embeddingItem, error) {
+func (c *Client) decodeEmbeddingResponse(body []byte) ([]embeddingItem, error) {
 	if items, ok := decodeEmbeddings(body); ok {
 		return items, nil
 	}
 	var r embeddingResponse
 	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, fmt.Errorf("%w: embeddings: %v (body starts %q)", ErrBadResponse, err, snippet(string(body[:min(len(body), 80)])))
+		return nil, fmt.Errorf("%w: embeddings: %v (body starts %q)", ErrBadResponse, c.cleanError(err), c.excerpt(body))
 	}
 	items := make([]embeddingItem, len(r.Data))
 	for i, d := range r.Data {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Errors returned by the package, wrapped with details; test for them with
@@ -146,10 +145,6 @@ func (e *APIError) quota() bool {
 	return e.StatusCode == 429 && (e.Code == "insufficient_quota" || e.Type == "insufficient_quota")
 }
 
-// maxMessage caps the message taken from a body that is not the API's
-// JSON (an HTML error page from a proxy, say).
-const maxMessage = 300
-
 // parseErrorBody fills e's Type, Code and Message from an error body in
 // any of the shapes OpenAI-compatible servers send:
 //
@@ -157,6 +152,9 @@ const maxMessage = 300
 //	{"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}}  llama.cpp
 //	{"object": "error", "message": "...", "type": "BadRequestError", "code": 400}  older vLLM
 //	{"error": "..."}  {"detail": "..."}  plain text, HTML
+//
+// The fields are as the server sent them: [Client.cleanAPIError] makes
+// them fit to show.
 func parseErrorBody(e *APIError, body []byte) {
 	var env struct {
 		Error   json.RawMessage `json:"error"`
@@ -166,7 +164,7 @@ func parseErrorBody(e *APIError, body []byte) {
 		Code    json.RawMessage `json:"code"`
 	}
 	if json.Unmarshal(body, &env) != nil {
-		e.Message = snippet(string(body))
+		e.Message = string(body)
 		return
 	}
 	var inner struct {
@@ -181,8 +179,17 @@ func parseErrorBody(e *APIError, body []byte) {
 	e.Message = firstNonEmpty(scalar(env.Error), scalar(env.Message), scalar(env.Detail))
 	e.Type, e.Code = scalar(env.Type), scalar(env.Code)
 	if e.Message == "" && e.Type == "" && e.Code == "" {
-		e.Message = snippet(string(body))
+		e.Message = string(body)
 	}
+}
+
+// cleanAPIError makes every field of e that came from the server fit to
+// show (see [Client.clean]): the key removed first, then the length cut.
+func (c *Client) cleanAPIError(e *APIError) {
+	e.Message = c.clean(e.Message, maxMessage)
+	e.Type = c.clean(e.Type, maxMessage)
+	e.Code = c.clean(e.Code, maxMessage)
+	e.RequestID = c.clean(e.RequestID, maxMessage)
 }
 
 // scalar returns a JSON string's value or a number's text; "" for
@@ -190,11 +197,11 @@ func parseErrorBody(e *APIError, body []byte) {
 func scalar(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return snippet(s)
+		return s
 	}
 	var n json.Number
 	if json.Unmarshal(raw, &n) == nil {
-		return snippet(n.String())
+		return n.String()
 	}
 	return ""
 }
@@ -206,20 +213,6 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
-}
-
-// snippet makes s fit for an error message: valid UTF-8, white space
-// collapsed, at most maxMessage bytes.
-func snippet(s string) string {
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	if len(s) <= maxMessage {
-		return s
-	}
-	cut := maxMessage
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 // retryableStatus says whether a status is worth retrying: rate limits

@@ -35,7 +35,7 @@ func (c *Client) retry(ctx context.Context, path string, try func(ctx context.Co
 		if c.cfg.Logger != nil {
 			c.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "openai: retrying",
 				slog.String("path", path), slog.Int("attempt", attempt+1),
-				slog.Duration("wait", wait), slog.String("error", err.Error()))
+				slog.Duration("wait", wait), slog.String("error", c.clean(err.Error(), maxErrorText)))
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return err

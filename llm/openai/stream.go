@@ -59,7 +59,7 @@ func (c *Client) ChatStream(ctx context.Context, messages []Message, opts ChatOp
 	}
 	defer wd.stop()
 	defer resp.Body.Close()
-	s := stream{c: c, ctx: ctx, wd: wd, status: resp.StatusCode, onDelta: onDelta}
+	s := stream{c: c, ctx: ctx, wd: wd, status: resp.StatusCode, requestID: resp.Header.Get("X-Request-Id"), onDelta: onDelta}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
 		return s.whole(resp.Body) // a server that ignored "stream"
 	}
@@ -68,11 +68,13 @@ func (c *Client) ChatStream(ctx context.Context, messages []Message, opts ChatOp
 
 // stream reads one streamed reply.
 type stream struct {
-	c       *Client
-	ctx     context.Context
-	wd      *watchdog
-	status  int
-	onDelta func(string) error
+	c      *Client
+	ctx    context.Context
+	wd     *watchdog
+	status int
+	// requestID is the response's X-Request-Id, as the server sent it.
+	requestID string
+	onDelta   func(string) error
 
 	reply Reply
 	text  strings.Builder
@@ -109,7 +111,7 @@ func (s *stream) read(body io.Reader) (Reply, error) {
 		}
 		var ch streamChunk
 		if err := json.Unmarshal(data, &ch); err != nil {
-			return s.result(fmt.Errorf("%w: %w: chunk %q: %v", ErrStreamInterrupted, ErrBadResponse, snippet(string(data[:min(len(data), 80)])), err))
+			return s.result(fmt.Errorf("%w: %w: chunk %q: %v", ErrStreamInterrupted, ErrBadResponse, s.c.excerpt(data), s.c.cleanError(err)))
 		}
 		if err := s.take(&ch, data); err != nil {
 			return s.result(err)
@@ -120,9 +122,9 @@ func (s *stream) read(body io.Reader) (Reply, error) {
 // take adds a chunk to the reply and hands its text to onDelta.
 func (s *stream) take(ch *streamChunk, data []byte) error {
 	if len(ch.Error) > 0 && string(ch.Error) != "null" {
-		e := &APIError{StatusCode: s.status}
+		e := &APIError{StatusCode: s.status, RequestID: s.requestID}
 		parseErrorBody(e, data)
-		e.Message = s.c.redact(e.Message)
+		s.c.cleanAPIError(e)
 		return fmt.Errorf("%w: %w", ErrStreamInterrupted, e)
 	}
 	if ch.Model != "" {
@@ -161,7 +163,7 @@ func (s *stream) broken(err error) error {
 	case errors.Is(err, bufio.ErrTooLong):
 		return fmt.Errorf("%w: after %d bytes of reply: %w: a line over %d bytes", ErrStreamInterrupted, n, ErrBadResponse, maxLine)
 	}
-	return fmt.Errorf("%w: after %d bytes of reply: %w: %w", ErrStreamInterrupted, n, ErrConnection, err)
+	return fmt.Errorf("%w: after %d bytes of reply: %w: %w", ErrStreamInterrupted, n, ErrConnection, s.c.cleanError(err))
 }
 
 func (s *stream) result(err error) (Reply, error) {
@@ -176,7 +178,7 @@ func (s *stream) whole(body io.Reader) (Reply, error) {
 	if err != nil {
 		return s.result(s.broken(err))
 	}
-	r, err := decodeChat(data)
+	r, err := s.c.decodeChat(data)
 	if err != nil {
 		return Reply{}, err
 	}
