@@ -3,7 +3,6 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"unicode/utf8"
 )
@@ -76,7 +75,7 @@ func (c *Client) Chat(ctx context.Context, messages []Message, opts ChatOptions)
 	if err != nil {
 		return Reply{}, err
 	}
-	body, err := c.post(ctx, chatPath, req)
+	body, err := c.post(ctx, chatPath, req, maxReply)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -95,10 +94,10 @@ func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) 
 	}
 	for i, m := range messages {
 		if m.Role == "" {
-			return nil, fmt.Errorf("%w: message %d has no Role", ErrInvalidMessage, i)
+			return nil, errorf("%w: message %d has no Role", ErrInvalidMessage, i)
 		}
 		if !utf8.ValidString(m.Content) || !utf8.ValidString(m.Role) {
-			return nil, fmt.Errorf("%w: message %d is not valid UTF-8", ErrInvalidMessage, i)
+			return nil, errorf("%w: message %d is not valid UTF-8", ErrInvalidMessage, i)
 		}
 	}
 	req := &chatRequest{Model: opts.Model, Messages: messages, MaxTokens: opts.MaxTokens, Stream: stream}
@@ -112,11 +111,11 @@ func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) 
 func (opts ChatOptions) check(what string) error {
 	switch {
 	case opts.Model == "":
-		return fmt.Errorf("%w: %s.Model is empty", ErrInvalidConfig, what)
+		return errorf("%w: %s.Model is empty", ErrInvalidConfig, what)
 	case opts.MaxTokens < 0:
-		return fmt.Errorf("%w: %s.MaxTokens is %d", ErrInvalidConfig, what, opts.MaxTokens)
+		return errorf("%w: %s.MaxTokens is %d", ErrInvalidConfig, what, opts.MaxTokens)
 	case math.IsNaN(opts.Temperature) || math.IsInf(opts.Temperature, 0):
-		return fmt.Errorf("%w: %s.Temperature is %v", ErrInvalidConfig, what, opts.Temperature)
+		return errorf("%w: %s.Temperature is %v", ErrInvalidConfig, what, opts.Temperature)
 	}
 	return nil
 }
@@ -140,10 +139,10 @@ type chatResponse struct {
 func (c *Client) decodeChat(body []byte) (Reply, error) {
 	var r chatResponse
 	if err := json.Unmarshal(body, &r); err != nil {
-		return Reply{}, fmt.Errorf("%w: chat completion: %v (body starts %q)", ErrBadResponse, c.cleanError(err), c.excerpt(body))
+		return Reply{}, errorf("%w: chat completion: %v (body starts %q)", ErrBadResponse, c.cleanError(err), c.excerpt(body))
 	}
 	if len(r.Choices) == 0 {
-		return Reply{}, fmt.Errorf("%w: chat completion without choices", ErrBadResponse)
+		return Reply{}, errorf("%w: chat completion without choices", ErrBadResponse)
 	}
 	ch := r.Choices[0]
 	return Reply{Content: ch.Message.Content, FinishReason: ch.FinishReason, Model: r.Model, Usage: r.Usage}, nil

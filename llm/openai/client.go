@@ -119,20 +119,20 @@ func resolveEndpoint(baseURL, key string) (*url.URL, string, error) {
 	raw := strings.TrimSuffix(strings.TrimSpace(firstNonEmpty(baseURL, defaultBase)), "/")
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, "", fmt.Errorf("%w: BaseURL %q is not an http or https URL", ErrInvalidConfig, redactURL(raw))
+		return nil, "", errorf("%w: BaseURL %q is not an http or https URL", ErrInvalidConfig, redactURL(raw))
 	}
 	if key == "" && (raw == defaultBase || raw == DefaultBaseURL) {
 		key = os.Getenv(EnvAPIKey)
 	}
 	if strings.ContainsFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-		return nil, "", fmt.Errorf("%w: APIKey holds white space or a control character (a newline from a file?)", ErrInvalidConfig)
+		return nil, "", errorf("%w: APIKey holds white space or a control character (a newline from a file?)", ErrInvalidConfig)
 	}
 	return u, key, nil
 }
 
 func resolveTiming(cfg *Config) error {
 	if cfg.BackoffBase < 0 || cfg.BackoffMax < 0 || cfg.MaxRetryAfter < 0 {
-		return fmt.Errorf("%w: negative BackoffBase, BackoffMax or MaxRetryAfter", ErrInvalidConfig)
+		return errorf("%w: negative BackoffBase, BackoffMax or MaxRetryAfter", ErrInvalidConfig)
 	}
 	cfg.Timeout = orDefault(cfg.Timeout, DefaultTimeout)
 	cfg.MaxRetries = orDefault(cfg.MaxRetries, DefaultMaxRetries)
@@ -140,7 +140,7 @@ func resolveTiming(cfg *Config) error {
 	cfg.BackoffMax = orDefault(cfg.BackoffMax, DefaultBackoffMax)
 	cfg.MaxRetryAfter = orDefault(cfg.MaxRetryAfter, DefaultMaxRetryAfter)
 	if cfg.BackoffMax < cfg.BackoffBase {
-		return fmt.Errorf("%w: BackoffMax %v is less than BackoffBase %v", ErrInvalidConfig, cfg.BackoffMax, cfg.BackoffBase)
+		return errorf("%w: BackoffMax %v is less than BackoffBase %v", ErrInvalidConfig, cfg.BackoffMax, cfg.BackoffBase)
 	}
 	return nil
 }
@@ -173,23 +173,23 @@ func orEnvironment(c *Client) (*Client, error) {
 
 func (c *Client) ready() error {
 	if c == nil || c.http == nil {
-		return fmt.Errorf("%w: use openai.New", ErrNotConfigured)
+		return errorf("%w: use openai.New", ErrNotConfigured)
 	}
 	return nil
 }
 
-// maxBody bounds a successful response read into memory; a vector of
-// 3,072 floats is about 40 KB of JSON, so this allows batches of
-// thousands.
-const maxBody = 512 << 20
+// maxReply bounds a chat completion read into memory: a reply as long as
+// the longest context windows is a few megabytes of JSON.
+const maxReply = 16 << 20
 
 // post sends payload as JSON to path and returns the body of a 2xx
-// response, retrying as the Config says. Reading the body is part of the
-// attempt, so a connection lost mid-body is retried too.
-func (c *Client) post(ctx context.Context, path string, payload any) ([]byte, error) {
+// response of at most limit bytes (a longer one is an error wrapping
+// [ErrTooLarge]), retrying as the Config says. Reading the body is part
+// of the attempt, so a connection lost mid-body is retried too.
+func (c *Client) post(ctx context.Context, path string, payload any, limit int64) ([]byte, error) {
 	body, err := json.Marshal(payload)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+		return nil, errorf("%w: %v", ErrInvalidConfig, err)
 	}
 	var out []byte
 	err = c.retry(ctx, path, func(ctx context.Context) error {
@@ -200,12 +200,15 @@ func (c *Client) post(ctx context.Context, path string, payload any) ([]byte, er
 			return err
 		}
 		defer resp.Body.Close()
-		out, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+		if resp.ContentLength > limit {
+			return errorf("%w: %w: a body of %d bytes, the limit is %d", ErrBadResponse, ErrTooLarge, resp.ContentLength, limit)
+		}
+		out, err = io.ReadAll(io.LimitReader(resp.Body, limit+1))
 		if err != nil {
 			return c.transportError(ctx, actx, err)
 		}
-		if len(out) > maxBody {
-			return fmt.Errorf("%w: body over %d bytes", ErrBadResponse, maxBody)
+		if int64(len(out)) > limit {
+			return errorf("%w: %w: a body over %d bytes", ErrBadResponse, ErrTooLarge, limit)
 		}
 		return nil
 	})
@@ -225,7 +228,7 @@ func (c *Client) attemptContext(ctx context.Context) (context.Context, context.C
 func (c *Client) send(ctx, actx context.Context, path string, body []byte, stream bool) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, c.base.JoinPath(path).String(), bytes.NewReader(body))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+		return nil, errorf("%w: %v", ErrInvalidConfig, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -275,11 +278,11 @@ func (c *Client) transportError(ctx, actx context.Context, err error) error {
 		return ctx.Err()
 	}
 	if actx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%w: no response within %v", ErrTimeout, c.cfg.Timeout)
+		return errorf("%w: no response within %v", ErrTimeout, c.cfg.Timeout)
 	}
 	// The text of a transport error can quote what the server sent (a
 	// malformed status line, say).
-	return fmt.Errorf("%w: %w", ErrConnection, c.cleanError(err))
+	return errorf("%w: %w", ErrConnection, c.cleanError(err))
 }
 
 // String describes the client without its key.

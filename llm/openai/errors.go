@@ -3,6 +3,7 @@ package openai
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -68,6 +69,12 @@ var (
 	// API's JSON, a wrong number of embeddings, a missing or repeated
 	// index, vectors of different lengths.
 	ErrBadResponse = errors.New("openai: unusable response")
+	// ErrTooLarge reports a response, or an event of a stream, over the
+	// size the client reads into memory (it also matches
+	// ErrBadResponse): a chat reply over 16 MiB, an event over 4 MiB, an
+	// embeddings body longer than its texts' vectors can be (see
+	// [MaxDimensions]).
+	ErrTooLarge = errors.New("openai: response too large")
 	// ErrStreamInterrupted reports a stream that ended before the model
 	// finished: the connection dropped, went silent or the server sent an
 	// error. The [Reply] returned with it holds what arrived.
@@ -220,4 +227,25 @@ func firstNonEmpty(ss ...string) string {
 // answers it to /embeddings without --embeddings) and 505.
 func retryableStatus(status int) bool {
 	return status == 429 || (status >= 500 && status != 501 && status != 505)
+}
+
+// prefix starts the text of every error of the package.
+const prefix = "openai: "
+
+// errorf is fmt.Errorf for the package's errors: it wraps as fmt.Errorf
+// does, but shows the "openai: " that each wrapped error of the package
+// starts with only once, at the start ("openai: stream interrupted:
+// request timed out: ...", not "openai: stream interrupted: openai:
+// request timed out: ...").
+func errorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	shown := make([]any, len(args))
+	for i, a := range args {
+		shown[i] = a
+		if e, ok := a.(error); ok {
+			shown[i] = strings.TrimPrefix(e.Error(), prefix)
+		}
+	}
+	msg := fmt.Sprintf(strings.ReplaceAll(format, "%w", "%v"), shown...)
+	return &textError{msg: prefix + strings.TrimPrefix(msg, prefix), err: err}
 }

@@ -139,7 +139,7 @@ func FuzzRetryAfter(f *testing.F) {
 }
 
 func TestEventReaderLongLine(t *testing.T) {
-	_, err := newEventReader(bytes.NewReader(bytes.Repeat([]byte("a"), maxLine+1))).next()
+	_, err := newEventReader(bytes.NewReader(bytes.Repeat([]byte("a"), maxEvent+100))).next()
 	if err == nil || errors.Is(err, io.EOF) {
 		t.Fatalf("got %v, want a line-too-long error", err)
 	}

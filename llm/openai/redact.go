@@ -98,16 +98,17 @@ func (c *Client) excerpt(body []byte) string {
 	return c.clean(string(body[:end]), n)
 }
 
-// A cleanedError is an error whose text may hold what a server sent (a
-// transport or JSON error quoting the bytes it could not read), shown
-// cleaned; it still wraps the original for errors.Is and errors.As.
-type cleanedError struct {
+// A textError shows msg and wraps err for errors.Is and errors.As: an
+// error whose text may hold what a server sent (a transport or JSON error
+// quoting the bytes it could not read), shown cleaned, or an error of
+// several sentinels shown with one "openai: " (see [errorf]).
+type textError struct {
 	msg string
 	err error
 }
 
-func (e *cleanedError) Error() string { return e.msg }
-func (e *cleanedError) Unwrap() error { return e.err }
+func (e *textError) Error() string { return e.msg }
+func (e *textError) Unwrap() error { return e.err }
 
 // cleanError wraps err so that its text is cleaned (without a length cap:
 // transport errors are short, and cutting them would hide their cause).
@@ -115,7 +116,7 @@ func (c *Client) cleanError(err error) error {
 	if err == nil {
 		return nil
 	}
-	return &cleanedError{msg: c.clean(err.Error(), maxErrorText), err: err}
+	return &textError{msg: c.clean(err.Error(), maxErrorText), err: err}
 }
 
 // maxErrorText caps the text of a transport or decoding error.

@@ -3,7 +3,6 @@ package openai
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -48,7 +47,7 @@ func giveUp(err error, attempt int) error {
 	if attempt == 0 {
 		return err
 	}
-	return fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
+	return errorf("%w (gave up after %d attempts)", err, attempt+1)
 }
 
 // retryWait says whether err is worth another attempt after attempt

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -34,11 +33,11 @@ func (c *Client) ChatStream(ctx context.Context, messages []Message, opts ChatOp
 		return Reply{}, err
 	}
 	if onDelta == nil {
-		return Reply{}, fmt.Errorf("%w: onDelta is nil", ErrInvalidConfig)
+		return Reply{}, errorf("%w: onDelta is nil", ErrInvalidConfig)
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
-		return Reply{}, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+		return Reply{}, errorf("%w: %v", ErrInvalidConfig, err)
 	}
 	var (
 		resp *http.Response
@@ -111,7 +110,7 @@ func (s *stream) read(body io.Reader) (Reply, error) {
 		}
 		var ch streamChunk
 		if err := json.Unmarshal(data, &ch); err != nil {
-			return s.result(fmt.Errorf("%w: %w: chunk %q: %v", ErrStreamInterrupted, ErrBadResponse, s.c.excerpt(data), s.c.cleanError(err)))
+			return s.result(errorf("%w: %w: chunk %q: %v", ErrStreamInterrupted, ErrBadResponse, s.c.excerpt(data), s.c.cleanError(err)))
 		}
 		if err := s.take(&ch, data); err != nil {
 			return s.result(err)
@@ -125,7 +124,7 @@ func (s *stream) take(ch *streamChunk, data []byte) error {
 		e := &APIError{StatusCode: s.status, RequestID: s.requestID}
 		parseErrorBody(e, data)
 		s.c.cleanAPIError(e)
-		return fmt.Errorf("%w: %w", ErrStreamInterrupted, e)
+		return errorf("%w: %w", ErrStreamInterrupted, e)
 	}
 	if ch.Model != "" {
 		s.reply.Model = ch.Model
@@ -140,6 +139,9 @@ func (s *stream) take(ch *streamChunk, data []byte) error {
 		s.reply.FinishReason = r
 	}
 	if d := ch.Choices[0].Delta.Content; d != "" {
+		if s.text.Len()+len(d) > maxReply {
+			return errorf("%w: %w: a reply over %d bytes", ErrStreamInterrupted, ErrTooLarge, maxReply)
+		}
 		s.text.WriteString(d)
 		return s.onDelta(d)
 	}
@@ -157,13 +159,13 @@ func (s *stream) broken(err error) error {
 	case s.ctx.Err() != nil:
 		return s.ctx.Err()
 	case errors.Is(err, io.EOF):
-		return fmt.Errorf("%w: the stream ended without [DONE] after %d bytes of reply", ErrStreamInterrupted, n)
+		return errorf("%w: the stream ended without [DONE] after %d bytes of reply", ErrStreamInterrupted, n)
 	case s.wd.fired.Load():
-		return fmt.Errorf("%w: after %d bytes of reply: %w: no data for %v", ErrStreamInterrupted, n, ErrTimeout, s.c.cfg.Timeout)
-	case errors.Is(err, bufio.ErrTooLong):
-		return fmt.Errorf("%w: after %d bytes of reply: %w: a line over %d bytes", ErrStreamInterrupted, n, ErrBadResponse, maxLine)
+		return errorf("%w: after %d bytes of reply: %w: no data for %v", ErrStreamInterrupted, n, ErrTimeout, s.c.cfg.Timeout)
+	case errors.Is(err, bufio.ErrTooLong), errors.Is(err, ErrTooLarge):
+		return errorf("%w: after %d bytes of reply: %w", ErrStreamInterrupted, n, errEventTooLarge)
 	}
-	return fmt.Errorf("%w: after %d bytes of reply: %w: %w", ErrStreamInterrupted, n, ErrConnection, s.c.cleanError(err))
+	return errorf("%w: after %d bytes of reply: %w: %w", ErrStreamInterrupted, n, ErrConnection, s.c.cleanError(err))
 }
 
 func (s *stream) result(err error) (Reply, error) {
@@ -174,9 +176,12 @@ func (s *stream) result(err error) (Reply, error) {
 // whole reads a plain chat completion sent in answer to a stream request
 // and hands its text to onDelta in one piece.
 func (s *stream) whole(body io.Reader) (Reply, error) {
-	data, err := io.ReadAll(io.LimitReader(body, maxBody))
+	data, err := io.ReadAll(io.LimitReader(body, maxReply+1))
 	if err != nil {
 		return s.result(s.broken(err))
+	}
+	if len(data) > maxReply {
+		return s.result(errorf("%w: %w: a reply over %d bytes", ErrBadResponse, ErrTooLarge, maxReply))
 	}
 	r, err := s.c.decodeChat(data)
 	if err != nil {
@@ -190,8 +195,12 @@ func (s *stream) whole(body io.Reader) (Reply, error) {
 	return s.result(err)
 }
 
-// maxLine bounds one line of a stream.
-const maxLine = 8 << 20
+// maxEvent bounds the data of one event of a stream, and so each of its
+// lines: a chunk of a chat reply is a few hundred bytes.
+const maxEvent = 4 << 20
+
+// errEventTooLarge reports an event over maxEvent.
+var errEventTooLarge = errorf("%w: %w: an event over %d bytes", ErrBadResponse, ErrTooLarge, maxEvent)
 
 // eventReader splits a server-sent event stream into the data of its
 // events (https://html.spec.whatwg.org/multipage/server-sent-events.html):
@@ -205,7 +214,7 @@ type eventReader struct {
 
 func newEventReader(r io.Reader) *eventReader {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	sc.Buffer(make([]byte, 0, 4096), maxEvent+len("data: \r\n"))
 	return &eventReader{sc: sc}
 }
 
@@ -228,7 +237,11 @@ func (r *eventReader) next() ([]byte, error) {
 		if string(field) != "data" {
 			continue
 		}
-		r.data = append(append(r.data, bytes.TrimPrefix(value, []byte{' '})...), '\n')
+		value = bytes.TrimPrefix(value, []byte{' '})
+		if len(r.data)+len(value) > maxEvent {
+			return nil, errEventTooLarge
+		}
+		r.data = append(append(r.data, value...), '\n')
 		seen = true
 	}
 	if err := r.sc.Err(); err != nil {

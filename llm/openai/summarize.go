@@ -2,7 +2,6 @@ package openai
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -41,7 +40,7 @@ func NewSummarizer(cfg SummarizerConfig) (*Summarizer, error) {
 		return nil, err
 	}
 	if !utf8.ValidString(cfg.System) {
-		return nil, fmt.Errorf("%w: SummarizerConfig.System is not valid UTF-8", ErrInvalidConfig)
+		return nil, errorf("%w: SummarizerConfig.System is not valid UTF-8", ErrInvalidConfig)
 	}
 	var err error
 	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
@@ -64,7 +63,7 @@ func (s *Summarizer) Config() SummarizerConfig { return s.cfg }
 // cached as if it were whole), and an empty one wraps [ErrEmptyReply].
 func (s *Summarizer) Summarize(ctx context.Context, text string) (string, error) {
 	if s == nil || s.cfg.Client == nil {
-		return "", fmt.Errorf("%w: use openai.NewSummarizer", ErrNotConfigured)
+		return "", errorf("%w: use openai.NewSummarizer", ErrNotConfigured)
 	}
 	if !utf8.ValidString(text) {
 		return "", ErrInvalidUTF8
@@ -82,11 +81,11 @@ func (s *Summarizer) Summarize(ctx context.Context, text string) (string, error)
 		return "", err
 	}
 	if r.FinishReason == "length" {
-		return "", fmt.Errorf("%w: finish reason \"length\" with MaxTokens %d", ErrTruncated, s.cfg.MaxTokens)
+		return "", errorf("%w: finish reason \"length\" with MaxTokens %d", ErrTruncated, s.cfg.MaxTokens)
 	}
 	summary := strings.TrimSpace(r.Content)
 	if summary == "" {
-		return "", fmt.Errorf("%w: finish reason %q", ErrEmptyReply, r.FinishReason)
+		return "", errorf("%w: finish reason %q", ErrEmptyReply, r.FinishReason)
 	}
 	return summary, nil
 }
