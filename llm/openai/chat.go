@@ -27,9 +27,11 @@ type ChatOptions struct {
 	// required.
 	Model string
 	// Temperature is sent as is, so the zero value asks for the most
-	// repeatable answers. A negative value leaves it out, for models that
-	// take only their default (OpenAI's reasoning models).
+	// repeatable answers; it must not be negative.
 	Temperature float64
+	// OmitTemperature leaves the temperature out of the request, for
+	// models that take only their default (OpenAI's reasoning models).
+	OmitTemperature bool
 	// MaxTokens caps the reply's length (sent as max_tokens, which every
 	// compatible server reads); zero leaves it to the server.
 	MaxTokens int
@@ -101,7 +103,7 @@ func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) 
 		}
 	}
 	req := &chatRequest{Model: opts.Model, Messages: messages, MaxTokens: opts.MaxTokens, Stream: stream}
-	if opts.Temperature >= 0 {
+	if !opts.OmitTemperature {
 		req.Temperature = &opts.Temperature
 	}
 	return req, nil
@@ -111,11 +113,11 @@ func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) 
 func (opts ChatOptions) check(what string) error {
 	switch {
 	case opts.Model == "":
-		return errorf("%w: %s.Model is empty", ErrInvalidConfig, what)
+		return errorf("%w: %s.Model is empty: must name the chat model", ErrConfig, what)
 	case opts.MaxTokens < 0:
-		return errorf("%w: %s.MaxTokens is %d", ErrInvalidConfig, what, opts.MaxTokens)
-	case math.IsNaN(opts.Temperature) || math.IsInf(opts.Temperature, 0):
-		return errorf("%w: %s.Temperature is %v", ErrInvalidConfig, what, opts.Temperature)
+		return errorf("%w: %s.MaxTokens is %d: must not be negative (zero leaves it to the server)", ErrConfig, what, opts.MaxTokens)
+	case !(opts.Temperature >= 0) || math.IsInf(opts.Temperature, 0):
+		return errorf("%w: %s.Temperature is %v: must be zero or more (OmitTemperature leaves it out)", ErrConfig, what, opts.Temperature)
 	}
 	return nil
 }

@@ -94,19 +94,30 @@ type Embedder struct {
 // It makes no request.
 func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Model == "" {
-		return nil, errorf("%w: EmbedderConfig.Model is empty", ErrInvalidConfig)
+		return nil, errorf("%w: Model is empty: must name the embedding model", ErrConfig)
 	}
-	if cfg.Dimensions < 0 || cfg.BatchSize < 0 || cfg.BatchTokens < 0 || cfg.MaxTextTokens < 0 || cfg.Concurrency < 0 {
-		return nil, errorf("%w: a negative Dimensions, BatchSize, BatchTokens, MaxTextTokens or Concurrency", ErrInvalidConfig)
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"Dimensions", cfg.Dimensions}, {"BatchSize", cfg.BatchSize}, {"BatchTokens", cfg.BatchTokens},
+		{"MaxTextTokens", cfg.MaxTextTokens}, {"Concurrency", cfg.Concurrency},
+	} {
+		if f.v < 0 {
+			return nil, errorf("%w: %s is %d: must not be negative (zero means the default)", ErrConfig, f.name, f.v)
+		}
+	}
+	if cfg.Dimensions > MaxDimensions {
+		return nil, errorf("%w: Dimensions is %d: must be at most MaxDimensions (%d)", ErrConfig, cfg.Dimensions, MaxDimensions)
 	}
 	var err error
 	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
 		return nil, err
 	}
-	cfg.BatchSize = orDefault(cfg.BatchSize, DefaultBatchSize)
-	cfg.BatchTokens = orDefault(cfg.BatchTokens, DefaultBatchTokens)
-	cfg.MaxTextTokens = orDefault(cfg.MaxTextTokens, DefaultMaxTextTokens)
-	cfg.Concurrency = orDefault(cfg.Concurrency, DefaultConcurrency)
+	cfg.BatchSize = cmp.Or(cfg.BatchSize, DefaultBatchSize)
+	cfg.BatchTokens = cmp.Or(cfg.BatchTokens, DefaultBatchTokens)
+	cfg.MaxTextTokens = cmp.Or(cfg.MaxTextTokens, DefaultMaxTextTokens)
+	cfg.Concurrency = cmp.Or(cfg.Concurrency, DefaultConcurrency)
 	return &Embedder{cfg: cfg}, nil
 }
 
@@ -161,7 +172,7 @@ func (e *Embedder) count(texts []string) ([]int, error) {
 		}
 		n := e.tokens(t)
 		if n < 0 {
-			return nil, errorf("%w: the Tokenizer counted %d tokens for text %d", ErrInvalidConfig, n, i)
+			return nil, errorf("%w: the Tokenizer counted %d tokens for text %d", ErrConfig, n, i)
 		}
 		if n > limit {
 			return nil, errorf("%w: text %d (%q) has %d tokens (%s), the limit is %d", ErrTextTooLong, i, preview(t), n, how, limit)

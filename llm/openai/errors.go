@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,9 +15,10 @@ import (
 // [errors.Is]. The ones that classify a server's answer (ErrBadRequest to
 // ErrServer) match an [*APIError]; get its details with [errors.As].
 var (
-	// ErrInvalidConfig reports a bad field of a Config, EmbedderConfig,
-	// SummarizerConfig or ChatOptions.
-	ErrInvalidConfig = errors.New("openai: invalid configuration")
+	// ErrConfig reports a bad field of a Config, EmbedderConfig,
+	// SummarizerConfig, RerankerConfig or ChatOptions, named in the
+	// error with its value and what is allowed.
+	ErrConfig = errors.New("openai: invalid configuration")
 	// ErrNotConfigured is returned by the methods of a zero Client,
 	// Embedder or Summarizer: make them with [New], [NewEmbedder] and
 	// [NewSummarizer].
@@ -100,18 +102,28 @@ type APIError struct {
 	// RetryAfter is how long the server asked the client to wait
 	// (Retry-After or retry-after-ms headers); zero if it did not say.
 	RetryAfter time.Duration
+	// InStream is set for an error event inside a stream: the response
+	// began well (StatusCode is its status, 200), then the server sent
+	// an error in place of the rest of the reply.
+	InStream bool
 
 	retryable bool
 }
 
 // Error returns "openai: 429 Too Many Requests (requests, rate_limit_exceeded):
-// Rate limit reached ... [request req_123]", leaving out what is empty.
+// Rate limit reached ... [request req_123]", leaving out what is empty;
+// for an error event in a stream, "openai: error event in the stream
+// (server_error): ...".
 func (e *APIError) Error() string {
 	var b strings.Builder
-	b.WriteString("openai: ")
-	b.WriteString(strconv.Itoa(e.StatusCode))
-	if t := http.StatusText(e.StatusCode); t != "" {
-		b.WriteString(" " + t)
+	b.WriteString(prefix)
+	if e.InStream {
+		b.WriteString("error event in the stream")
+	} else {
+		b.WriteString(strconv.Itoa(e.StatusCode))
+		if t := http.StatusText(e.StatusCode); t != "" {
+			b.WriteString(" " + t)
+		}
 	}
 	if e.Type != "" || e.Code != "" {
 		b.WriteString(" (" + strings.Trim(e.Type+", "+e.Code, ", ") + ")")
@@ -183,7 +195,7 @@ func parseErrorBody(e *APIError, body []byte) {
 		e.Message, e.Type, e.Code = scalar(inner.Message), scalar(inner.Type), scalar(inner.Code)
 		return
 	}
-	e.Message = firstNonEmpty(scalar(env.Error), scalar(env.Message), scalar(env.Detail))
+	e.Message = cmp.Or(scalar(env.Error), scalar(env.Message), scalar(env.Detail))
 	e.Type, e.Code = scalar(env.Type), scalar(env.Code)
 	if e.Message == "" && e.Type == "" && e.Code == "" {
 		e.Message = string(body)
@@ -209,15 +221,6 @@ func scalar(raw json.RawMessage) string {
 	var n json.Number
 	if json.Unmarshal(raw, &n) == nil {
 		return n.String()
-	}
-	return ""
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
 	}
 	return ""
 }

@@ -72,7 +72,7 @@ func TestChatBodyIsBounded(t *testing.T) {
 			io.WriteString(w, body)
 		})
 		cfg := fastConfig(srv)
-		cfg.MaxRetries = -1
+		cfg.NoRetries = true
 		_, err := newClient(t, cfg).Chat(context.Background(), hello, openai.ChatOptions{Model: "m"})
 		require.ErrorIs(t, err, openai.ErrTooLarge, "Content-Length %v", length)
 		require.ErrorIs(t, err, openai.ErrBadResponse)
@@ -97,7 +97,7 @@ func TestEmbeddingsBodyIsBounded(t *testing.T) {
 				writeJSON(w, 200, `{"object":"list","data":[{"object":"embedding","index":0,"embedding":`+tt.vector+`}],"model":"m"}`)
 			})
 			cfg := fastConfig(srv)
-			cfg.MaxRetries = -1
+			cfg.NoRetries = true
 			e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: newClient(t, cfg), Model: "m", Dimensions: tt.dims})
 			require.NoError(t, err)
 			_, err = e.Embed(context.Background(), []string{"one text"})

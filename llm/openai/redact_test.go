@@ -71,7 +71,7 @@ func TestKeyNotPrinted(t *testing.T) {
 			requireNoKey(t, fmt.Sprintf(verb, v), "%s printed with %s", name, verb)
 		}
 	}
-	assert.Equal(t, `openai.Config{BaseURL: "`+cfg.BaseURL+`", APIKey: [REDACTED], Timeout: 10s, MaxRetries: 2, BackoffBase: 1ms, BackoffMax: 4ms, MaxRetryAfter: 1m0s}`, cfg.String())
+	assert.Equal(t, `openai.Config{BaseURL: "`+cfg.BaseURL+`", APIKey: [REDACTED], Timeout: 10s, Deadline: 1m30s, StallTimeout: 30s, MaxRetries: 2, NoRetries: false, BackoffBase: 1ms, BackoffMax: 4ms, MaxRetryAfter: 1m0s}`, cfg.String())
 	assert.Equal(t, "openai.Client"+strings.TrimPrefix(cfg.String(), "openai.Config"), c.String())
 
 	raw, err := json.Marshal(cfg)
@@ -108,7 +108,7 @@ func TestPasswordInBaseURLNotPrinted(t *testing.T) {
 		assert.NotContains(t, out, "hunter2")
 	}
 	_, err := openai.New(openai.Config{BaseURL: "ftp://user:hunter2hunter2@llm.example.com/v1"})
-	require.ErrorIs(t, err, openai.ErrInvalidConfig)
+	require.ErrorIs(t, err, openai.ErrConfig)
 	assert.NotContains(t, err.Error(), "hunter2")
 }
 

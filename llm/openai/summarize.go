@@ -17,9 +17,12 @@ type SummarizerConfig struct {
 	// System, if not empty, is sent as a system message before the text.
 	System string
 	// Temperature is sent as is: the zero value gives the most repeatable
-	// summaries, which suits summaries that are cached. A negative value
-	// leaves it out, for models that take only their default.
+	// summaries, which suits summaries that are cached. It must not be
+	// negative.
 	Temperature float64
+	// OmitTemperature leaves the temperature out, for models that take
+	// only their default.
+	OmitTemperature bool
 	// MaxTokens caps the summary's length; zero leaves it to the server.
 	MaxTokens int
 }
@@ -40,7 +43,7 @@ func NewSummarizer(cfg SummarizerConfig) (*Summarizer, error) {
 		return nil, err
 	}
 	if !utf8.ValidString(cfg.System) {
-		return nil, errorf("%w: SummarizerConfig.System is not valid UTF-8", ErrInvalidConfig)
+		return nil, errorf("%w: SummarizerConfig.System is not valid UTF-8", ErrConfig)
 	}
 	var err error
 	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
@@ -50,7 +53,7 @@ func NewSummarizer(cfg SummarizerConfig) (*Summarizer, error) {
 }
 
 func (cfg SummarizerConfig) options() ChatOptions {
-	return ChatOptions{Model: cfg.Model, Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens}
+	return ChatOptions{Model: cfg.Model, Temperature: cfg.Temperature, OmitTemperature: cfg.OmitTemperature, MaxTokens: cfg.MaxTokens}
 }
 
 // Config returns the summarizer's configuration.
