@@ -3,7 +3,6 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"unicode/utf8"
 )
@@ -28,9 +27,11 @@ type ChatOptions struct {
 	// required.
 	Model string
 	// Temperature is sent as is, so the zero value asks for the most
-	// repeatable answers. A negative value leaves it out, for models that
-	// take only their default (OpenAI's reasoning models).
+	// repeatable answers; it must not be negative.
 	Temperature float64
+	// OmitTemperature leaves the temperature out of the request, for
+	// models that take only their default (OpenAI's reasoning models).
+	OmitTemperature bool
 	// MaxTokens caps the reply's length (sent as max_tokens, which every
 	// compatible server reads); zero leaves it to the server.
 	MaxTokens int
@@ -76,11 +77,11 @@ func (c *Client) Chat(ctx context.Context, messages []Message, opts ChatOptions)
 	if err != nil {
 		return Reply{}, err
 	}
-	body, err := c.post(ctx, chatPath, req)
+	body, err := c.post(ctx, chatPath, req, maxReply)
 	if err != nil {
 		return Reply{}, err
 	}
-	return decodeChat(body)
+	return c.decodeChat(body)
 }
 
 func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) (*chatRequest, error) {
@@ -95,14 +96,14 @@ func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) 
 	}
 	for i, m := range messages {
 		if m.Role == "" {
-			return nil, fmt.Errorf("%w: message %d has no Role", ErrInvalidMessage, i)
+			return nil, errorf("%w: message %d has no Role", ErrInvalidMessage, i)
 		}
 		if !utf8.ValidString(m.Content) || !utf8.ValidString(m.Role) {
-			return nil, fmt.Errorf("%w: message %d is not valid UTF-8", ErrInvalidMessage, i)
+			return nil, errorf("%w: message %d is not valid UTF-8", ErrInvalidMessage, i)
 		}
 	}
 	req := &chatRequest{Model: opts.Model, Messages: messages, MaxTokens: opts.MaxTokens, Stream: stream}
-	if opts.Temperature >= 0 {
+	if !opts.OmitTemperature {
 		req.Temperature = &opts.Temperature
 	}
 	return req, nil
@@ -112,11 +113,11 @@ func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) 
 func (opts ChatOptions) check(what string) error {
 	switch {
 	case opts.Model == "":
-		return fmt.Errorf("%w: %s.Model is empty", ErrInvalidConfig, what)
+		return errorf("%w: %s.Model is empty: must name the chat model", ErrConfig, what)
 	case opts.MaxTokens < 0:
-		return fmt.Errorf("%w: %s.MaxTokens is %d", ErrInvalidConfig, what, opts.MaxTokens)
-	case math.IsNaN(opts.Temperature) || math.IsInf(opts.Temperature, 0):
-		return fmt.Errorf("%w: %s.Temperature is %v", ErrInvalidConfig, what, opts.Temperature)
+		return errorf("%w: %s.MaxTokens is %d: must not be negative (zero leaves it to the server)", ErrConfig, what, opts.MaxTokens)
+	case !(opts.Temperature >= 0) || math.IsInf(opts.Temperature, 0):
+		return errorf("%w: %s.Temperature is %v: must be zero or more (OmitTemperature leaves it out)", ErrConfig, what, opts.Temperature)
 	}
 	return nil
 }
@@ -137,13 +138,13 @@ type chatResponse struct {
 	Usage Usage `json:"usage"`
 }
 
-func decodeChat(body []byte) (Reply, error) {
+func (c *Client) decodeChat(body []byte) (Reply, error) {
 	var r chatResponse
 	if err := json.Unmarshal(body, &r); err != nil {
-		return Reply{}, fmt.Errorf("%w: chat completion: %v (body starts %q)", ErrBadResponse, err, snippet(string(body[:min(len(body), 80)])))
+		return Reply{}, errorf("%w: chat completion: %v (body starts %q)", ErrBadResponse, c.cleanError(err), c.excerpt(body))
 	}
 	if len(r.Choices) == 0 {
-		return Reply{}, fmt.Errorf("%w: chat completion without choices", ErrBadResponse)
+		return Reply{}, errorf("%w: chat completion without choices", ErrBadResponse)
 	}
 	ch := r.Choices[0]
 	return Reply{Content: ch.Message.Content, FinishReason: ch.FinishReason, Model: r.Model, Usage: r.Usage}, nil

@@ -54,7 +54,7 @@ func TestChat(t *testing.T) {
 
 func TestChatOptions(t *testing.T) {
 	c, body := chatAPI(t, chatCompletion("ok", "stop"))
-	_, err := c.Chat(context.Background(), hello, openai.ChatOptions{Model: "o3-mini", Temperature: -1, MaxTokens: 64})
+	_, err := c.Chat(context.Background(), hello, openai.ChatOptions{Model: "o3-mini", OmitTemperature: true, MaxTokens: 64})
 	require.NoError(t, err)
 	got := body.Load().(map[string]any)
 	assert.NotContains(t, got, "temperature")
@@ -73,9 +73,10 @@ func TestChatInvalid(t *testing.T) {
 		opts openai.ChatOptions
 		want error
 	}{
-		{"no model", hello, openai.ChatOptions{}, openai.ErrInvalidConfig},
-		{"negative MaxTokens", hello, openai.ChatOptions{Model: "m", MaxTokens: -1}, openai.ErrInvalidConfig},
-		{"NaN temperature", hello, openai.ChatOptions{Model: "m", Temperature: math.NaN()}, openai.ErrInvalidConfig},
+		{"no model", hello, openai.ChatOptions{}, openai.ErrConfig},
+		{"negative MaxTokens", hello, openai.ChatOptions{Model: "m", MaxTokens: -1}, openai.ErrConfig},
+		{"NaN temperature", hello, openai.ChatOptions{Model: "m", Temperature: math.NaN()}, openai.ErrConfig},
+		{"negative temperature", hello, openai.ChatOptions{Model: "m", Temperature: -1}, openai.ErrConfig},
 		{"no messages", nil, openai.ChatOptions{Model: "m"}, openai.ErrNoMessages},
 		{"no role", []openai.Message{hello[0], {Content: "x"}}, openai.ChatOptions{Model: "m"}, openai.ErrInvalidMessage},
 		{"invalid UTF-8", []openai.Message{{Role: "user", Content: "\xc3("}}, openai.ChatOptions{Model: "m"}, openai.ErrInvalidMessage},

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,10 +17,13 @@ import (
 	"time"
 )
 
-// Defaults used for the zero values of [Config]'s fields.
+// Defaults used for the zero values of [Config]'s fields. With them, a
+// server that does not answer fails a call within DefaultDeadline.
 const (
 	DefaultBaseURL       = "https://api.openai.com/v1"
-	DefaultTimeout       = 2 * time.Minute
+	DefaultTimeout       = 30 * time.Second
+	DefaultDeadline      = 90 * time.Second
+	DefaultStallTimeout  = 30 * time.Second
 	DefaultMaxRetries    = 2
 	DefaultBackoffBase   = 500 * time.Millisecond
 	DefaultBackoffMax    = 8 * time.Second
@@ -34,7 +38,9 @@ const (
 )
 
 // Config configures a [Client]. The zero value talks to OpenAI (or to
-// $OPENAI_BASE_URL) with the key in $OPENAI_API_KEY.
+// $OPENAI_BASE_URL) with the key in $OPENAI_API_KEY. Zero fields mean the
+// documented defaults; a negative number or duration is refused with an
+// error wrapping [ErrConfig].
 //
 // Printing a Config (with any fmt verb, with log/slog or as JSON) never
 // shows the API key.
@@ -45,24 +51,39 @@ type Config struct {
 	// (llama.cpp's server), "http://localhost:1234/v1" (LM Studio).
 	// Empty means $OPENAI_BASE_URL, or DefaultBaseURL if that is unset.
 	BaseURL string
-	// APIKey is sent as a bearer token. Empty means $OPENAI_API_KEY, but
-	// only when the base URL is $OPENAI_BASE_URL or DefaultBaseURL: a key
-	// from the environment is never sent to a server the program named
-	// itself. Local servers need no key; leave it empty.
+	// APIKey is sent as a bearer token to BaseURL, whatever server that
+	// is. Empty means $OPENAI_API_KEY (if set): with that variable set,
+	// its key is sent to the server BaseURL names too, so point BaseURL
+	// only at servers you would give it to. Local servers need no key.
 	APIKey string `json:"-"`
 	// HTTPClient sends the requests; nil means a client of the package's
 	// own over http.DefaultTransport. Give one to set a proxy, TLS
 	// settings or extra headers (through its Transport).
 	HTTPClient *http.Client `json:"-"`
-	// Timeout bounds each attempt: the whole exchange for a plain call,
-	// and for a stream the wait for the response and then each silence
-	// between two pieces of it. Zero means DefaultTimeout; negative means
-	// none. Slow local models may need more.
+	// Timeout bounds each attempt: the whole exchange for a plain call
+	// (an embeddings batch, a chat completion), and the wait for the
+	// response to begin for a stream. Zero means DefaultTimeout. A slow
+	// local model (loading a large model, a long reply without
+	// streaming) may need more.
 	Timeout time.Duration
+	// Deadline bounds a whole call, all its attempts and the waits
+	// between them (for an Embedder, each batch; for a stream, until it
+	// begins): when it is up, the call fails with [ErrTimeout], and a
+	// retry whose wait would end after it is not made. Zero means
+	// DefaultDeadline.
+	Deadline time.Duration
+	// StallTimeout is the longest a stream that has begun may stay
+	// silent (no byte, not even a keep-alive comment) before it is
+	// declared interrupted. Only the time spent waiting for the server
+	// counts, not the time the caller's onDelta takes. Zero means
+	// DefaultStallTimeout.
+	StallTimeout time.Duration
 	// MaxRetries is how many times a request is retried after a 429, a
 	// 5xx, a timeout or a connection failure. Zero means
-	// DefaultMaxRetries; negative means never retry.
+	// DefaultMaxRetries; set NoRetries to never retry.
 	MaxRetries int
+	// NoRetries makes every request a single attempt.
+	NoRetries bool
 	// BackoffBase and BackoffMax shape the wait before retry n (from 0):
 	// a random duration in [0, min(BackoffMax, BackoffBase·2ⁿ)] ("full
 	// jitter"). Zero means DefaultBackoffBase and DefaultBackoffMax.
@@ -78,8 +99,9 @@ type Config struct {
 }
 
 // A Client talks to an OpenAI-compatible API: [Client.Chat] and
-// [Client.ChatStream] for answers; [Embedder] and [Summarizer] use it for
-// embeddings and document summaries. It is safe for concurrent use.
+// [Client.ChatStream] for answers; [Embedder], [Summarizer] and
+// [Reranker] use it for embeddings, document summaries and relevance
+// scores. It is safe for concurrent use.
 //
 // A Client never shows its API key: not in errors, logs or fmt output.
 type Client struct {
@@ -114,42 +136,47 @@ func New(cfg Config) (*Client, error) {
 }
 
 func resolveEndpoint(baseURL, key string) (*url.URL, string, error) {
-	envBase := strings.TrimSuffix(strings.TrimSpace(os.Getenv(EnvBaseURL)), "/")
-	defaultBase := firstNonEmpty(envBase, DefaultBaseURL)
-	raw := strings.TrimSuffix(strings.TrimSpace(firstNonEmpty(baseURL, defaultBase)), "/")
+	envBase := strings.TrimSpace(os.Getenv(EnvBaseURL))
+	raw := strings.TrimSuffix(strings.TrimSpace(cmp.Or(baseURL, envBase, DefaultBaseURL)), "/")
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, "", fmt.Errorf("%w: BaseURL %q is not an http or https URL", ErrInvalidConfig, redactURL(raw))
+		return nil, "", errorf("%w: BaseURL is %q: must be an http or https URL", ErrConfig, redactURL(raw))
 	}
-	if key == "" && (raw == defaultBase || raw == DefaultBaseURL) {
+	if key == "" {
 		key = os.Getenv(EnvAPIKey)
 	}
 	if strings.ContainsFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-		return nil, "", fmt.Errorf("%w: APIKey holds white space or a control character (a newline from a file?)", ErrInvalidConfig)
+		return nil, "", errorf("%w: APIKey holds white space or a control character: must be the key alone (a newline from a file?)", ErrConfig)
 	}
 	return u, key, nil
 }
 
 func resolveTiming(cfg *Config) error {
-	if cfg.BackoffBase < 0 || cfg.BackoffMax < 0 || cfg.MaxRetryAfter < 0 {
-		return fmt.Errorf("%w: negative BackoffBase, BackoffMax or MaxRetryAfter", ErrInvalidConfig)
+	for _, f := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"Timeout", cfg.Timeout}, {"Deadline", cfg.Deadline}, {"StallTimeout", cfg.StallTimeout},
+		{"BackoffBase", cfg.BackoffBase}, {"BackoffMax", cfg.BackoffMax}, {"MaxRetryAfter", cfg.MaxRetryAfter},
+	} {
+		if f.v < 0 {
+			return errorf("%w: %s is %v: must not be negative (zero means the default)", ErrConfig, f.name, f.v)
+		}
 	}
-	cfg.Timeout = orDefault(cfg.Timeout, DefaultTimeout)
-	cfg.MaxRetries = orDefault(cfg.MaxRetries, DefaultMaxRetries)
-	cfg.BackoffBase = orDefault(cfg.BackoffBase, DefaultBackoffBase)
-	cfg.BackoffMax = orDefault(cfg.BackoffMax, DefaultBackoffMax)
-	cfg.MaxRetryAfter = orDefault(cfg.MaxRetryAfter, DefaultMaxRetryAfter)
+	if cfg.MaxRetries < 0 {
+		return errorf("%w: MaxRetries is %d: must not be negative (zero means the default; NoRetries never retries)", ErrConfig, cfg.MaxRetries)
+	}
+	cfg.Timeout = cmp.Or(cfg.Timeout, DefaultTimeout)
+	cfg.Deadline = cmp.Or(cfg.Deadline, DefaultDeadline)
+	cfg.StallTimeout = cmp.Or(cfg.StallTimeout, DefaultStallTimeout)
+	cfg.MaxRetries = cmp.Or(cfg.MaxRetries, DefaultMaxRetries)
+	cfg.BackoffBase = cmp.Or(cfg.BackoffBase, DefaultBackoffBase)
+	cfg.BackoffMax = cmp.Or(cfg.BackoffMax, DefaultBackoffMax)
+	cfg.MaxRetryAfter = cmp.Or(cfg.MaxRetryAfter, DefaultMaxRetryAfter)
 	if cfg.BackoffMax < cfg.BackoffBase {
-		return fmt.Errorf("%w: BackoffMax %v is less than BackoffBase %v", ErrInvalidConfig, cfg.BackoffMax, cfg.BackoffBase)
+		return errorf("%w: BackoffMax is %v: must not be less than BackoffBase (%v)", ErrConfig, cfg.BackoffMax, cfg.BackoffBase)
 	}
 	return nil
-}
-
-func orDefault[T int | time.Duration](v, def T) T {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // Config returns the client's configuration with the defaults filled in,
@@ -173,59 +200,55 @@ func orEnvironment(c *Client) (*Client, error) {
 
 func (c *Client) ready() error {
 	if c == nil || c.http == nil {
-		return fmt.Errorf("%w: use openai.New", ErrNotConfigured)
+		return errorf("%w: use openai.New", ErrNotConfigured)
 	}
 	return nil
 }
 
-// maxBody bounds a successful response read into memory; a vector of
-// 3,072 floats is about 40 KB of JSON, so this allows batches of
-// thousands.
-const maxBody = 512 << 20
+// maxReply bounds a chat completion read into memory: a reply as long as
+// the longest context windows is a few megabytes of JSON.
+const maxReply = 16 << 20
 
 // post sends payload as JSON to path and returns the body of a 2xx
-// response, retrying as the Config says. Reading the body is part of the
-// attempt, so a connection lost mid-body is retried too.
-func (c *Client) post(ctx context.Context, path string, payload any) ([]byte, error) {
+// response of at most limit bytes (a longer one is an error wrapping
+// [ErrTooLarge]), retrying as the Config says. Reading the body is part
+// of the attempt, so a connection lost mid-body is retried too.
+func (c *Client) post(ctx context.Context, path string, payload any, limit int64) ([]byte, error) {
 	body, err := json.Marshal(payload)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+		return nil, errorf("%w: %v", ErrConfig, err)
 	}
 	var out []byte
-	err = c.retry(ctx, path, func(ctx context.Context) error {
-		actx, cancel := c.attemptContext(ctx)
+	err = c.retry(ctx, path, func(ctx context.Context, timeout time.Duration) error {
+		actx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		resp, err := c.send(ctx, actx, path, body, false)
+		resp, err := c.send(ctx, actx, timeout, path, body, false)
 		if err != nil {
 			return err
 		}
 		defer resp.Body.Close()
-		out, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
-		if err != nil {
-			return transportError(ctx, actx, c.cfg.Timeout, err)
+		if resp.ContentLength > limit {
+			return errorf("%w: %w: a body of %d bytes, the limit is %d", ErrBadResponse, ErrTooLarge, resp.ContentLength, limit)
 		}
-		if len(out) > maxBody {
-			return fmt.Errorf("%w: body over %d bytes", ErrBadResponse, maxBody)
+		out, err = io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		if err != nil {
+			return c.transportError(ctx, actx, timeout, err)
+		}
+		if int64(len(out)) > limit {
+			return errorf("%w: %w: a body over %d bytes", ErrBadResponse, ErrTooLarge, limit)
 		}
 		return nil
 	})
 	return out, err
 }
 
-func (c *Client) attemptContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	if c.cfg.Timeout < 0 {
-		return context.WithCancel(ctx)
-	}
-	return context.WithTimeout(ctx, c.cfg.Timeout)
-}
-
 // send makes one attempt with the attempt's context actx (ctx is the
 // caller's, to tell its cancellation from a timeout). It returns the
 // response if its status is 2xx, else an [*APIError].
-func (c *Client) send(ctx, actx context.Context, path string, body []byte, stream bool) (*http.Response, error) {
+func (c *Client) send(ctx, actx context.Context, timeout time.Duration, path string, body []byte, stream bool) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, c.base.JoinPath(path).String(), bytes.NewReader(body))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+		return nil, errorf("%w: %v", ErrConfig, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -238,7 +261,7 @@ func (c *Client) send(ctx, actx context.Context, path string, body []byte, strea
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, transportError(ctx, actx, c.cfg.Timeout, err)
+		return nil, c.transportError(ctx, actx, timeout, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
@@ -253,9 +276,9 @@ const maxErrorBody = 64 << 10
 
 func (c *Client) apiError(resp *http.Response) *APIError {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	e := &APIError{StatusCode: resp.StatusCode, RequestID: snippet(resp.Header.Get("X-Request-Id"))}
+	e := &APIError{StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id")}
 	parseErrorBody(e, body)
-	e.Message = c.redact(e.Message)
+	c.cleanAPIError(e)
 	e.RetryAfter, _ = retryAfter(resp.Header, time.Now())
 	e.retryable = retryableStatus(e.StatusCode) && !e.quota()
 	switch strings.ToLower(resp.Header.Get("X-Should-Retry")) {
@@ -267,31 +290,19 @@ func (c *Client) apiError(resp *http.Response) *APIError {
 	return e
 }
 
-// minRedact is the shortest key removed from server messages: shorter
-// values are placeholders (Ollama's docs use "ollama"), and scrubbing
-// them would garble the message, not protect a secret.
-const minRedact = 8
-
-// redact removes the API key from a message, in case a server or a proxy
-// echoes it.
-func (c *Client) redact(s string) string {
-	if key := c.key(); len(key) >= minRedact {
-		s = strings.ReplaceAll(s, key, "[REDACTED]")
-	}
-	return s
-}
-
 // transportError classifies err from an attempt: the caller's
 // cancellation as is, the attempt's deadline as ErrTimeout, anything else
 // as ErrConnection.
-func transportError(ctx, actx context.Context, timeout time.Duration, err error) error {
+func (c *Client) transportError(ctx, actx context.Context, timeout time.Duration, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if actx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%w: no response within %v", ErrTimeout, timeout)
+		return errorf("%w: no response within %v", ErrTimeout, timeout.Round(time.Millisecond))
 	}
-	return fmt.Errorf("%w: %w", ErrConnection, err)
+	// The text of a transport error can quote what the server sent (a
+	// malformed status line, say).
+	return errorf("%w: %w", ErrConnection, c.cleanError(err))
 }
 
 // String describes the client without its key.
@@ -331,7 +342,10 @@ func (cfg Config) LogValue() slog.Value {
 		slog.String("base_url", redactURL(cfg.BaseURL)),
 		slog.String("api_key", keyText(cfg.APIKey)),
 		slog.Duration("timeout", cfg.Timeout),
+		slog.Duration("deadline", cfg.Deadline),
+		slog.Duration("stall_timeout", cfg.StallTimeout),
 		slog.Int("max_retries", cfg.MaxRetries),
+		slog.Bool("no_retries", cfg.NoRetries),
 	)
 }
 
@@ -339,7 +353,10 @@ func (cfg Config) describe() string {
 	return "{BaseURL: " + strconv.Quote(redactURL(cfg.BaseURL)) +
 		", APIKey: " + keyText(cfg.APIKey) +
 		", Timeout: " + cfg.Timeout.String() +
+		", Deadline: " + cfg.Deadline.String() +
+		", StallTimeout: " + cfg.StallTimeout.String() +
 		", MaxRetries: " + strconv.Itoa(cfg.MaxRetries) +
+		", NoRetries: " + strconv.FormatBool(cfg.NoRetries) +
 		", BackoffBase: " + cfg.BackoffBase.String() +
 		", BackoffMax: " + cfg.BackoffMax.String() +
 		", MaxRetryAfter: " + cfg.MaxRetryAfter.String() + "}"

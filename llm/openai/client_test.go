@@ -31,7 +31,7 @@ func TestNewEnvironment(t *testing.T) {
 		{name: "key from env for OpenAI", envKey: envKey, wantBase: openai.DefaultBaseURL, wantKy: envKey},
 		{name: "base and key from env", envBase: "http://gpu-box:8000/v1/", envKey: envKey, wantBase: "http://gpu-box:8000/v1", wantKy: envKey},
 		{name: "explicit OpenAI URL takes the env key", envKey: envKey, cfg: openai.Config{BaseURL: "https://api.openai.com/v1/"}, wantBase: openai.DefaultBaseURL, wantKy: envKey},
-		{name: "env key not sent to a server named in code", envKey: envKey, cfg: openai.Config{BaseURL: "http://localhost:11434/v1"}, wantBase: "http://localhost:11434/v1"},
+		{name: "env key sent to a server named in code", envKey: envKey, cfg: openai.Config{BaseURL: "http://localhost:11434/v1"}, wantBase: "http://localhost:11434/v1", wantKy: envKey},
 		{name: "explicit key wins", envKey: envKey, cfg: openai.Config{APIKey: "sk-mine-0123456789"}, wantBase: openai.DefaultBaseURL, wantKy: "sk-mine-0123456789"},
 		{name: "explicit base wins over env base", envBase: "http://gpu-box:8000/v1", cfg: openai.Config{BaseURL: "http://localhost:1234/v1"}, wantBase: "http://localhost:1234/v1"},
 	}
@@ -68,25 +68,66 @@ func TestNewInvalid(t *testing.T) {
 		{"negative backoff", openai.Config{BackoffBase: -time.Second}},
 		{"max below base", openai.Config{BackoffBase: time.Second, BackoffMax: time.Millisecond}},
 		{"negative retry-after cap", openai.Config{MaxRetryAfter: -1}},
+		{"negative timeout", openai.Config{Timeout: -1}},
+		{"negative deadline", openai.Config{Deadline: -time.Second}},
+		{"negative stall timeout", openai.Config{StallTimeout: -time.Second}},
+		{"negative retries", openai.Config{MaxRetries: -1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := openai.New(tt.cfg)
-			require.ErrorIs(t, err, openai.ErrInvalidConfig)
+			require.ErrorIs(t, err, openai.ErrConfig)
 			assert.NotContains(t, err.Error(), "secret")
 		})
 	}
+	_, err := openai.New(openai.Config{Deadline: -time.Second})
+	assert.EqualError(t, err, "openai: invalid configuration: Deadline is -1s: must not be negative (zero means the default)")
 }
 
-func TestNoRetriesAndNoTimeout(t *testing.T) {
+// A hung server fails a call within the Deadline, however many retries
+// the Timeout would allow.
+func TestDeadline(t *testing.T) {
+	var n atomic.Int64
+	srv := server(t, counted(&n, hang(nil)))
+	cfg := fastConfig(srv)
+	cfg.Timeout, cfg.Deadline, cfg.MaxRetries = 100*time.Millisecond, 250*time.Millisecond, 10
+	c := newClient(t, cfg)
+	_, err := c.Chat(context.Background(), hello, openai.ChatOptions{Model: "m"})
+	require.ErrorIs(t, err, openai.ErrTimeout)
+	assert.Contains(t, err.Error(), "no answer within the Deadline (250ms)")
+	assert.Less(t, n.Load(), int64(4), "attempts made")
+	_, err = c.ChatStream(context.Background(), hello, openai.ChatOptions{Model: "m"}, func(string) error { return nil })
+	require.ErrorIs(t, err, openai.ErrTimeout)
+	assert.NotErrorIs(t, err, openai.ErrStreamInterrupted)
+}
+
+// A wait the server asks for that would end after the Deadline is not
+// made.
+func TestDeadlineCutsRetryAfter(t *testing.T) {
+	var n atomic.Int64
+	srv := server(t, counted(&n, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		writeJSON(w, 429, apiError("Rate limit reached", "requests", "rate_limit_exceeded"))
+	}))
+	cfg := fastConfig(srv)
+	cfg.Deadline = 5 * time.Second
+	c := newClient(t, cfg)
+	w := recordWaits(c)
+	_, err := c.Chat(context.Background(), hello, openai.ChatOptions{Model: "m"})
+	require.ErrorIs(t, err, openai.ErrTimeout)
+	require.ErrorIs(t, err, openai.ErrRateLimited)
+	assert.Empty(t, w.all())
+	assert.Equal(t, int64(1), n.Load())
+}
+
+func TestNoRetries(t *testing.T) {
 	var n atomic.Int64
 	srv := server(t, counted(&n, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 503, apiError("overloaded", "server_error", ""))
 	}))
 	cfg := fastConfig(srv)
-	cfg.MaxRetries, cfg.Timeout = -1, -1
+	cfg.NoRetries = true
 	c := newClient(t, cfg)
-	assert.Equal(t, time.Duration(-1), c.Config().Timeout)
 	_, err := c.Chat(context.Background(), hello, openai.ChatOptions{Model: "m"})
 	require.ErrorIs(t, err, openai.ErrServer)
 	assert.Equal(t, int64(1), n.Load())
@@ -307,7 +348,7 @@ func TestErrorBodies(t *testing.T) {
 				w.Write([]byte(tt.body))
 			})
 			cfg := fastConfig(srv)
-			cfg.MaxRetries = -1
+			cfg.NoRetries = true
 			_, err := newClient(t, cfg).Chat(context.Background(), hello, openai.ChatOptions{Model: "m"})
 			var got *openai.APIError
 			require.ErrorAs(t, err, &got)
@@ -339,7 +380,7 @@ func TestLongErrorBodyIsCut(t *testing.T) {
 		w.Write([]byte(strings.Repeat("é", 100_000)))
 	})
 	cfg := fastConfig(srv)
-	cfg.MaxRetries = -1
+	cfg.NoRetries = true
 	_, err := newClient(t, cfg).Chat(context.Background(), hello, openai.ChatOptions{Model: "m"})
 	var got *openai.APIError
 	require.ErrorAs(t, err, &got)

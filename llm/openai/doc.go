@@ -13,6 +13,8 @@
 //     per vector;
 //   - a [Summarizer] (POST /chat/completions) implements
 //     contextheader.Summarizer;
+//   - a [Reranker] (POST /rerank) scores passages against a query, as
+//     a retrieve.Reranker;
 //   - [Client.Chat] answers a conversation, and [Client.ChatStream]
 //     streams the answer as it is written.
 //
@@ -36,10 +38,18 @@
 // base URLs (by default http://localhost:8000/v1, http://localhost:8080/v1
 // and http://localhost:1234/v1). An empty [Config.BaseURL] means
 // $OPENAI_BASE_URL, then OpenAI. An empty [Config.APIKey] means
-// $OPENAI_API_KEY, but only for that same base URL: a key from the
-// environment is never sent to a server the program named itself.
+// $OPENAI_API_KEY, whatever the base URL: the key is sent to the server
+// the base URL names, so with that variable set, point the client only at
+// servers you would give the key to.
 //
 // # Failures
+//
+// Each attempt has [Config.Timeout] (30 s by default) and a whole call,
+// retries and waits included, [Config.Deadline] (90 s): a server that
+// does not answer fails a call with [ErrTimeout] within the Deadline. A
+// stream that has begun may be silent for [Config.StallTimeout] (30 s)
+// between two pieces; the time the caller's callback takes does not
+// count.
 //
 // Requests that fail for a reason that may pass (429, 5xx, a timeout, a
 // connection that could not be made or broke before the response was
@@ -51,6 +61,10 @@
 // together. Other 4xx
 // answers are not retried, nor is a 429 that says the quota is spent.
 // Cancelling the context stops a request or a wait at once.
+//
+// Every size a server controls is bounded before it is read into memory
+// (an event of a stream, a reply, an embeddings body, a vector): a larger
+// one is an error wrapping [ErrTooLarge].
 //
 // An error answer is an [*APIError] with the HTTP status and the API's
 // type, code and message, whatever shape of error body the server uses; it

@@ -1,9 +1,9 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 	"unicode/utf8"
 
@@ -23,6 +23,28 @@ const (
 	// DefaultConcurrency is the number of requests in flight at once.
 	DefaultConcurrency = 4
 )
+
+// MaxDimensions is the longest vector an [Embedder] accepts, as in
+// vectorstore.MaxDimension. It also bounds the body of an embeddings
+// response read into memory: at most bytesPerNumber bytes of JSON per
+// dimension of each text's vector (Dimensions if set, else
+// MaxDimensions), plus a little for the rest.
+const MaxDimensions = 1 << 16
+
+// The room an embeddings response may take: bytesPerNumber per number of
+// a vector (a float written with all its digits, and its separator),
+// bytesPerItem for the rest of each entry, bytesPerBody for the rest.
+const (
+	bytesPerNumber = 32
+	bytesPerItem   = 1 << 10
+	bytesPerBody   = 64 << 10
+)
+
+// bodyLimit is the longest embeddings response accepted for n texts.
+func (e *Embedder) bodyLimit(n int) int64 {
+	dim := int64(cmp.Or(e.cfg.Dimensions, MaxDimensions))
+	return int64(n)*(dim*bytesPerNumber+bytesPerItem) + bytesPerBody
+}
 
 // EmbedderConfig configures an [Embedder]. Only Model is required.
 type EmbedderConfig struct {
@@ -72,19 +94,30 @@ type Embedder struct {
 // It makes no request.
 func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Model == "" {
-		return nil, fmt.Errorf("%w: EmbedderConfig.Model is empty", ErrInvalidConfig)
+		return nil, errorf("%w: Model is empty: must name the embedding model", ErrConfig)
 	}
-	if cfg.Dimensions < 0 || cfg.BatchSize < 0 || cfg.BatchTokens < 0 || cfg.MaxTextTokens < 0 || cfg.Concurrency < 0 {
-		return nil, fmt.Errorf("%w: a negative Dimensions, BatchSize, BatchTokens, MaxTextTokens or Concurrency", ErrInvalidConfig)
+	for _, f := range []struct {
+		name string
+		v    int
+	}{
+		{"Dimensions", cfg.Dimensions}, {"BatchSize", cfg.BatchSize}, {"BatchTokens", cfg.BatchTokens},
+		{"MaxTextTokens", cfg.MaxTextTokens}, {"Concurrency", cfg.Concurrency},
+	} {
+		if f.v < 0 {
+			return nil, errorf("%w: %s is %d: must not be negative (zero means the default)", ErrConfig, f.name, f.v)
+		}
+	}
+	if cfg.Dimensions > MaxDimensions {
+		return nil, errorf("%w: Dimensions is %d: must be at most MaxDimensions (%d)", ErrConfig, cfg.Dimensions, MaxDimensions)
 	}
 	var err error
 	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
 		return nil, err
 	}
-	cfg.BatchSize = orDefault(cfg.BatchSize, DefaultBatchSize)
-	cfg.BatchTokens = orDefault(cfg.BatchTokens, DefaultBatchTokens)
-	cfg.MaxTextTokens = orDefault(cfg.MaxTextTokens, DefaultMaxTextTokens)
-	cfg.Concurrency = orDefault(cfg.Concurrency, DefaultConcurrency)
+	cfg.BatchSize = cmp.Or(cfg.BatchSize, DefaultBatchSize)
+	cfg.BatchTokens = cmp.Or(cfg.BatchTokens, DefaultBatchTokens)
+	cfg.MaxTextTokens = cmp.Or(cfg.MaxTextTokens, DefaultMaxTextTokens)
+	cfg.Concurrency = cmp.Or(cfg.Concurrency, DefaultConcurrency)
 	return &Embedder{cfg: cfg}, nil
 }
 
@@ -104,7 +137,7 @@ func (e *Embedder) Config() EmbedderConfig { return e.cfg }
 // texts.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if e == nil || e.cfg.Client == nil {
-		return nil, fmt.Errorf("%w: use openai.NewEmbedder", ErrNotConfigured)
+		return nil, errorf("%w: use openai.NewEmbedder", ErrNotConfigured)
 	}
 	counts, err := e.count(texts)
 	if err != nil {
@@ -116,7 +149,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	}
 	for i, v := range out {
 		if len(v) != len(out[0]) {
-			return nil, fmt.Errorf("%w: text %d has %d dimensions, text 0 has %d", ErrBadResponse, i, len(v), len(out[0]))
+			return nil, errorf("%w: text %d has %d dimensions, text 0 has %d", ErrBadResponse, i, len(v), len(out[0]))
 		}
 	}
 	return out, nil
@@ -133,16 +166,16 @@ func (e *Embedder) count(texts []string) ([]int, error) {
 	for i, t := range texts {
 		switch {
 		case !utf8.ValidString(t):
-			return nil, fmt.Errorf("%w: text %d", ErrInvalidUTF8, i)
+			return nil, errorf("%w: text %d", ErrInvalidUTF8, i)
 		case blank(t):
-			return nil, fmt.Errorf("%w: text %d", ErrEmptyText, i)
+			return nil, errorf("%w: text %d", ErrEmptyText, i)
 		}
 		n := e.tokens(t)
 		if n < 0 {
-			return nil, fmt.Errorf("%w: the Tokenizer counted %d tokens for text %d", ErrInvalidConfig, n, i)
+			return nil, errorf("%w: the Tokenizer counted %d tokens for text %d", ErrConfig, n, i)
 		}
 		if n > limit {
-			return nil, fmt.Errorf("%w: text %d (%q) has %d tokens (%s), the limit is %d", ErrTextTooLong, i, preview(t), n, how, limit)
+			return nil, errorf("%w: text %d (%q) has %d tokens (%s), the limit is %d", ErrTextTooLong, i, preview(t), n, how, limit)
 		}
 		counts[i] = n
 	}
@@ -218,7 +251,7 @@ func (e *Embedder) run(ctx context.Context, texts []string, batches []batch, out
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			if err := e.embedBatch(ctx, texts[b.lo:b.hi], out[b.lo:b.hi]); err != nil {
-				fail(fmt.Errorf("%w: batch %d of %d (texts %d-%d)", err, bi+1, len(batches), b.lo, b.hi-1))
+				fail(errorf("%w: batch %d of %d (texts %d-%d)", err, bi+1, len(batches), b.lo, b.hi-1))
 			}
 		}()
 	}
@@ -256,30 +289,30 @@ const embeddingsPath = "embeddings"
 
 // embedBatch embeds texts into out (of the same length).
 func (e *Embedder) embedBatch(ctx context.Context, texts []string, out [][]float32) error {
-	body, err := e.cfg.Client.post(ctx, embeddingsPath, embeddingRequest{Model: e.cfg.Model, Input: texts, Dimensions: e.cfg.Dimensions})
+	body, err := e.cfg.Client.post(ctx, embeddingsPath, embeddingRequest{Model: e.cfg.Model, Input: texts, Dimensions: e.cfg.Dimensions}, e.bodyLimit(len(texts)))
 	if err != nil {
 		return err
 	}
-	items, err := decodeEmbeddingResponse(body)
+	items, err := e.cfg.Client.decodeEmbeddingResponse(body)
 	if err != nil {
 		return err
 	}
 	if len(items) != len(texts) {
-		return fmt.Errorf("%w: %d embeddings for %d texts", ErrBadResponse, len(items), len(texts))
+		return errorf("%w: %d embeddings for %d texts", ErrBadResponse, len(items), len(texts))
 	}
 	positional := !items[0].hasIndex // servers that leave index out send them in order
 	for i, it := range items {
 		at := i
 		if !positional {
 			if !it.hasIndex || it.index < 0 || it.index >= len(texts) || out[it.index] != nil {
-				return fmt.Errorf("%w: embedding %d has a missing, repeated or out-of-range index", ErrBadResponse, i)
+				return errorf("%w: embedding %d has a missing, repeated or out-of-range index", ErrBadResponse, i)
 			}
 			at = it.index
 		} else if it.hasIndex {
-			return fmt.Errorf("%w: embedding %d has an index, embedding 0 has none", ErrBadResponse, i)
+			return errorf("%w: embedding %d has an index, embedding 0 has none", ErrBadResponse, i)
 		}
 		if err := e.checkVector(it.vector, len(items[0].vector)); err != nil {
-			return fmt.Errorf("%w: embedding %d: %s", ErrBadResponse, i, err)
+			return errorf("%w: embedding %d: %w", ErrBadResponse, i, err)
 		}
 		out[at] = it.vector
 	}
@@ -288,13 +321,13 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string, out [][]float
 
 // decodeEmbeddingResponse decodes an embeddings response, by the fast path
 // if it can.
-func decodeEmbeddingResponse(body []byte) ([]embeddingItem, error) {
+func (c *Client) decodeEmbeddingResponse(body []byte) ([]embeddingItem, error) {
 	if items, ok := decodeEmbeddings(body); ok {
 		return items, nil
 	}
 	var r embeddingResponse
 	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, fmt.Errorf("%w: embeddings: %v (body starts %q)", ErrBadResponse, err, snippet(string(body[:min(len(body), 80)])))
+		return nil, errorf("%w: embeddings: %v (body starts %q)", ErrBadResponse, c.cleanError(err), c.excerpt(body))
 	}
 	items := make([]embeddingItem, len(r.Data))
 	for i, d := range r.Data {
@@ -309,11 +342,13 @@ func decodeEmbeddingResponse(body []byte) ([]embeddingItem, error) {
 func (e *Embedder) checkVector(v []float32, want int) error {
 	switch {
 	case len(v) == 0:
-		return fmt.Errorf("empty vector")
+		return errorf("empty vector")
+	case len(v) > MaxDimensions:
+		return errorf("%w: %d dimensions, over MaxDimensions (%d)", ErrTooLarge, len(v), MaxDimensions)
 	case e.cfg.Dimensions > 0 && len(v) != e.cfg.Dimensions:
-		return fmt.Errorf("%d dimensions, asked for %d (does the model take Dimensions?)", len(v), e.cfg.Dimensions)
+		return errorf("%d dimensions, asked for %d (does the model take Dimensions?)", len(v), e.cfg.Dimensions)
 	case len(v) != want:
-		return fmt.Errorf("%d dimensions, embedding 0 has %d", len(v), want)
+		return errorf("%d dimensions, embedding 0 has %d", len(v), want)
 	}
 	return nil
 }

@@ -186,7 +186,7 @@ func TestNewEmbedderInvalid(t *testing.T) {
 		{Client: c, Model: "m", Concurrency: -1},
 	} {
 		_, err := openai.NewEmbedder(cfg)
-		assert.ErrorIs(t, err, openai.ErrInvalidConfig, "%+v", cfg)
+		assert.ErrorIs(t, err, openai.ErrConfig, "%+v", cfg)
 	}
 	e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: c, Model: "m"})
 	require.NoError(t, err)
@@ -200,7 +200,7 @@ func TestNewEmbedderInvalid(t *testing.T) {
 func TestEmbedNegativeCount(t *testing.T) {
 	e, _ := newEmbedder(t, &embedAPI{}, openai.EmbedderConfig{Tokenizer: tokentest.Func(func(string) int { return -1 })})
 	_, err := e.Embed(context.Background(), []string{"a"})
-	require.ErrorIs(t, err, openai.ErrInvalidConfig)
+	require.ErrorIs(t, err, openai.ErrConfig)
 }
 
 func TestEmbedDimensions(t *testing.T) {

@@ -1,22 +1,24 @@
 package openai
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Errors returned by the package, wrapped with details; test for them with
 // [errors.Is]. The ones that classify a server's answer (ErrBadRequest to
 // ErrServer) match an [*APIError]; get its details with [errors.As].
 var (
-	// ErrInvalidConfig reports a bad field of a Config, EmbedderConfig,
-	// SummarizerConfig or ChatOptions.
-	ErrInvalidConfig = errors.New("openai: invalid configuration")
+	// ErrConfig reports a bad field of a Config, EmbedderConfig,
+	// SummarizerConfig, RerankerConfig or ChatOptions, named in the
+	// error with its value and what is allowed.
+	ErrConfig = errors.New("openai: invalid configuration")
 	// ErrNotConfigured is returned by the methods of a zero Client,
 	// Embedder or Summarizer: make them with [New], [NewEmbedder] and
 	// [NewSummarizer].
@@ -69,6 +71,12 @@ var (
 	// API's JSON, a wrong number of embeddings, a missing or repeated
 	// index, vectors of different lengths.
 	ErrBadResponse = errors.New("openai: unusable response")
+	// ErrTooLarge reports a response, or an event of a stream, over the
+	// size the client reads into memory (it also matches
+	// ErrBadResponse): a chat reply over 16 MiB, an event over 4 MiB, an
+	// embeddings body longer than its texts' vectors can be (see
+	// [MaxDimensions]).
+	ErrTooLarge = errors.New("openai: response too large")
 	// ErrStreamInterrupted reports a stream that ended before the model
 	// finished: the connection dropped, went silent or the server sent an
 	// error. The [Reply] returned with it holds what arrived.
@@ -94,18 +102,28 @@ type APIError struct {
 	// RetryAfter is how long the server asked the client to wait
 	// (Retry-After or retry-after-ms headers); zero if it did not say.
 	RetryAfter time.Duration
+	// InStream is set for an error event inside a stream: the response
+	// began well (StatusCode is its status, 200), then the server sent
+	// an error in place of the rest of the reply.
+	InStream bool
 
 	retryable bool
 }
 
 // Error returns "openai: 429 Too Many Requests (requests, rate_limit_exceeded):
-// Rate limit reached ... [request req_123]", leaving out what is empty.
+// Rate limit reached ... [request req_123]", leaving out what is empty;
+// for an error event in a stream, "openai: error event in the stream
+// (server_error): ...".
 func (e *APIError) Error() string {
 	var b strings.Builder
-	b.WriteString("openai: ")
-	b.WriteString(strconv.Itoa(e.StatusCode))
-	if t := http.StatusText(e.StatusCode); t != "" {
-		b.WriteString(" " + t)
+	b.WriteString(prefix)
+	if e.InStream {
+		b.WriteString("error event in the stream")
+	} else {
+		b.WriteString(strconv.Itoa(e.StatusCode))
+		if t := http.StatusText(e.StatusCode); t != "" {
+			b.WriteString(" " + t)
+		}
 	}
 	if e.Type != "" || e.Code != "" {
 		b.WriteString(" (" + strings.Trim(e.Type+", "+e.Code, ", ") + ")")
@@ -146,10 +164,6 @@ func (e *APIError) quota() bool {
 	return e.StatusCode == 429 && (e.Code == "insufficient_quota" || e.Type == "insufficient_quota")
 }
 
-// maxMessage caps the message taken from a body that is not the API's
-// JSON (an HTML error page from a proxy, say).
-const maxMessage = 300
-
 // parseErrorBody fills e's Type, Code and Message from an error body in
 // any of the shapes OpenAI-compatible servers send:
 //
@@ -157,6 +171,9 @@ const maxMessage = 300
 //	{"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}}  llama.cpp
 //	{"object": "error", "message": "...", "type": "BadRequestError", "code": 400}  older vLLM
 //	{"error": "..."}  {"detail": "..."}  plain text, HTML
+//
+// The fields are as the server sent them: [Client.cleanAPIError] makes
+// them fit to show.
 func parseErrorBody(e *APIError, body []byte) {
 	var env struct {
 		Error   json.RawMessage `json:"error"`
@@ -166,7 +183,7 @@ func parseErrorBody(e *APIError, body []byte) {
 		Code    json.RawMessage `json:"code"`
 	}
 	if json.Unmarshal(body, &env) != nil {
-		e.Message = snippet(string(body))
+		e.Message = string(body)
 		return
 	}
 	var inner struct {
@@ -178,11 +195,20 @@ func parseErrorBody(e *APIError, body []byte) {
 		e.Message, e.Type, e.Code = scalar(inner.Message), scalar(inner.Type), scalar(inner.Code)
 		return
 	}
-	e.Message = firstNonEmpty(scalar(env.Error), scalar(env.Message), scalar(env.Detail))
+	e.Message = cmp.Or(scalar(env.Error), scalar(env.Message), scalar(env.Detail))
 	e.Type, e.Code = scalar(env.Type), scalar(env.Code)
 	if e.Message == "" && e.Type == "" && e.Code == "" {
-		e.Message = snippet(string(body))
+		e.Message = string(body)
 	}
+}
+
+// cleanAPIError makes every field of e that came from the server fit to
+// show (see [Client.clean]): the key removed first, then the length cut.
+func (c *Client) cleanAPIError(e *APIError) {
+	e.Message = c.clean(e.Message, maxMessage)
+	e.Type = c.clean(e.Type, maxMessage)
+	e.Code = c.clean(e.Code, maxMessage)
+	e.RequestID = c.clean(e.RequestID, maxMessage)
 }
 
 // scalar returns a JSON string's value or a number's text; "" for
@@ -190,36 +216,13 @@ func parseErrorBody(e *APIError, body []byte) {
 func scalar(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return snippet(s)
+		return s
 	}
 	var n json.Number
 	if json.Unmarshal(raw, &n) == nil {
-		return snippet(n.String())
+		return n.String()
 	}
 	return ""
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// snippet makes s fit for an error message: valid UTF-8, white space
-// collapsed, at most maxMessage bytes.
-func snippet(s string) string {
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
-	if len(s) <= maxMessage {
-		return s
-	}
-	cut := maxMessage
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 // retryableStatus says whether a status is worth retrying: rate limits
@@ -227,4 +230,25 @@ func snippet(s string) string {
 // answers it to /embeddings without --embeddings) and 505.
 func retryableStatus(status int) bool {
 	return status == 429 || (status >= 500 && status != 501 && status != 505)
+}
+
+// prefix starts the text of every error of the package.
+const prefix = "openai: "
+
+// errorf is fmt.Errorf for the package's errors: it wraps as fmt.Errorf
+// does, but shows the "openai: " that each wrapped error of the package
+// starts with only once, at the start ("openai: stream interrupted:
+// request timed out: ...", not "openai: stream interrupted: openai:
+// request timed out: ...").
+func errorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	shown := make([]any, len(args))
+	for i, a := range args {
+		shown[i] = a
+		if e, ok := a.(error); ok {
+			shown[i] = strings.TrimPrefix(e.Error(), prefix)
+		}
+	}
+	msg := fmt.Sprintf(strings.ReplaceAll(format, "%w", "%v"), shown...)
+	return &textError{msg: prefix + strings.TrimPrefix(msg, prefix), err: err}
 }

@@ -98,16 +98,25 @@ func FuzzErrorBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		const key = "sk-fuzz-0123456789"
 		c := &Client{key: func() string { return key }}
-		e := &APIError{StatusCode: 400}
-		parseErrorBody(e, append(body, []byte(key)...))
-		e.Message = c.redact(e.Message)
-		for _, s := range []string{e.Message, e.Type, e.Code} {
-			if !utf8.ValidString(s) || strings.ContainsAny(s, "\n\r") || len(s) > maxMessage+len("…") {
+		orig := string(body)
+		// The key at the end, and again where the cut falls.
+		body = append(body, []byte(key)...)
+		if len(body) < maxMessage+len(key) {
+			body = append(body, bytes.Repeat([]byte("x"), maxMessage-len(body)%maxMessage)...)
+		}
+		body = append(append(body[:maxMessage-len(key)/2:maxMessage-len(key)/2], key...), body[maxMessage-len(key)/2:]...)
+		e := &APIError{StatusCode: 400, RequestID: string(body)}
+		parseErrorBody(e, body)
+		c.cleanAPIError(e)
+		for _, s := range []string{e.Message, e.Type, e.Code, e.RequestID} {
+			if !utf8.ValidString(s) || strings.ContainsAny(s, "\n\r") || len(s) > maxMessage+len(redacted+"…") {
 				t.Fatalf("unfit field %q", s)
 			}
 		}
-		if strings.Contains(e.Error(), key) {
-			t.Fatalf("key in %q", e.Error())
+		for i := 0; i+minPartial+4 <= len(key); i++ {
+			if part := key[i : i+minPartial+4]; strings.Contains(e.Error(), part) && !strings.Contains(orig, part) {
+				t.Fatalf("part of the key in %q", e.Error())
+			}
 		}
 	})
 }
@@ -130,7 +139,7 @@ func FuzzRetryAfter(f *testing.F) {
 }
 
 func TestEventReaderLongLine(t *testing.T) {
-	_, err := newEventReader(bytes.NewReader(bytes.Repeat([]byte("a"), maxLine+1))).next()
+	_, err := newEventReader(bytes.NewReader(bytes.Repeat([]byte("a"), maxEvent+100))).next()
 	if err == nil || errors.Is(err, io.EOF) {
 		t.Fatalf("got %v, want a line-too-long error", err)
 	}

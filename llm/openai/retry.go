@@ -3,7 +3,6 @@ package openai
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -13,15 +12,18 @@ import (
 	"time"
 )
 
-// retry runs try until it succeeds, fails for good, or the retries run
-// out. Between attempts it waits as the server asked (Retry-After) or by
-// exponential backoff with full jitter, and stops the moment ctx is done.
-func (c *Client) retry(ctx context.Context, path string, try func(ctx context.Context) error) error {
+// retry runs try until it succeeds, fails for good, the retries run out
+// or the Deadline is up. Between attempts it waits as the server asked
+// (Retry-After) or by exponential backoff with full jitter, and stops the
+// moment ctx is done. try gets the time its attempt may take: Timeout,
+// or what is left of the Deadline if that is less.
+func (c *Client) retry(ctx context.Context, path string, try func(ctx context.Context, timeout time.Duration) error) error {
+	start := time.Now()
 	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		err := try(ctx)
+		err := try(ctx, min(c.cfg.Timeout, c.cfg.Deadline-time.Since(start)))
 		if err == nil {
 			return nil
 		}
@@ -32,10 +34,13 @@ func (c *Client) retry(ctx context.Context, path string, try func(ctx context.Co
 		if !ok {
 			return giveUp(err, attempt)
 		}
+		if time.Since(start)+wait >= c.cfg.Deadline {
+			return errorf("%w: no answer within the Deadline (%v) after %d attempts: %w", ErrTimeout, c.cfg.Deadline, attempt+1, err)
+		}
 		if c.cfg.Logger != nil {
 			c.cfg.Logger.LogAttrs(ctx, slog.LevelWarn, "openai: retrying",
 				slog.String("path", path), slog.Int("attempt", attempt+1),
-				slog.Duration("wait", wait), slog.String("error", err.Error()))
+				slog.Duration("wait", wait), slog.String("error", c.clean(err.Error(), maxErrorText)))
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return err
@@ -48,13 +53,13 @@ func giveUp(err error, attempt int) error {
 	if attempt == 0 {
 		return err
 	}
-	return fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
+	return errorf("%w (gave up after %d attempts)", err, attempt+1)
 }
 
 // retryWait says whether err is worth another attempt after attempt
 // (from 0) and how long to wait first.
 func (c *Client) retryWait(err error, attempt int) (time.Duration, bool) {
-	if attempt >= c.cfg.MaxRetries {
+	if c.cfg.NoRetries || attempt >= c.cfg.MaxRetries {
 		return 0, false
 	}
 	var apiErr *APIError

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -20,37 +19,47 @@ import (
 // arrives, in order, on the calling goroutine. It returns the whole
 // [Reply] at the end.
 //
-// Only the opening of the stream is retried: once text has arrived,
-// nothing is sent again. If the stream breaks off (the connection drops,
-// the server falls silent for longer than Config.Timeout, or it sends an
-// error event), ChatStream returns an error wrapping
-// [ErrStreamInterrupted] together with the Reply so far. If onDelta
+// Only the opening of the stream is retried (within Config.Timeout per
+// attempt and Config.Deadline in all): once text has arrived, nothing is
+// sent again. If the stream breaks off before the model finished (the
+// connection drops, the server falls silent for longer than
+// Config.StallTimeout, or it sends an error event), ChatStream returns an
+// error wrapping [ErrStreamInterrupted] together with the Reply so far;
+// an error event is also an [*APIError] with InStream set. If onDelta
 // returns an error, the stream is closed and that error is returned, with
-// the Reply so far. Keep-alive comments are skipped; "data: [DONE]" ends
-// the stream.
+// the Reply so far. The time onDelta takes never counts as the server's
+// silence.
+//
+// Keep-alive comments are skipped; "data: [DONE]" ends the stream. Once a
+// chunk has given the reason the model finished, the reply is complete:
+// a stream that then ends, breaks off or stays silent (for at most a
+// second) without "[DONE]" is a success.
 func (c *Client) ChatStream(ctx context.Context, messages []Message, opts ChatOptions, onDelta func(delta string) error) (Reply, error) {
 	req, err := c.chatRequest(messages, opts, true)
 	if err != nil {
 		return Reply{}, err
 	}
 	if onDelta == nil {
-		return Reply{}, fmt.Errorf("%w: onDelta is nil", ErrInvalidConfig)
+		return Reply{}, errorf("%w: onDelta is nil", ErrConfig)
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
-		return Reply{}, fmt.Errorf("%w: %v", ErrInvalidConfig, err)
+		return Reply{}, errorf("%w: %v", ErrConfig, err)
 	}
 	var (
 		resp *http.Response
 		wd   *watchdog
 	)
-	err = c.retry(ctx, chatPath, func(ctx context.Context) error {
-		actx, w := newWatchdog(ctx, c.cfg.Timeout)
-		r, err := c.send(ctx, actx, chatPath, body, true)
+	err = c.retry(ctx, chatPath, func(ctx context.Context, timeout time.Duration) error {
+		actx, w := newWatchdog(ctx, timeout)
+		r, err := c.send(ctx, actx, timeout, chatPath, body, true)
 		if err != nil {
 			w.stop()
 			return err
 		}
+		// From here on the watchdog times the server's silences only.
+		w.disarm()
+		w.d = c.cfg.StallTimeout
 		resp, wd = r, w
 		return nil
 	})
@@ -59,20 +68,22 @@ func (c *Client) ChatStream(ctx context.Context, messages []Message, opts ChatOp
 	}
 	defer wd.stop()
 	defer resp.Body.Close()
-	s := stream{c: c, ctx: ctx, wd: wd, status: resp.StatusCode, onDelta: onDelta}
+	s := stream{c: c, ctx: ctx, wd: wd, status: resp.StatusCode, requestID: resp.Header.Get("X-Request-Id"), onDelta: onDelta}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
-		return s.whole(resp.Body) // a server that ignored "stream"
+		return s.whole(kickReader{resp.Body, wd}) // a server that ignored "stream"
 	}
 	return s.read(resp.Body)
 }
 
 // stream reads one streamed reply.
 type stream struct {
-	c       *Client
-	ctx     context.Context
-	wd      *watchdog
-	status  int
-	onDelta func(string) error
+	c      *Client
+	ctx    context.Context
+	wd     *watchdog
+	status int
+	// requestID is the response's X-Request-Id, as the server sent it.
+	requestID string
+	onDelta   func(string) error
 
 	reply Reply
 	text  strings.Builder
@@ -109,7 +120,7 @@ func (s *stream) read(body io.Reader) (Reply, error) {
 		}
 		var ch streamChunk
 		if err := json.Unmarshal(data, &ch); err != nil {
-			return s.result(fmt.Errorf("%w: %w: chunk %q: %v", ErrStreamInterrupted, ErrBadResponse, snippet(string(data[:min(len(data), 80)])), err))
+			return s.result(errorf("%w: %w: chunk %q: %v", ErrStreamInterrupted, ErrBadResponse, s.c.excerpt(data), s.c.cleanError(err)))
 		}
 		if err := s.take(&ch, data); err != nil {
 			return s.result(err)
@@ -120,10 +131,10 @@ func (s *stream) read(body io.Reader) (Reply, error) {
 // take adds a chunk to the reply and hands its text to onDelta.
 func (s *stream) take(ch *streamChunk, data []byte) error {
 	if len(ch.Error) > 0 && string(ch.Error) != "null" {
-		e := &APIError{StatusCode: s.status}
+		e := &APIError{StatusCode: s.status, RequestID: s.requestID, InStream: true}
 		parseErrorBody(e, data)
-		e.Message = s.c.redact(e.Message)
-		return fmt.Errorf("%w: %w", ErrStreamInterrupted, e)
+		s.c.cleanAPIError(e)
+		return errorf("%w: %w", ErrStreamInterrupted, e)
 	}
 	if ch.Model != "" {
 		s.reply.Model = ch.Model
@@ -136,8 +147,14 @@ func (s *stream) take(ch *streamChunk, data []byte) error {
 	}
 	if r := ch.Choices[0].FinishReason; r != "" {
 		s.reply.FinishReason = r
+		// The reply is whole; wait only briefly for what may follow
+		// (usage, [DONE]).
+		s.wd.d = min(s.wd.d, finishGrace)
 	}
 	if d := ch.Choices[0].Delta.Content; d != "" {
+		if s.text.Len()+len(d) > maxReply {
+			return errorf("%w: %w: a reply over %d bytes", ErrStreamInterrupted, ErrTooLarge, maxReply)
+		}
 		s.text.WriteString(d)
 		return s.onDelta(d)
 	}
@@ -145,23 +162,23 @@ func (s *stream) take(ch *streamChunk, data []byte) error {
 }
 
 // broken turns a read error into the stream's error. A stream that ends
-// cleanly after the model said why it finished is complete even without
-// [DONE], which some servers leave out.
+// in any way after the model said why it finished is complete even
+// without [DONE], which some servers leave out.
 func (s *stream) broken(err error) error {
 	n := s.text.Len()
 	switch {
-	case errors.Is(err, io.EOF) && s.reply.FinishReason != "":
-		return nil
 	case s.ctx.Err() != nil:
 		return s.ctx.Err()
+	case s.reply.FinishReason != "":
+		return nil
 	case errors.Is(err, io.EOF):
-		return fmt.Errorf("%w: the stream ended without [DONE] after %d bytes of reply", ErrStreamInterrupted, n)
+		return errorf("%w: the stream ended without [DONE] after %d bytes of reply", ErrStreamInterrupted, n)
 	case s.wd.fired.Load():
-		return fmt.Errorf("%w: after %d bytes of reply: %w: no data for %v", ErrStreamInterrupted, n, ErrTimeout, s.c.cfg.Timeout)
-	case errors.Is(err, bufio.ErrTooLong):
-		return fmt.Errorf("%w: after %d bytes of reply: %w: a line over %d bytes", ErrStreamInterrupted, n, ErrBadResponse, maxLine)
+		return errorf("%w: after %d bytes of reply: %w: no data for %v", ErrStreamInterrupted, n, ErrTimeout, s.wd.d)
+	case errors.Is(err, bufio.ErrTooLong), errors.Is(err, ErrTooLarge):
+		return errorf("%w: after %d bytes of reply: %w", ErrStreamInterrupted, n, errEventTooLarge)
 	}
-	return fmt.Errorf("%w: after %d bytes of reply: %w: %w", ErrStreamInterrupted, n, ErrConnection, err)
+	return errorf("%w: after %d bytes of reply: %w: %w", ErrStreamInterrupted, n, ErrConnection, s.c.cleanError(err))
 }
 
 func (s *stream) result(err error) (Reply, error) {
@@ -172,11 +189,14 @@ func (s *stream) result(err error) (Reply, error) {
 // whole reads a plain chat completion sent in answer to a stream request
 // and hands its text to onDelta in one piece.
 func (s *stream) whole(body io.Reader) (Reply, error) {
-	data, err := io.ReadAll(io.LimitReader(body, maxBody))
+	data, err := io.ReadAll(io.LimitReader(body, maxReply+1))
 	if err != nil {
 		return s.result(s.broken(err))
 	}
-	r, err := decodeChat(data)
+	if len(data) > maxReply {
+		return s.result(errorf("%w: %w: a reply over %d bytes", ErrBadResponse, ErrTooLarge, maxReply))
+	}
+	r, err := s.c.decodeChat(data)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -188,8 +208,12 @@ func (s *stream) whole(body io.Reader) (Reply, error) {
 	return s.result(err)
 }
 
-// maxLine bounds one line of a stream.
-const maxLine = 8 << 20
+// maxEvent bounds the data of one event of a stream, and so each of its
+// lines: a chunk of a chat reply is a few hundred bytes.
+const maxEvent = 4 << 20
+
+// errEventTooLarge reports an event over maxEvent.
+var errEventTooLarge = errorf("%w: %w: an event over %d bytes", ErrBadResponse, ErrTooLarge, maxEvent)
 
 // eventReader splits a server-sent event stream into the data of its
 // events (https://html.spec.whatwg.org/multipage/server-sent-events.html):
@@ -203,7 +227,7 @@ type eventReader struct {
 
 func newEventReader(r io.Reader) *eventReader {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), maxLine)
+	sc.Buffer(make([]byte, 0, 4096), maxEvent+len("data: \r\n"))
 	return &eventReader{sc: sc}
 }
 
@@ -226,7 +250,11 @@ func (r *eventReader) next() ([]byte, error) {
 		if string(field) != "data" {
 			continue
 		}
-		r.data = append(append(r.data, bytes.TrimPrefix(value, []byte{' '})...), '\n')
+		value = bytes.TrimPrefix(value, []byte{' '})
+		if len(r.data)+len(value) > maxEvent {
+			return nil, errEventTooLarge
+		}
+		r.data = append(append(r.data, value...), '\n')
 		seen = true
 	}
 	if err := r.sc.Err(); err != nil {
@@ -238,8 +266,14 @@ func (r *eventReader) next() ([]byte, error) {
 	return nil, io.EOF
 }
 
-// A watchdog cancels a stream's context when the stream stays silent for
-// longer than its timeout; each sign of life starts the wait again.
+// finishGrace is how long a stream may stay silent after the model said
+// why it finished.
+const finishGrace = time.Second
+
+// A watchdog cancels a stream's context when the server stays silent for
+// longer than d. It runs only while the client waits for the server: for
+// the response to begin, then during each read of the body (see
+// kickReader), never while the caller's onDelta runs.
 type watchdog struct {
 	timer  *time.Timer
 	d      time.Duration
@@ -247,42 +281,37 @@ type watchdog struct {
 	fired  atomic.Bool
 }
 
+// newWatchdog returns a watchdog running for d, and the context it
+// cancels.
 func newWatchdog(ctx context.Context, d time.Duration) (context.Context, *watchdog) {
 	actx, cancel := context.WithCancel(ctx)
 	w := &watchdog{d: d, cancel: cancel}
-	if d > 0 {
-		w.timer = time.AfterFunc(d, func() {
-			w.fired.Store(true)
-			cancel()
-		})
-	}
+	w.timer = time.AfterFunc(d, func() {
+		w.fired.Store(true)
+		cancel()
+	})
 	return actx, w
 }
 
-// kickReader kicks the watchdog whenever bytes arrive, keep-alive
-// comments included: they are how a server says it is still working.
+func (w *watchdog) arm()    { w.timer.Reset(w.d) }
+func (w *watchdog) disarm() { w.timer.Stop() }
+
+func (w *watchdog) stop() {
+	w.timer.Stop()
+	w.cancel()
+}
+
+// kickReader runs the watchdog while a read waits for the server. Any
+// byte ends the wait, keep-alive comments included: they are how a
+// server says it is still working.
 type kickReader struct {
 	r  io.Reader
 	wd *watchdog
 }
 
 func (k kickReader) Read(p []byte) (int, error) {
+	k.wd.arm()
 	n, err := k.r.Read(p)
-	if n > 0 {
-		k.wd.kick()
-	}
+	k.wd.disarm()
 	return n, err
-}
-
-func (w *watchdog) kick() {
-	if w.timer != nil {
-		w.timer.Reset(w.d)
-	}
-}
-
-func (w *watchdog) stop() {
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	w.cancel()
 }

@@ -132,10 +132,11 @@ func TestChatStreamCutMidEvent(t *testing.T) {
 func TestChatStreamSilent(t *testing.T) {
 	srv := server(t, stallAfter("Thinking"))
 	cfg := fastConfig(srv)
-	cfg.Timeout = 100 * time.Millisecond
+	cfg.StallTimeout = 100 * time.Millisecond
 	_, r, err := collect(newClient(t, cfg))
 	require.ErrorIs(t, err, openai.ErrStreamInterrupted)
 	require.ErrorIs(t, err, openai.ErrTimeout)
+	assert.Equal(t, "openai: stream interrupted: after 8 bytes of reply: request timed out: no data for 100ms", err.Error())
 	assert.Equal(t, "Thinking", r.Content)
 }
 
@@ -170,7 +171,7 @@ func TestChatStreamKeepAliveResetsTimeout(t *testing.T) {
 		io.WriteString(w, chunk("Done", "stop")+"data: [DONE]\n\n")
 	})
 	cfg := fastConfig(srv)
-	cfg.Timeout = timeout
+	cfg.StallTimeout = timeout
 	_, r, err := collect(newClient(t, cfg))
 	if err != nil && stalled.Load() {
 		t.Skip("the machine stalled the server for longer than the keep-alive interval the test relies on")
@@ -185,6 +186,9 @@ func TestChatStreamErrorEvent(t *testing.T) {
 	require.ErrorIs(t, err, openai.ErrStreamInterrupted)
 	var apiErr *openai.APIError
 	require.ErrorAs(t, err, &apiErr)
+	assert.True(t, apiErr.InStream)
+	assert.Equal(t, "openai: stream interrupted: error event in the stream (server_error): The server had an error while processing your request. Sorry about that!", err.Error())
+	assert.NotErrorIs(t, err, openai.ErrBadRequest)
 	assert.Equal(t, "server_error", apiErr.Type)
 	assert.Equal(t, "The server had an error while processing your request. Sorry about that!", apiErr.Message)
 	assert.Equal(t, "Partial", r.Content)
@@ -256,5 +260,58 @@ func TestChatStreamServerIgnoresStream(t *testing.T) {
 func TestChatStreamNilCallback(t *testing.T) {
 	c := streamOf(t)
 	_, err := c.ChatStream(context.Background(), hello, openai.ChatOptions{Model: "m"}, nil)
-	require.ErrorIs(t, err, openai.ErrInvalidConfig)
+	require.ErrorIs(t, err, openai.ErrConfig)
+}
+
+// The time onDelta takes is not the server's silence: a caller slower
+// than StallTimeout still gets the whole reply.
+func TestChatStreamSlowCallback(t *testing.T) {
+	c := streamOf(t, chunk("One", ""), chunk(" two", ""), chunk(" three", "stop"), "data: [DONE]\n\n")
+	cfg := c.Config()
+	cfg.StallTimeout = 50 * time.Millisecond
+	c = newClient(t, cfg)
+	r, err := c.ChatStream(context.Background(), hello, openai.ChatOptions{Model: "m"}, func(string) error {
+		time.Sleep(150 * time.Millisecond)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "One two three", r.Content)
+}
+
+// Once the model said why it finished, the reply is whole: a stream that
+// then drops or stays silent without [DONE] is a success.
+func TestChatStreamFinishedWithoutDone(t *testing.T) {
+	tests := map[string]func(w http.ResponseWriter, r *http.Request){
+		"dropped": func(w http.ResponseWriter, r *http.Request) { panic(http.ErrAbortHandler) },
+		"silent":  func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+	}
+	for name, then := range tests {
+		t.Run(name, func(t *testing.T) {
+			srv := server(t, func(w http.ResponseWriter, r *http.Request) {
+				sse(w)
+				io.WriteString(w, chunk("Whole", "")+chunk(" answer.", "stop"))
+				flush(w)
+				then(w, r)
+			})
+			_, r, err := collect(newClient(t, fastConfig(srv)))
+			require.NoError(t, err)
+			assert.Equal(t, "Whole answer.", r.Content)
+			assert.Equal(t, "stop", r.FinishReason)
+		})
+	}
+}
+
+// Errors name their package once, whatever they wrap.
+func TestErrorTextsHaveOnePrefix(t *testing.T) {
+	var n atomic.Int64
+	srv := server(t, counted(&n, func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 503, apiError("overloaded", "server_error", ""))
+	}))
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: newClient(t, fastConfig(srv)), Model: "m"})
+	require.NoError(t, err)
+	_, err = e.Embed(context.Background(), []string{"a text"})
+	require.ErrorIs(t, err, openai.ErrServer)
+	assert.Equal(t, "openai: 503 Service Unavailable (server_error): overloaded (gave up after 3 attempts): batch 1 of 1 (texts 0-0)", err.Error())
+	_, _, err = collect(streamOf(t, chunk("Half", "")))
+	assert.Equal(t, "openai: stream interrupted: the stream ended without [DONE] after 4 bytes of reply", err.Error())
 }

@@ -2,7 +2,6 @@ package openai
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,9 +17,12 @@ type SummarizerConfig struct {
 	// System, if not empty, is sent as a system message before the text.
 	System string
 	// Temperature is sent as is: the zero value gives the most repeatable
-	// summaries, which suits summaries that are cached. A negative value
-	// leaves it out, for models that take only their default.
+	// summaries, which suits summaries that are cached. It must not be
+	// negative.
 	Temperature float64
+	// OmitTemperature leaves the temperature out, for models that take
+	// only their default.
+	OmitTemperature bool
 	// MaxTokens caps the summary's length; zero leaves it to the server.
 	MaxTokens int
 }
@@ -41,7 +43,7 @@ func NewSummarizer(cfg SummarizerConfig) (*Summarizer, error) {
 		return nil, err
 	}
 	if !utf8.ValidString(cfg.System) {
-		return nil, fmt.Errorf("%w: SummarizerConfig.System is not valid UTF-8", ErrInvalidConfig)
+		return nil, errorf("%w: SummarizerConfig.System is not valid UTF-8", ErrConfig)
 	}
 	var err error
 	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
@@ -51,7 +53,7 @@ func NewSummarizer(cfg SummarizerConfig) (*Summarizer, error) {
 }
 
 func (cfg SummarizerConfig) options() ChatOptions {
-	return ChatOptions{Model: cfg.Model, Temperature: cfg.Temperature, MaxTokens: cfg.MaxTokens}
+	return ChatOptions{Model: cfg.Model, Temperature: cfg.Temperature, OmitTemperature: cfg.OmitTemperature, MaxTokens: cfg.MaxTokens}
 }
 
 // Config returns the summarizer's configuration.
@@ -64,7 +66,7 @@ func (s *Summarizer) Config() SummarizerConfig { return s.cfg }
 // cached as if it were whole), and an empty one wraps [ErrEmptyReply].
 func (s *Summarizer) Summarize(ctx context.Context, text string) (string, error) {
 	if s == nil || s.cfg.Client == nil {
-		return "", fmt.Errorf("%w: use openai.NewSummarizer", ErrNotConfigured)
+		return "", errorf("%w: use openai.NewSummarizer", ErrNotConfigured)
 	}
 	if !utf8.ValidString(text) {
 		return "", ErrInvalidUTF8
@@ -82,11 +84,11 @@ func (s *Summarizer) Summarize(ctx context.Context, text string) (string, error)
 		return "", err
 	}
 	if r.FinishReason == "length" {
-		return "", fmt.Errorf("%w: finish reason \"length\" with MaxTokens %d", ErrTruncated, s.cfg.MaxTokens)
+		return "", errorf("%w: finish reason \"length\" with MaxTokens %d", ErrTruncated, s.cfg.MaxTokens)
 	}
 	summary := strings.TrimSpace(r.Content)
 	if summary == "" {
-		return "", fmt.Errorf("%w: finish reason %q", ErrEmptyReply, r.FinishReason)
+		return "", errorf("%w: finish reason %q", ErrEmptyReply, r.FinishReason)
 	}
 	return summary, nil
 }

@@ -71,7 +71,7 @@ func TestNewSummarizerInvalid(t *testing.T) {
 		{Client: c, Model: "m", Temperature: math.Inf(1)},
 	} {
 		_, err := openai.NewSummarizer(cfg)
-		assert.ErrorIs(t, err, openai.ErrInvalidConfig)
+		assert.ErrorIs(t, err, openai.ErrConfig)
 	}
 	s, err := openai.NewSummarizer(openai.SummarizerConfig{Client: c, Model: "m", System: "s"})
 	require.NoError(t, err)
@@ -89,5 +89,5 @@ func TestDefaultClientFromEnvironment(t *testing.T) {
 	assert.Equal(t, "http://localhost:11434/v1", e.Config().Client.Config().BaseURL)
 	t.Setenv(openai.EnvBaseURL, "not a url")
 	_, err = openai.NewEmbedder(openai.EmbedderConfig{Model: "nomic-embed-text"})
-	assert.ErrorIs(t, err, openai.ErrInvalidConfig)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 }
