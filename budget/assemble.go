@@ -32,7 +32,7 @@ import (
 //
 // Bad sections return a zero Result and an error wrapping one of the
 // package's sentinel errors; so does an Assembler not made by [New] (the
-// zero Assembler, or nil), with [ErrNoTokenizer], and a Tokenizer that
+// zero Assembler, or nil), with [ErrConfig], and a Tokenizer that
 // returns a negative count, with [ErrTokenizer]. If required content
 // cannot fit, the error wraps [ErrRequiredTooLarge] and the Result is
 // still complete: it holds the smallest assembly the rules allow, whose
@@ -40,7 +40,7 @@ import (
 // the report.
 func (a *Assembler) Assemble(sections ...Section) (Result, error) {
 	if a == nil {
-		return Result{}, ErrNoTokenizer
+		return Result{}, errNoTokenizer
 	}
 	if err := validate(a.cfg); err != nil {
 		return Result{}, err // an Assembler not made by New

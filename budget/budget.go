@@ -13,33 +13,20 @@ import (
 	"github.com/ragkit/ragkit/tokencount"
 )
 
+// Errors returned by this package wrap one of these; test for them with
+// [errors.Is]. The message after the sentinel says what is wrong and where.
 var (
-	// ErrNoTokenizer is returned when [Config.Tokenizer] is nil, and by
-	// the zero [Assembler] and a nil *Assembler.
-	ErrNoTokenizer = errors.New("budget: Tokenizer is required")
-	// ErrLimit is returned when [Config.Limit] is not positive.
-	ErrLimit = errors.New("budget: Limit must be positive")
-	// ErrReserve is returned when [Config.Reserve] is negative or
-	// leaves no room below Limit.
-	ErrReserve = errors.New("budget: Reserve must be at least 0 and less than Limit")
-	// ErrMaxTokens is returned for a section with a negative MaxTokens.
-	ErrMaxTokens = errors.New("budget: MaxTokens must not be negative")
-	// ErrName is returned for a section whose name is empty or repeats
-	// the name of an earlier section.
-	ErrName = errors.New("budget: section names must be non-empty and unique")
-	// ErrStrategy is returned for an unknown [Strategy] or [Cut].
-	ErrStrategy = errors.New("budget: unknown Strategy or Cut")
-	// ErrTemplate is returned for a Template that does not contain
-	// [Placeholder] exactly once.
-	ErrTemplate = errors.New("budget: Template must contain " + Placeholder + " exactly once")
-	// ErrEmptyItem is returned for an item whose Text is empty or only
-	// white space.
-	ErrEmptyItem = errors.New("budget: item text is empty or white space")
-	// ErrInvalidUTF8 is returned when an item's text, a heading, a
-	// template, a separator or the marker is not valid UTF-8.
-	ErrInvalidUTF8 = errors.New("budget: text is not valid UTF-8")
-	// ErrRank is returned for an item whose Rank is NaN.
-	ErrRank = errors.New("budget: Rank is NaN")
+	// ErrConfig is returned by [New] for a Config it cannot work with (a
+	// missing Tokenizer, a Limit that is not positive, a Reserve that
+	// leaves no room, a Separator or Marker that is not valid UTF-8), and
+	// by Assemble of the zero or a nil [Assembler].
+	ErrConfig = errors.New("budget: invalid configuration")
+	// ErrInvalid is returned by Assemble for sections or items it cannot
+	// assemble: a section's name empty or repeated, a negative MaxTokens,
+	// an unknown Strategy or Cut, a Template without [Placeholder] exactly
+	// once, text that is not valid UTF-8, an item whose Text is empty or
+	// white space, a Rank that is NaN.
+	ErrInvalid = errors.New("budget: invalid input")
 	// ErrTokenizer is returned when the Tokenizer returns a negative
 	// count.
 	ErrTokenizer = errors.New("budget: Tokenizer returned a negative count")
@@ -145,7 +132,7 @@ func (c Cut) String() string {
 type Item struct {
 	// Text is the item's content: required, valid UTF-8, with at least
 	// one character that is not white space. An empty or white-space-only
-	// Text is an error wrapping ErrEmptyItem, as it would render as
+	// Text is an error wrapping ErrInvalid, as it would render as
 	// nothing but spacing.
 	Text string
 	// ID identifies the item in the report. It need not be unique; the
@@ -252,14 +239,14 @@ type Config struct {
 
 // An Assembler fits sections into a model's context window. Make one with
 // [New]. The zero Assembler, and a nil *Assembler, have no Tokenizer:
-// their Assemble returns [ErrNoTokenizer]. An Assembler is safe for
+// their Assemble returns an error wrapping [ErrConfig]. An Assembler is safe for
 // concurrent use if its Tokenizer is.
 type Assembler struct {
 	cfg Config
 }
 
-// New validates cfg and returns an Assembler. Errors wrap
-// [ErrNoTokenizer], [ErrLimit], [ErrReserve] or [ErrInvalidUTF8].
+// New validates cfg and returns an Assembler. Its errors wrap [ErrConfig]
+// and name the field.
 func New(cfg Config) (*Assembler, error) {
 	if err := validate(cfg); err != nil {
 		return nil, err
@@ -277,18 +264,21 @@ func (a *Assembler) Config() Config {
 	return a.cfg
 }
 
+// errNoTokenizer is the error of a Config without a Tokenizer.
+var errNoTokenizer = fmt.Errorf("%w: Tokenizer is required", ErrConfig)
+
 func validate(cfg Config) error {
 	switch {
 	case cfg.Tokenizer == nil:
-		return ErrNoTokenizer
+		return errNoTokenizer
 	case cfg.Limit <= 0:
-		return fmt.Errorf("%w: got %d", ErrLimit, cfg.Limit)
+		return fmt.Errorf("%w: Limit is %d: must be positive", ErrConfig, cfg.Limit)
 	case cfg.Reserve < 0 || cfg.Reserve >= cfg.Limit:
-		return fmt.Errorf("%w: got Reserve %d with Limit %d", ErrReserve, cfg.Reserve, cfg.Limit)
+		return fmt.Errorf("%w: Reserve is %d: must be at least 0 and less than Limit (%d)", ErrConfig, cfg.Reserve, cfg.Limit)
 	case !utf8.ValidString(cfg.Separator):
-		return fmt.Errorf("%w: Config.Separator", ErrInvalidUTF8)
+		return fmt.Errorf("%w: Separator is not valid UTF-8", ErrConfig)
 	case !utf8.ValidString(cfg.Marker):
-		return fmt.Errorf("%w: Config.Marker", ErrInvalidUTF8)
+		return fmt.Errorf("%w: Marker is not valid UTF-8", ErrConfig)
 	}
 	return nil
 }
@@ -298,7 +288,7 @@ func validateSections(sections []Section) error {
 	for i := range sections {
 		s := &sections[i]
 		if s.Name == "" || seen[s.Name] {
-			return fmt.Errorf("%w: section %d named %q", ErrName, i, s.Name)
+			return fmt.Errorf("%w: section %d is named %q: names must be non-empty and unique", ErrInvalid, i, s.Name)
 		}
 		seen[s.Name] = true
 		if err := validateSection(s); err != nil {
@@ -311,28 +301,30 @@ func validateSections(sections []Section) error {
 func validateSection(s *Section) error {
 	switch {
 	case s.MaxTokens < 0:
-		return fmt.Errorf("%w: section %q: got %d", ErrMaxTokens, s.Name, s.MaxTokens)
-	case s.Strategy < TruncateEnd || s.Strategy > KeepNewest || s.Cut < NoCut || s.Cut > CutStart:
-		return fmt.Errorf("%w: section %q: %v, %v", ErrStrategy, s.Name, s.Strategy, s.Cut)
+		return fmt.Errorf("%w: section %q: MaxTokens is %d: must not be negative", ErrInvalid, s.Name, s.MaxTokens)
+	case s.Strategy < TruncateEnd || s.Strategy > KeepNewest:
+		return fmt.Errorf("%w: section %q: unknown Strategy %v", ErrInvalid, s.Name, s.Strategy)
+	case s.Cut < NoCut || s.Cut > CutStart:
+		return fmt.Errorf("%w: section %q: unknown Cut %v", ErrInvalid, s.Name, s.Cut)
 	case s.Template != "" && strings.Count(s.Template, Placeholder) != 1:
-		return fmt.Errorf("%w: section %q: got %q", ErrTemplate, s.Name, s.Template)
+		return fmt.Errorf("%w: section %q: Template %q must contain %s exactly once", ErrInvalid, s.Name, s.Template, Placeholder)
 	case !utf8.ValidString(s.Heading) || !utf8.ValidString(s.Template) || !utf8.ValidString(s.Separator):
-		return fmt.Errorf("%w: section %q: Heading, Template or Separator", ErrInvalidUTF8, s.Name)
+		return fmt.Errorf("%w: section %q: Heading, Template or Separator is not valid UTF-8", ErrInvalid, s.Name)
 	}
 	for j := range s.Items {
 		it := &s.Items[j]
-		var err error
+		var why string
 		switch {
 		case space.Skip(it.Text, 0, len(it.Text)) == len(it.Text):
-			err = ErrEmptyItem
+			why = "Text is empty or white space"
 		case !utf8.ValidString(it.Text):
-			err = ErrInvalidUTF8
+			why = "Text is not valid UTF-8"
 		case math.IsNaN(it.Rank):
-			err = ErrRank
+			why = "Rank is NaN"
 		default:
 			continue
 		}
-		return fmt.Errorf("%w: section %q: item %d (ID %q)", err, s.Name, j, it.ID)
+		return fmt.Errorf("%w: section %q: item %d (ID %q): %s", ErrInvalid, s.Name, j, it.ID, why)
 	}
 	return nil
 }

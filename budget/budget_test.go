@@ -332,13 +332,13 @@ func TestNewErrors(t *testing.T) {
 		cfg  budget.Config
 		want error
 	}{
-		{"nil tokenizer", budget.Config{Limit: 10}, budget.ErrNoTokenizer},
-		{"zero limit", budget.Config{Tokenizer: tok}, budget.ErrLimit},
-		{"negative limit", budget.Config{Tokenizer: tok, Limit: -5}, budget.ErrLimit},
-		{"negative reserve", budget.Config{Tokenizer: tok, Limit: 10, Reserve: -1}, budget.ErrReserve},
-		{"reserve equals limit", budget.Config{Tokenizer: tok, Limit: 10, Reserve: 10}, budget.ErrReserve},
-		{"invalid marker", budget.Config{Tokenizer: tok, Limit: 10, Marker: "\xff"}, budget.ErrInvalidUTF8},
-		{"invalid separator", budget.Config{Tokenizer: tok, Limit: 10, Separator: "\xc3"}, budget.ErrInvalidUTF8},
+		{"nil tokenizer", budget.Config{Limit: 10}, budget.ErrConfig},
+		{"zero limit", budget.Config{Tokenizer: tok}, budget.ErrConfig},
+		{"negative limit", budget.Config{Tokenizer: tok, Limit: -5}, budget.ErrConfig},
+		{"negative reserve", budget.Config{Tokenizer: tok, Limit: 10, Reserve: -1}, budget.ErrConfig},
+		{"reserve equals limit", budget.Config{Tokenizer: tok, Limit: 10, Reserve: 10}, budget.ErrConfig},
+		{"invalid marker", budget.Config{Tokenizer: tok, Limit: 10, Marker: "\xff"}, budget.ErrConfig},
+		{"invalid separator", budget.Config{Tokenizer: tok, Limit: 10, Separator: "\xc3"}, budget.ErrConfig},
 		{"minimal", budget.Config{Tokenizer: tok, Limit: 1}, nil},
 	}
 	for _, tt := range tests {
@@ -357,13 +357,13 @@ func TestNewErrors(t *testing.T) {
 }
 
 // TestZeroAssembler checks that an Assembler not made by New returns
-// ErrNoTokenizer rather than panicking.
+// an error wrapping ErrConfig rather than panicking.
 func TestZeroAssembler(t *testing.T) {
 	sec := budget.Section{Name: "s", Items: []budget.Item{item("x")}}
 	for name, a := range map[string]*budget.Assembler{"zero": {}, "nil": nil} {
 		t.Run(name, func(t *testing.T) {
 			res, err := a.Assemble(sec)
-			require.ErrorIs(t, err, budget.ErrNoTokenizer)
+			require.ErrorIs(t, err, budget.ErrConfig)
 			require.Equal(t, budget.Result{}, res)
 			require.Equal(t, budget.Config{}, a.Config())
 		})
@@ -377,17 +377,17 @@ func TestSectionErrors(t *testing.T) {
 		sections []budget.Section
 		want     error
 	}{
-		{"negative budget", []budget.Section{{Name: "s", MaxTokens: -1}}, budget.ErrMaxTokens},
-		{"no name", []budget.Section{{}}, budget.ErrName},
-		{"duplicate name", []budget.Section{ok, ok}, budget.ErrName},
-		{"unknown strategy", []budget.Section{{Name: "s", Strategy: 99}}, budget.ErrStrategy},
-		{"negative cut", []budget.Section{{Name: "s", Cut: -1}}, budget.ErrStrategy},
-		{"template without placeholder", []budget.Section{{Name: "s", Template: "<x></x>"}}, budget.ErrTemplate},
-		{"template with two placeholders", []budget.Section{{Name: "s", Template: "{content}{content}"}}, budget.ErrTemplate},
-		{"invalid heading", []budget.Section{{Name: "s", Heading: "\xc3"}}, budget.ErrInvalidUTF8},
-		{"empty item", []budget.Section{{Name: "s", Items: []budget.Item{{}}}}, budget.ErrEmptyItem},
-		{"invalid item", []budget.Section{{Name: "s", Items: []budget.Item{item("a\xffb")}}}, budget.ErrInvalidUTF8},
-		{"NaN rank", []budget.Section{{Name: "s", Items: []budget.Item{{Text: "a", Rank: math.NaN()}}}}, budget.ErrRank},
+		{"negative budget", []budget.Section{{Name: "s", MaxTokens: -1}}, budget.ErrInvalid},
+		{"no name", []budget.Section{{}}, budget.ErrInvalid},
+		{"duplicate name", []budget.Section{ok, ok}, budget.ErrInvalid},
+		{"unknown strategy", []budget.Section{{Name: "s", Strategy: 99}}, budget.ErrInvalid},
+		{"negative cut", []budget.Section{{Name: "s", Cut: -1}}, budget.ErrInvalid},
+		{"template without placeholder", []budget.Section{{Name: "s", Template: "<x></x>"}}, budget.ErrInvalid},
+		{"template with two placeholders", []budget.Section{{Name: "s", Template: "{content}{content}"}}, budget.ErrInvalid},
+		{"invalid heading", []budget.Section{{Name: "s", Heading: "\xc3"}}, budget.ErrInvalid},
+		{"empty item", []budget.Section{{Name: "s", Items: []budget.Item{{}}}}, budget.ErrInvalid},
+		{"invalid item", []budget.Section{{Name: "s", Items: []budget.Item{item("a\xffb")}}}, budget.ErrInvalid},
+		{"NaN rank", []budget.Section{{Name: "s", Items: []budget.Item{{Text: "a", Rank: math.NaN()}}}}, budget.ErrInvalid},
 	}
 	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 10})
 	for _, tt := range tests {
@@ -493,8 +493,7 @@ func TestStringers(t *testing.T) {
 }
 
 func TestErrorsAreDistinct(t *testing.T) {
-	all := []error{budget.ErrNoTokenizer, budget.ErrLimit, budget.ErrReserve, budget.ErrMaxTokens, budget.ErrName,
-		budget.ErrStrategy, budget.ErrTemplate, budget.ErrEmptyItem, budget.ErrInvalidUTF8, budget.ErrRank, budget.ErrRequiredTooLarge}
+	all := []error{budget.ErrConfig, budget.ErrInvalid, budget.ErrTokenizer, budget.ErrRequiredTooLarge}
 	for i, e := range all {
 		assert.True(t, strings.HasPrefix(e.Error(), "budget: "), e.Error())
 		for j, f := range all {

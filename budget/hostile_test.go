@@ -101,8 +101,8 @@ func TestWhiteSpaceItems(t *testing.T) {
 	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 100})
 	for _, text := range []string{"", " ", "\n\n", "\t \r\n", "\u00a0\u2003"} {
 		_, err := a.Assemble(budget.Section{Name: "s", Items: []budget.Item{{Text: "ok"}, {Text: text, ID: "blank"}}})
-		require.ErrorIs(t, err, budget.ErrEmptyItem, "%q", text)
-		require.EqualError(t, err, `budget: item text is empty or white space: section "s": item 1 (ID "blank")`)
+		require.ErrorIs(t, err, budget.ErrInvalid, "%q", text)
+		require.EqualError(t, err, `budget: invalid input: section "s": item 1 (ID "blank"): Text is empty or white space`)
 	}
 	res, err := a.Assemble(budget.Section{Name: "s", Items: []budget.Item{{Text: " x "}}})
 	require.NoError(t, err)
