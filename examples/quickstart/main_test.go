@@ -296,7 +296,7 @@ func TestOpenAI(t *testing.T) {
 	assert.Contains(t, out, "openai:fake-chat summary; embedder openai:fake-embed")
 	assert.Contains(t, out, "\nanswer (fake-chat):\nThe answer is in the context.\n")
 	assert.Contains(t, errOut, "asking fake-chat")
-	assert.Contains(t, errOut, "summarised 10 of 10 documents with fake-chat")
+	assert.Contains(t, errOut, "asked fake-chat for 10 of 10 document summaries")
 
 	// The second run finds the summaries and the vectors saved.
 	calls := srv.calls.Load()
