@@ -462,7 +462,8 @@ func TestTimeoutHungServer(t *testing.T) {
 	})
 	err, _ := runFailing(t, "-openai-base-url", srv.URL+"/v1", "-embed-model", "fake-embed", "-timeout", "300ms", "-q", "x")
 	require.ErrorIs(t, err, openai.ErrTimeout)
-	assert.Contains(t, err.Error(), "300ms")
+	assert.Contains(t, err.Error(), "no reply within -timeout 300ms, retries included")
+	assert.Equal(t, int64(1), srv.calls.Load(), "no retry after the deadline, and the second batch does not wait again")
 }
 
 // A streamed answer that starts and then goes quiet fails after -timeout.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/ragkit/ragkit/contextheader"
@@ -64,8 +65,9 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 	if err != nil {
 		return nil, err
 	}
+	limit := &limiter{timeout: o.timeout}
 	if o.embedModel != "" {
-		if err := m.useEmbedder(o, client); err != nil {
+		if err := m.useEmbedder(o, client, limit); err != nil {
 			return nil, err
 		}
 	}
@@ -74,7 +76,7 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.summarizer, m.summaryName = timedSummarizer{s, o.timeout}, "openai:"+o.model
+		m.summarizer, m.summaryName = timedSummarizer{s, limit}, "openai:"+o.model
 		m.chat, m.chatModel = client, o.model
 	}
 	return m, nil
@@ -89,7 +91,7 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 // nomic-embed-text) count more tokens on the same text. The headers are
 // cut to fit the same count, and the embedder checks it exactly, so no
 // text is refused halfway through a run.
-func (m *models) useEmbedder(o options, client *openai.Client) error {
+func (m *models) useEmbedder(o options, client *openai.Client, limit *limiter) error {
 	m.embedTokens = o.embedMaxTokens - o.embedMaxTokens/4
 	dec, err := contextheader.New(contextheader.Config{Tokenizer: m.tokenizer, MaxHeaderTokens: headerTokens, MaxEmbedTokens: m.embedTokens})
 	if err != nil {
@@ -107,7 +109,7 @@ func (m *models) useEmbedder(o options, client *openai.Client) error {
 	if err != nil {
 		return err
 	}
-	m.embedder, m.embedderName = timedEmbedder{e, o.timeout}, "openai:"+o.embedModel
+	m.embedder, m.embedderName = timedEmbedder{e, limit}, "openai:"+o.embedModel
 	return nil
 }
 
@@ -124,31 +126,57 @@ func retryLogger(stderr io.Writer) *slog.Logger {
 	}))
 }
 
-// timedEmbedder and timedSummarizer bound each call, retries included,
-// by -timeout: the client's Timeout bounds one attempt only. Each call is
-// one request (ingest's batches are smaller than the adapter's).
-type timedEmbedder struct {
-	e vectorstore.Embedder
-	d time.Duration
+// A limiter bounds each request to the model, retries included, by
+// -timeout (the client's Timeout bounds one attempt only), and remembers
+// a server that did not answer or could not be reached: later requests
+// fail at once with the same error instead of each waiting as long, so a
+// run against a hung server ends after about -timeout, not after one
+// -timeout per batch.
+type limiter struct {
+	timeout time.Duration
+	down    atomic.Pointer[error]
 }
 
-func (t timedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	ctx, cancel := context.WithTimeout(ctx, t.d)
+func (l *limiter) do(ctx context.Context, call func(context.Context) error) error {
+	if err := l.down.Load(); err != nil {
+		return *err
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	v, err := t.e.Embed(ctx, texts)
-	return v, timeoutError(err, t.d)
+	err := timeoutError(call(ctx), l.timeout)
+	if errors.Is(err, openai.ErrTimeout) || errors.Is(err, openai.ErrConnection) {
+		l.down.CompareAndSwap(nil, &err)
+	}
+	return err
+}
+
+// timedEmbedder and timedSummarizer make each call through a limiter;
+// each call is one request (ingest's batches are smaller than the
+// adapter's).
+type timedEmbedder struct {
+	e vectorstore.Embedder
+	l *limiter
+}
+
+func (t timedEmbedder) Embed(ctx context.Context, texts []string) (v [][]float32, err error) {
+	err = t.l.do(ctx, func(ctx context.Context) error {
+		v, err = t.e.Embed(ctx, texts)
+		return err
+	})
+	return v, err
 }
 
 type timedSummarizer struct {
 	s contextheader.Summarizer
-	d time.Duration
+	l *limiter
 }
 
-func (t timedSummarizer) Summarize(ctx context.Context, text string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, t.d)
-	defer cancel()
-	s, err := t.s.Summarize(ctx, text)
-	return s, timeoutError(err, t.d)
+func (t timedSummarizer) Summarize(ctx context.Context, text string) (s string, err error) {
+	err = t.l.do(ctx, func(ctx context.Context) error {
+		s, err = t.s.Summarize(ctx, text)
+		return err
+	})
+	return s, err
 }
 
 // timeoutError names -timeout in a deadline that a timed call ran out of.
