@@ -20,7 +20,7 @@ const DefaultMaxBytes = 10 << 20
 // files are not the caller's documents.
 var DefaultSkipDirs = []string{
 	"node_modules", "bower_components", "vendor", "target", "dist", "build",
-	"out", "__pycache__", "venv", "site-packages",
+	"__pycache__", "venv", "site-packages",
 }
 
 // Metadata keys of the documents.
