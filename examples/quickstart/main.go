@@ -17,6 +17,13 @@
 //	go run ./examples/quickstart -openai-base-url http://localhost:11434/v1 \
 //		-model llama3.2 -embed-model nomic-embed-text
 //
+// -dir loads a folder's Markdown and .txt files with package loader, which
+// skips hidden, dependency and build folders; every file left out (too
+// large, empty, a dangling link or a loop) is reported before any work.
+// With a model, -timeout bounds each request, retries included, and a
+// document the model fails to summarise gets the offline summary instead,
+// with a warning. go run ./examples/quickstart -h lists every flag.
+//
 // Results go to standard output, progress and notes to standard error.
 package main
 
