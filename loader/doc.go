@@ -35,7 +35,7 @@
 // never reach a document), and bytes that are not valid UTF-8 are
 // replaced with U+FFFD or make the file skipped, as Config.InvalidUTF8
 // says. A file with no text left but white space is skipped. The files
-// whose text was changed are listed in [Result].Repaired.
+// whose text was changed are listed in [Result.Repaired].
 //
 // # Links
 //
@@ -54,7 +54,7 @@
 // folder is an error wrapping [ErrRoot] (and [fs.ErrNotExist] where that
 // is the cause), naming the path. A bad Config is an error wrapping
 // [ErrConfig], and a cancelled context stops the walk with the context's
-// error. Every other problem is one [Skip] in [Result].Skipped, whose
+// error. Every other problem is one [Skip] in [Result.Skipped], whose
 // Reason wraps one of the sentinels ([ErrTooLarge], [ErrDanglingLink],
 // ...) for errors.Is.
 package loader

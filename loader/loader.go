@@ -82,7 +82,7 @@ type Policy int
 const (
 	// Replace replaces each byte that is not part of a valid UTF-8
 	// sequence with U+FFFD and loads the file; it is listed in
-	// [Result].Repaired.
+	// [Result.Repaired].
 	Replace Policy = iota
 	// Refuse skips the file, with a Reason wrapping [ErrInvalidUTF8].
 	Refuse

@@ -52,7 +52,14 @@ func loadDocuments(ctx context.Context, o options, stderr io.Writer) ([]source, 
 		fmt.Fprintf(stderr, "skipping %s: %s\n", s.Path, strings.TrimPrefix(s.Reason.Error(), "loader: "))
 	}
 	for _, r := range res.Repaired {
-		fmt.Fprintf(stderr, "cleaned %s: %d bytes that were not UTF-8 replaced, %d control characters removed\n", r.Path, r.InvalidBytes, r.Controls)
+		var what []string
+		if r.InvalidBytes > 0 {
+			what = append(what, fmt.Sprintf("replaced %s of invalid UTF-8 with U+FFFD", count(r.InvalidBytes, "byte")))
+		}
+		if r.Controls > 0 {
+			what = append(what, "removed "+count(r.Controls, "control character"))
+		}
+		fmt.Fprintf(stderr, "cleaned %s: %s\n", r.Path, strings.Join(what, ", "))
 	}
 	if len(res.Documents) == 0 {
 		return nil, fmt.Errorf("no Markdown or .txt files with text under %s", o.dir)
@@ -62,6 +69,14 @@ func loadDocuments(ctx context.Context, o options, stderr io.Writer) ([]source, 
 		docs[i] = source{id: d.ID, title: d.Title, text: d.Text, format: d.Format, outline: d.Outline()}
 	}
 	return docs, nil
+}
+
+// count says n things, as "1 byte" or "2 bytes".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // sections names the sections of the document's bytes [start, end): the
