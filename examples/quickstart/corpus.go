@@ -1,18 +1,16 @@
 package main
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/loader"
 )
 
 // The embedded corpus: policies of a fictional company, whose sections do
@@ -32,62 +30,53 @@ type source struct {
 	outline *document.Outline
 }
 
-// loadDocuments reads the embedded corpus, or the .md and .txt files under
-// dir, in path order. Files that are empty or not valid UTF-8 are skipped
-// with a note on stderr.
-func loadDocuments(dir string, stderr io.Writer) ([]source, error) {
-	fsys, root := fs.FS(corpus), "corpus"
-	if dir != "" {
-		fsys, root = os.DirFS(dir), "."
+// loadDocuments loads the embedded corpus, or the Markdown and .txt files
+// under o.dir, with package loader, in path order. Every file it leaves
+// out (too large, empty, a dangling link, a hidden or dependency folder)
+// and every file whose text it cleaned is reported on stderr, before any
+// other work starts.
+func loadDocuments(ctx context.Context, o options, stderr io.Writer) ([]source, error) {
+	cfg := loader.Config{MaxBytes: int64(o.maxFileMiB) << 20}
+	var res *loader.Result
+	var err error
+	if o.dir == "" {
+		sub, _ := fs.Sub(corpus, "corpus") // a constant, valid name
+		res, err = loader.FS(ctx, sub, cfg)
+	} else {
+		res, err = loader.Dir(ctx, o.dir, cfg)
 	}
-	var docs []source
-	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		ext := strings.ToLower(path.Ext(p))
-		if ext != ".md" && ext != ".txt" {
-			return nil
-		}
-		b, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		id := strings.TrimPrefix(p, root+"/")
-		if !utf8.Valid(b) || strings.TrimSpace(string(b)) == "" {
-			fmt.Fprintf(stderr, "skipping %s: empty or not UTF-8 text\n", id)
-			return nil
-		}
-		docs = append(docs, newDocument(id, string(b), ext == ".md"))
-		return nil
-	})
 	if err != nil {
 		return nil, err
 	}
-	if len(docs) == 0 {
-		return nil, fmt.Errorf("no .md or .txt files with text under %s", filepath.Clean(dir))
+	for _, s := range res.Skipped {
+		fmt.Fprintf(stderr, "skipping %s: %s\n", s.Path, strings.TrimPrefix(s.Reason.Error(), "loader: "))
+	}
+	for _, r := range res.Repaired {
+		var what []string
+		if r.InvalidBytes > 0 {
+			what = append(what, fmt.Sprintf("replaced %s of invalid UTF-8 with U+FFFD", count(r.InvalidBytes, "byte")))
+		}
+		if r.Controls > 0 {
+			what = append(what, "removed "+count(r.Controls, "control character"))
+		}
+		fmt.Fprintf(stderr, "cleaned %s: %s\n", r.Path, strings.Join(what, ", "))
+	}
+	if len(res.Documents) == 0 {
+		return nil, fmt.Errorf("no Markdown or .txt files with text under %s", o.dir)
+	}
+	docs := make([]source, len(res.Documents))
+	for i, d := range res.Documents {
+		docs[i] = source{id: d.ID, title: d.Title, text: d.Text, format: d.Format, outline: d.Outline()}
 	}
 	return docs, nil
 }
 
-// newDocument finds a document's headings and takes its title from the
-// first top-level heading, or else from its file name.
-func newDocument(id, text string, markdown bool) source {
-	d := source{id: id, text: text, format: document.Text}
-	if markdown {
-		d.format = document.Markdown
+// count says n things, as "1 byte" or "2 bytes".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
 	}
-	d.outline = document.NewOutline(text, d.format)
-	for _, h := range d.outline.Headings() {
-		if h.Level == 1 {
-			d.title = h.Title
-			break
-		}
-	}
-	if d.title == "" {
-		d.title = strings.TrimSuffix(path.Base(id), path.Ext(id))
-	}
-	return d
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // sections names the sections of the document's bytes [start, end): the

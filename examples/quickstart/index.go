@@ -88,7 +88,8 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 		Parts:           []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}, {Kind: contextheader.Summary}},
 		Summarizer:      m.summarizer,
 		SummarizerModel: m.summaryName,
-		MaxHeaderTokens: 64,
+		MaxHeaderTokens: headerTokens,
+		MaxEmbedTokens:  m.embedTokens,
 		Progress:        m.summaryProgress(stderr),
 	}
 	var cache *summaryCache
@@ -129,6 +130,7 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 		// A model's summaries, made concurrently and with progress; the
 		// indexer's headers then find them in the decorator's cache.
 		_, err := dec.Summaries(ctx, cdocs)
+		err = m.fallBack(ctx, docs, err, stderr)
 		if cache != nil {
 			err = errors.Join(err, cache.save()) // keep what was summarised, even after a failure
 		}

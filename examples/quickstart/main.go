@@ -17,6 +17,13 @@
 //	go run ./examples/quickstart -openai-base-url http://localhost:11434/v1 \
 //		-model llama3.2 -embed-model nomic-embed-text
 //
+// -dir loads a folder's Markdown and .txt files with package loader, which
+// skips hidden, dependency and build folders; every file left out (too
+// large, empty, a dangling link or a loop) is reported before any work.
+// With a model, -timeout bounds each request, retries included, and a
+// document the model fails to summarise gets the offline summary instead,
+// with a warning. go run ./examples/quickstart -h lists every flag.
+//
 // Results go to standard output, progress and notes to standard error.
 package main
 
@@ -34,13 +41,21 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// exitCode returns the exit status for run's error, printing the error if
+// it was not printed already: 0 for success and -h, 2 for bad flags (the
+// usage is printed), 1 for any other failure.
+func exitCode(err error, stderr io.Writer) int {
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(2)
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "quickstart:", err)
-		os.Exit(1)
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
 	}
+	fmt.Fprintln(stderr, "quickstart:", err)
+	return 1
 }
 
 // stdin is what -i reads questions from; tests replace it.
@@ -53,11 +68,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	models, err := newModels(opts)
+	models, err := newModels(opts, stderr)
 	if err != nil {
 		return err
 	}
-	docs, err := loadDocuments(opts.dir, stderr)
+	docs, err := loadDocuments(ctx, opts, stderr)
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -205,25 +208,6 @@ func TestIndexFile(t *testing.T) {
 	assert.Contains(t, err6, "index: rebuilding "+file, "a damaged file")
 }
 
-func TestFlagErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"-max-tokens", "8"},
-		{"-budget", "0"},
-		{"-k", "0"},
-		{"-openai-base-url", "http://localhost:1/v1"},
-		{"-q", "a", "-i"},
-		{"stray"},
-		{"-no-such-flag"},
-	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			var out, errOut bytes.Buffer
-			err := run(context.Background(), args, &out, &errOut)
-			require.Error(t, err)
-			assert.Empty(t, out.String())
-		})
-	}
-}
-
 // fakeServer is a fake OpenAI-compatible API that counts its requests.
 type fakeServer struct {
 	*httptest.Server
@@ -233,7 +217,12 @@ type fakeServer struct {
 // fakeOpenAI serves the embeddings and streaming chat endpoints of an
 // OpenAI-compatible API: embeddings hash words into a few dimensions, and
 // the chat answer streams in two pieces.
-func fakeOpenAI(t *testing.T) *fakeServer {
+func fakeOpenAI(t *testing.T) *fakeServer { return fakeOpenAIWith(t, nil) }
+
+// fakeOpenAIWith is fakeOpenAI with intercept given each request first,
+// with its body: it answers the requests it wants to fault, and returns
+// true for them.
+func fakeOpenAIWith(t *testing.T, intercept func(w http.ResponseWriter, r *http.Request, body string) bool) *fakeServer {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/embeddings", func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -277,6 +266,12 @@ func fakeOpenAI(t *testing.T) *fakeServer {
 	srv := &fakeServer{}
 	srv.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		srv.calls.Add(1)
+		body, err := io.ReadAll(r.Body)
+		require.NoError(t, err)
+		if intercept != nil && intercept(w, r, string(body)) {
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		mux.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
@@ -296,7 +291,7 @@ func TestOpenAI(t *testing.T) {
 	assert.Contains(t, out, "openai:fake-chat summary; embedder openai:fake-embed")
 	assert.Contains(t, out, "\nanswer (fake-chat):\nThe answer is in the context.\n")
 	assert.Contains(t, errOut, "asking fake-chat")
-	assert.Contains(t, errOut, "summarised 10 of 10 documents with fake-chat")
+	assert.Contains(t, errOut, "asked fake-chat for 10 of 10 document summaries")
 
 	// The second run finds the summaries and the vectors saved.
 	calls := srv.calls.Load()
@@ -339,4 +334,244 @@ func TestReadmeExcerpt(t *testing.T) {
 func TestQuietByDefault(t *testing.T) {
 	_, errOut := runQuickstart(t)
 	assert.Empty(t, errOut)
+}
+
+// -h prints the usage, with where the key comes from, and exits 0; bad
+// flags print the error and the usage and exit 2.
+func TestHelpAndUsage(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"-h"}, &out, &errOut)
+	require.ErrorIs(t, err, flag.ErrHelp)
+	assert.Equal(t, 0, exitCode(err, &errOut))
+	assert.Empty(t, out.String())
+	for _, s := range []string{"usage: quickstart", "-api-key", "$OPENAI_API_KEY, sent to whatever server", "-timeout", "-summary-fallback", "-embed-max-tokens", "-max-file-mib"} {
+		assert.Contains(t, errOut.String(), s)
+	}
+
+	var sink bytes.Buffer
+	assert.Equal(t, 1, exitCode(errors.New("no model"), &sink))
+	assert.Equal(t, "quickstart: no model\n", sink.String())
+	assert.Equal(t, 0, exitCode(nil, &sink))
+}
+
+func TestFlagErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"-max-tokens", "8"},
+		{"-budget", "0"},
+		{"-k", "0"},
+		{"-timeout", "0s"},
+		{"-max-file-mib", "0"},
+		{"-embed-max-tokens", "-1"},
+		{"-openai-base-url", "http://localhost:1/v1"},
+		{"-q", "a", "-i"},
+		{"stray"},
+		{"-no-such-flag"},
+		{"-timeout", "soon"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), args, &out, &errOut)
+			require.ErrorIs(t, err, errUsage)
+			assert.Empty(t, out.String())
+			assert.Contains(t, errOut.String(), "usage: quickstart")
+			first, rest, _ := strings.Cut(errOut.String(), "\n")
+			assert.Contains(t, first, strings.TrimPrefix(args[0], "-"), "the error first, naming the flag or argument")
+			assert.True(t, strings.HasPrefix(rest, "usage: quickstart"), "then the usage:\n%s", errOut.String())
+			var sink bytes.Buffer
+			assert.Equal(t, 2, exitCode(err, &sink))
+			assert.Empty(t, sink.String(), "printed already")
+		})
+	}
+}
+
+// A folder as users have them: links that dangle or loop, NULs, invalid
+// bytes, a huge file, hidden and dependency folders. The run goes on, says
+// what it left out before any work, and prints no control character.
+func TestDirMessy(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"notes/garden.md":         "# Garden notes\n\n## Tomatoes\n\nTomatoes are planted out in late May, after the last frost.\n",
+		"kitchen.txt":             "Bread is proved\x00 for two hours\x1b[31m in a warm place before it is baked.\n",
+		"latin1.txt":              "The caf\xe9 opens at seven in the morning on weekdays.\n",
+		".obsidian/cache.md":      "# Cache\n",
+		"node_modules/pkg/doc.md": "# A dependency\n",
+	})
+	huge, err := os.Create(filepath.Join(dir, "huge.txt"))
+	require.NoError(t, err)
+	require.NoError(t, huge.Truncate(20<<20))
+	require.NoError(t, huge.Close())
+	for link, target := range map[string]string{"dangling.md": "gone.md", "loop": ".", "self.md": "self.md"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	out, errOut := runQuickstart(t, "-dir", dir, "-q", "When are tomatoes planted out?")
+	assert.Contains(t, out, "3 documents from "+dir)
+	assert.Regexp(t, `(?m)^latin1\.txt +1 `, out)
+	assert.NotRegexp(t, "[\x00-\x08\x0b-\x1f\x7f]", out)
+	assert.Equal(t, "notes/garden.md", firstSource(t, questionBlocks(out)[0]))
+	for _, want := range []string{
+		"skipping .obsidian: hidden\n",
+		"skipping dangling.md: dangling link\n",
+		"skipping huge.txt: file too large: 20971520 bytes, the limit is 10485760 (Config.MaxBytes)\n",
+		"skipping loop: link loop: it leads to a folder that encloses it\n",
+		"skipping node_modules: excluded: a dependency or build folder (Config.SkipDirs)\n",
+		"skipping self.md: link loop: a chain of links that never ends\n",
+		"cleaned kitchen.txt: removed 2 control characters\n",
+		"cleaned latin1.txt: replaced 1 byte of invalid UTF-8 with U+FFFD\n",
+	} {
+		assert.Contains(t, errOut, want)
+	}
+	first, _, _ := strings.Cut(errOut, "indexed")
+	assert.Contains(t, first, "huge.txt", "the huge file is reported before the work starts")
+
+	_, errOut = runQuickstart(t, "-dir", dir, "-max-file-mib", "21", "-q", "When are tomatoes planted out?")
+	assert.Contains(t, errOut, "skipping huge.txt: no text\n", "a larger limit reads it: 20 MiB of NULs, removed")
+}
+
+func TestDirMissing(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nonexistent")
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"-dir", missing}, &out, &errOut)
+	require.ErrorIs(t, err, os.ErrNotExist)
+	assert.Contains(t, err.Error(), missing+": no such file or directory")
+	assert.Equal(t, 1, exitCode(err, &errOut))
+}
+
+// modelArgs are the flags of a run with the fake server's models.
+func modelArgs(srv *fakeServer, more ...string) []string {
+	return append([]string{"-openai-base-url", srv.URL + "/v1", "-model", "fake-chat", "-embed-model", "fake-embed"}, more...)
+}
+
+// runFailing runs the program and returns its error and what it printed
+// on stderr.
+func runFailing(t *testing.T, args ...string) (error, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, &out, &errOut)
+	require.Error(t, err, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	return err, errOut.String()
+}
+
+// A server that never answers: the run fails after -timeout, not after
+// minutes, with an error that says so. Before: 2 minutes per attempt,
+// three attempts, in silence.
+func TestTimeoutHungServer(t *testing.T) {
+	srv := fakeOpenAIWith(t, func(w http.ResponseWriter, r *http.Request, _ string) bool {
+		<-r.Context().Done() // hangs until the client gives up
+		return true
+	})
+	err, _ := runFailing(t, "-openai-base-url", srv.URL+"/v1", "-embed-model", "fake-embed", "-timeout", "300ms", "-q", "x")
+	require.ErrorIs(t, err, openai.ErrTimeout)
+	assert.Contains(t, err.Error(), "no reply within -timeout 300ms, retries included")
+	assert.Equal(t, int64(1), srv.calls.Load(), "no retry after the deadline, and the second batch does not wait again")
+}
+
+// A streamed answer that starts and then goes quiet fails after -timeout.
+func TestTimeoutQuietStream(t *testing.T) {
+	srv := fakeOpenAIWith(t, func(w http.ResponseWriter, r *http.Request, body string) bool {
+		if !strings.Contains(body, `"stream":true`) {
+			return false
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"content\":\"The answer \"}}]}\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+		return true
+	})
+	err, _ := runFailing(t, modelArgs(srv, "-timeout", "300ms", "-q", "What is the meal allowance?")...)
+	require.ErrorIs(t, err, openai.ErrTimeout)
+}
+
+// The key comes from -api-key, or else from $OPENAI_API_KEY, whatever the
+// base URL; it is never printed. Before: a base URL given by flag got no
+// key (401).
+func TestAPIKey(t *testing.T) {
+	var auth atomic.Value
+	srv := fakeOpenAIWith(t, func(w http.ResponseWriter, r *http.Request, _ string) bool {
+		auth.Store(r.Header.Get("Authorization"))
+		return false
+	})
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_API_KEY", "sk-from-env")
+	out, errOut := runQuickstart(t, "-openai-base-url", srv.URL+"/v1", "-embed-model", "fake-embed", "-q", "x")
+	assert.Equal(t, "Bearer sk-from-env", auth.Load())
+	assert.NotContains(t, out+errOut, "sk-from-env")
+
+	out, errOut = runQuickstart(t, "-openai-base-url", srv.URL+"/v1", "-embed-model", "fake-embed", "-api-key", "sk-from-flag", "-q", "x")
+	assert.Equal(t, "Bearer sk-from-flag", auth.Load())
+	assert.NotContains(t, out+errOut, "sk-from-flag")
+}
+
+// Retries are reported on stderr as they happen. Before: not at all.
+func TestRetriesLogged(t *testing.T) {
+	var failed atomic.Bool
+	srv := fakeOpenAIWith(t, func(w http.ResponseWriter, r *http.Request, _ string) bool {
+		if failed.CompareAndSwap(false, true) {
+			http.Error(w, `{"error":{"message":"busy","type":"server_error"}}`, http.StatusServiceUnavailable)
+			return true
+		}
+		return false
+	})
+	_, errOut := runQuickstart(t, "-openai-base-url", srv.URL+"/v1", "-embed-model", "fake-embed", "-q", "x")
+	assert.Regexp(t, `level=WARN msg="openai: retrying" path=embeddings attempt=1 wait=\S+ error=.*503`, errOut)
+}
+
+// A chunk size that cannot fit the embedding model's input limit is
+// refused before any request, naming the flags; one that fits runs, even
+// with chunks near it. Before: -max-tokens 1400 failed deep inside with
+// "2054 tokens (estimated), the limit is 2048".
+func TestChunkSizeAgainstEmbedLimit(t *testing.T) {
+	srv := fakeOpenAI(t)
+	err, _ := runFailing(t, modelArgs(srv, "-max-tokens", "1500")...)
+	assert.EqualError(t, err, "-max-tokens 1500 does not fit -embed-max-tokens 2048: a chunk, its header (up to 64 tokens) "+
+		"and a margin for the embedding model's own tokenizer leave room for chunks of at most 1469 tokens; "+
+		"lower -max-tokens to 1469 or less, or raise -embed-max-tokens if the model takes more")
+	assert.Zero(t, srv.calls.Load(), "no request before the check")
+
+	err, _ = runFailing(t, modelArgs(srv, "-embed-max-tokens", "80")...)
+	assert.Contains(t, err.Error(), "-embed-max-tokens 80 leaves no room for a chunk")
+
+	// One chunk of about 1,390 tokens of notes with typographic quotes
+	// and dashes, which the adapter's estimate (the quickstart's old
+	// setup: no tokenizer, MaxTextTokens 2048) refuses even without a
+	// header.
+	tok, err := tokencount.Encoding("cl100k_base")
+	require.NoError(t, err)
+	text := "# Station log\n\n"
+	for i := 0; tok.Count(text) < 1380; i++ {
+		text += fmt.Sprintf("“Pump %d” — serviced in spring — runs at night… ", i)
+	}
+	client, err := openai.New(openai.Config{BaseURL: srv.URL + "/v1"})
+	require.NoError(t, err)
+	old, err := openai.NewEmbedder(openai.EmbedderConfig{Client: client, Model: "m", MaxTextTokens: 2048})
+	require.NoError(t, err)
+	_, err = old.Embed(context.Background(), []string{text})
+	require.ErrorIs(t, err, openai.ErrTextTooLong, "the old setup fails on this text")
+
+	dir := writeFiles(t, map[string]string{"log.md": text})
+	out, _ := runQuickstart(t, modelArgs(srv, "-dir", dir, "-max-tokens", "1400", "-q", "When is the pump serviced?")...)
+	m := regexp.MustCompile(`(?m)^log\.md +1 +(\d+)-\d+$`).FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	n, _ := strconv.Atoi(m[1])
+	assert.GreaterOrEqual(t, n, 1380, "one chunk near the limit, embedded with its header")
+}
+
+// A summary the model fails falls back to the offline one, with a
+// warning; -summary-fallback=false fails the run. Before: one failed
+// summary failed the run.
+func TestSummaryFallback(t *testing.T) {
+	srv := fakeOpenAIWith(t, func(w http.ResponseWriter, r *http.Request, body string) bool {
+		if strings.Contains(body, `"stream":true`) || !strings.Contains(body, "Regional Rules: Toronto Office") || r.URL.Path != "/v1/chat/completions" {
+			return false
+		}
+		http.Error(w, `{"error":{"message":"the model is confused","type":"invalid_request_error"}}`, http.StatusBadRequest)
+		return true
+	})
+	out, errOut := runQuickstart(t, modelArgs(srv, "-q", "What does the Toronto office pay per kilometre?")...)
+	assert.Regexp(t, `(?m)^warning: fake-chat could not summarise regional-toronto\.md, using the offline extractive summary: .*the model is confused`, errOut)
+	assert.Equal(t, 1, strings.Count(errOut, "warning:"), "the other documents were summarised")
+	assert.Contains(t, out, "answer (fake-chat)")
+
+	err, _ := runFailing(t, modelArgs(srv, "-summary-fallback=false", "-q", "x")...)
+	assert.ErrorContains(t, err, "the model is confused")
 }

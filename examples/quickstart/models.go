@@ -1,14 +1,24 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"sync/atomic"
+	"time"
 
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
+
+// headerTokens caps each chunk's contextual header.
+const headerTokens = 64
 
 // models are the tokenizer, embedder and summarizer of a run, and the chat
 // client when a model answers: offline defaults unless flags name models.
@@ -17,47 +27,192 @@ type models struct {
 	encoding     string
 	embedder     vectorstore.Embedder
 	embedderName string // part of ingest's keys: another model means other vectors
-	summarizer   contextheader.Summarizer
-	summaryName  string
-	chat         *openai.Client // nil: no answers
-	chatModel    string
+	// embedTokens is the most tokens of a header and its chunk together,
+	// by the tokenizer's count; 0 for the offline embedder, which has no
+	// limit.
+	embedTokens int
+	summarizer  contextheader.Summarizer
+	summaryName string
+	offlineSum  *contextheader.Extractive
+	fallback    bool           // a failed summary falls back to offlineSum
+	chat        *openai.Client // nil: no answers
+	chatModel   string
 }
 
-func newModels(o options) (*models, error) {
+func newModels(o options, stderr io.Writer) (*models, error) {
 	const encoding = "cl100k_base"
 	tok, err := tokencount.Encoding(encoding)
 	if err != nil {
 		return nil, err
 	}
-	m := &models{tokenizer: tok, encoding: encoding}
+	m := &models{tokenizer: tok, encoding: encoding, fallback: o.summaryFallback}
 	lex := &vectorstore.Lexical{}
 	m.embedder, m.embedderName = lex, fmt.Sprintf("lexical-%d", lex.Dimension())
-	m.summarizer, m.summaryName = &contextheader.Extractive{}, "extractive"
+	m.offlineSum = &contextheader.Extractive{}
+	m.summarizer, m.summaryName = m.offlineSum, "extractive"
 	if o.model == "" && o.embedModel == "" {
 		return m, nil
 	}
-	client, err := openai.New(openai.Config{BaseURL: o.baseURL})
+	client, err := openai.New(openai.Config{
+		BaseURL: o.baseURL,
+		// The adapter sends $OPENAI_API_KEY only to OpenAI or to
+		// $OPENAI_BASE_URL; a user who sets the key and names a server
+		// with the flag means it for that server.
+		APIKey:  firstNonEmpty(o.apiKey, os.Getenv(openai.EnvAPIKey)),
+		Timeout: o.timeout,
+		Logger:  retryLogger(stderr),
+	})
 	if err != nil {
 		return nil, err
 	}
+	limit := &limiter{timeout: o.timeout}
 	if o.embedModel != "" {
-		// Local servers often run embedding models with 2,048 tokens of
-		// context; a header and a chunk take far less.
-		e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: client, Model: o.embedModel, MaxTextTokens: 2048})
-		if err != nil {
+		if err := m.useEmbedder(o, client, limit); err != nil {
 			return nil, err
 		}
-		m.embedder, m.embedderName = e, "openai:"+o.embedModel
 	}
 	if o.model != "" {
 		s, err := openai.NewSummarizer(openai.SummarizerConfig{Client: client, Model: o.model})
 		if err != nil {
 			return nil, err
 		}
-		m.summarizer, m.summaryName = s, "openai:"+o.model
+		m.summarizer, m.summaryName = timedSummarizer{s, limit}, "openai:"+o.model
 		m.chat, m.chatModel = client, o.model
 	}
 	return m, nil
+}
+
+// useEmbedder makes the model's embedder, after checking that a chunk of
+// -max-tokens and its header fit in the model's input limit.
+//
+// The model's own tokenizer is unknown here, so the limit is kept by
+// cl100k_base counts with a quarter of -embed-max-tokens to spare:
+// tokenizers with smaller vocabularies (BERT's WordPiece, as in
+// nomic-embed-text) count more tokens on the same text. The headers are
+// cut to fit the same count, and the embedder checks it exactly, so no
+// text is refused halfway through a run.
+func (m *models) useEmbedder(o options, client *openai.Client, limit *limiter) error {
+	m.embedTokens = o.embedMaxTokens - o.embedMaxTokens/4
+	dec, err := contextheader.New(contextheader.Config{Tokenizer: m.tokenizer, MaxHeaderTokens: headerTokens, MaxEmbedTokens: m.embedTokens})
+	if err != nil {
+		return fmt.Errorf("-embed-max-tokens %d leaves no room for a chunk after its header (up to %d tokens): raise it to the embedding model's input limit", o.embedMaxTokens, headerTokens)
+	}
+	most, err := dec.ChunkMaxTokens()
+	if err != nil {
+		return err
+	}
+	if o.maxTokens > most {
+		return fmt.Errorf("-max-tokens %d does not fit -embed-max-tokens %d: a chunk, its header (up to %d tokens) and a margin for the embedding model's own tokenizer leave room for chunks of at most %d tokens; lower -max-tokens to %d or less, or raise -embed-max-tokens if the model takes more",
+			o.maxTokens, o.embedMaxTokens, headerTokens, most, most)
+	}
+	e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: client, Model: o.embedModel, Tokenizer: m.tokenizer, MaxTextTokens: m.embedTokens})
+	if err != nil {
+		return err
+	}
+	m.embedder, m.embedderName = timedEmbedder{e, limit}, "openai:"+o.embedModel
+	return nil
+}
+
+// retryLogger writes the adapter's retries to stderr, one line each,
+// without timestamps.
+func retryLogger(stderr io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+}
+
+// A limiter bounds each request to the model, retries included, by
+// -timeout (the client's Timeout bounds one attempt only), and remembers
+// a server that did not answer or could not be reached: later requests
+// fail at once with the same error instead of each waiting as long, so a
+// run against a hung server ends after about -timeout, not after one
+// -timeout per batch.
+type limiter struct {
+	timeout time.Duration
+	down    atomic.Pointer[error]
+}
+
+func (l *limiter) do(ctx context.Context, call func(context.Context) error) error {
+	if err := l.down.Load(); err != nil {
+		return *err
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	err := timeoutError(call(ctx), l.timeout)
+	if errors.Is(err, openai.ErrTimeout) || errors.Is(err, openai.ErrConnection) {
+		l.down.CompareAndSwap(nil, &err)
+	}
+	return err
+}
+
+// timedEmbedder and timedSummarizer make each call through a limiter;
+// each call is one request (ingest's batches are smaller than the
+// adapter's).
+type timedEmbedder struct {
+	e vectorstore.Embedder
+	l *limiter
+}
+
+func (t timedEmbedder) Embed(ctx context.Context, texts []string) (v [][]float32, err error) {
+	err = t.l.do(ctx, func(ctx context.Context) error {
+		v, err = t.e.Embed(ctx, texts)
+		return err
+	})
+	return v, err
+}
+
+type timedSummarizer struct {
+	s contextheader.Summarizer
+	l *limiter
+}
+
+func (t timedSummarizer) Summarize(ctx context.Context, text string) (s string, err error) {
+	err = t.l.do(ctx, func(ctx context.Context) error {
+		s, err = t.s.Summarize(ctx, text)
+		return err
+	})
+	return s, err
+}
+
+// timeoutError names -timeout in a deadline that a timed call ran out of.
+func timeoutError(err error, d time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, openai.ErrTimeout) {
+		return fmt.Errorf("%w: no reply within -timeout %v, retries included", openai.ErrTimeout, d)
+	}
+	return err
+}
+
+// fallBack gives the documents the model failed to summarise (err from
+// Decorator.Summaries) the offline extractive summary instead, with a
+// warning for each on stderr, so that one bad reply does not lose the run.
+// It returns err as it is with -summary-fallback=false, when the run was
+// cancelled, or when err is not a per-document failure.
+func (m *models) fallBack(ctx context.Context, docs []document.Document, err error, stderr io.Writer) error {
+	var batch *contextheader.BatchError
+	if !m.fallback || ctx.Err() != nil || !errors.As(err, &batch) {
+		return err
+	}
+	for _, f := range batch.Failed {
+		s, serr := m.offlineSum.SummarizeDocument(ctx, docs[f.Index].Text)
+		if serr != nil {
+			return errors.Join(err, serr)
+		}
+		docs[f.Index].Summary = s
+		fmt.Fprintf(stderr, "warning: %s could not summarise %s, using the offline extractive summary: %v\n", m.chatModel, f.ID, f.Err)
+	}
+	return nil
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // offline reports whether the run uses no model: its work takes moments.
@@ -73,7 +228,7 @@ func (m *models) summaryProgress(stderr io.Writer) func(done, total int) {
 		return nil
 	}
 	return func(done, total int) {
-		fmt.Fprintf(stderr, "\rsummarised %d of %d documents with %s", done, total, m.chatModel)
+		fmt.Fprintf(stderr, "\rasked %s for %d of %d document summaries", m.chatModel, done, total)
 		if done == total {
 			fmt.Fprintln(stderr)
 		}

@@ -1,0 +1,251 @@
+package loader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/ragkit/ragkit/document"
+)
+
+// DefaultMaxBytes is the largest file loaded when Config.MaxBytes is zero.
+const DefaultMaxBytes = 10 << 20
+
+// DefaultSkipDirs are the folders not walked when Config.SkipDirs is nil:
+// the dependency, build and cache folders of common toolchains, whose
+// files are not the caller's documents.
+var DefaultSkipDirs = []string{
+	"node_modules", "bower_components", "vendor", "target", "dist", "build",
+	"__pycache__", "venv", "site-packages",
+}
+
+// Metadata keys of the documents.
+const (
+	// PathKey holds the file's path: for [Dir] the root joined with the
+	// ID in the system's form (as the caller spelled the root), for [FS]
+	// the ID.
+	PathKey = "loader.path"
+	// ModifiedKey holds the file's modification time in UTC, in RFC 3339
+	// form ("2026-03-01T09:30:00Z"); it is left out when the file system
+	// gives none.
+	ModifiedKey = "loader.modified"
+)
+
+// Errors of a load. ErrConfig and ErrRoot fail it; the others are the
+// reasons of a [Skip].
+var (
+	// ErrConfig reports a Config that cannot be used.
+	ErrConfig = errors.New("loader: invalid configuration")
+	// ErrRoot reports a root that does not exist, cannot be read or is
+	// not a folder.
+	ErrRoot = errors.New("loader: cannot load the root folder")
+
+	// ErrHidden: a hidden file or folder (its name starts with a dot),
+	// left out unless Config.Hidden is set.
+	ErrHidden = errors.New("loader: hidden")
+	// ErrExcluded: a file or folder that Config.Exclude or Config.SkipDirs
+	// leaves out.
+	ErrExcluded = errors.New("loader: excluded")
+	// ErrTooLarge: a file larger than Config.MaxBytes, not read.
+	ErrTooLarge = errors.New("loader: file too large")
+	// ErrNotRegular: a device, named pipe or socket, not read.
+	ErrNotRegular = errors.New("loader: not a regular file")
+	// ErrInvalidUTF8: a file that is not valid UTF-8, with
+	// Config.InvalidUTF8 set to Refuse.
+	ErrInvalidUTF8 = errors.New("loader: not valid UTF-8")
+	// ErrEmpty: a file with no text but white space (after cleaning).
+	ErrEmpty = errors.New("loader: no text")
+	// ErrUnreadable: a file or folder that could not be listed, opened or
+	// read; the Reason also wraps the system's error.
+	ErrUnreadable = errors.New("loader: cannot read")
+	// ErrDanglingLink: a symbolic link whose target does not exist.
+	ErrDanglingLink = errors.New("loader: dangling link")
+	// ErrLinkLoop: a link to a folder that encloses it, or a chain of
+	// links that never ends.
+	ErrLinkLoop = errors.New("loader: link loop")
+	// ErrDuplicate: a link to a file or folder that is loaded under
+	// another path already.
+	ErrDuplicate = errors.New("loader: loaded under another path")
+	// ErrNotFollowed: a link that is not followed: its target is outside
+	// the root (see Config.LinksOutside), or it leads to a folder of an
+	// fs.FS.
+	ErrNotFollowed = errors.New("loader: link not followed")
+)
+
+// Policy says what to do with a file that is not valid UTF-8.
+type Policy int
+
+const (
+	// Replace replaces each byte that is not part of a valid UTF-8
+	// sequence with U+FFFD and loads the file; it is listed in
+	// [Result.Repaired].
+	Replace Policy = iota
+	// Refuse skips the file, with a Reason wrapping [ErrInvalidUTF8].
+	Refuse
+)
+
+var policyNames = [...]string{Replace: "Replace", Refuse: "Refuse"}
+
+// String returns the constant's name, such as "Replace".
+func (p Policy) String() string {
+	if p < 0 || int(p) >= len(policyNames) {
+		return "Policy(" + strconv.Itoa(int(p)) + ")"
+	}
+	return policyNames[p]
+}
+
+// Config says which files to load and how. The zero value loads every
+// Markdown and .txt file of up to 10 MiB outside hidden and dependency
+// folders, repairing invalid UTF-8.
+type Config struct {
+	// Include, if not nil, holds the patterns (see [Match]) of the files
+	// to load: a file is a candidate when it matches one of them. Nil
+	// means files whose extension is Markdown's ([document.FormatOf]) or
+	// .txt, in any case. Files that are not candidates are not reported.
+	Include []string
+	// Exclude holds patterns of files and folders to leave out, even if
+	// included; an excluded folder is not walked. Each is reported with
+	// [ErrExcluded].
+	Exclude []string
+	// SkipDirs are folder names never walked, reported with
+	// [ErrExcluded]. Nil means [DefaultSkipDirs]; an empty, non-nil slice
+	// walks them all.
+	SkipDirs []string
+	// Hidden loads hidden files and walks hidden folders (names that
+	// start with a dot, such as .git); by default they are reported with
+	// [ErrHidden] (files only when they are candidates).
+	Hidden bool
+	// LinksOutside lets [Dir] follow links whose target is outside the
+	// root; by default they are reported with [ErrNotFollowed]. Loops and
+	// duplicates are still caught.
+	LinksOutside bool
+	// MaxBytes is the largest file loaded, checked from the file's size
+	// before it is read and again while reading. Zero means
+	// [DefaultMaxBytes]; negative is an error.
+	MaxBytes int64
+	// InvalidUTF8 says what to do with a file that is not valid UTF-8:
+	// [Replace] (the default) or [Refuse].
+	InvalidUTF8 Policy
+}
+
+// A Result is what a load found.
+type Result struct {
+	// Documents are the files loaded, sorted by ID.
+	Documents []document.Document
+	// Skipped lists every file and folder left out, and why, sorted by
+	// path. A folder left out is one entry; what it holds is not listed.
+	Skipped []Skip
+	// Repaired lists the loaded documents whose text the cleaning
+	// changed, sorted by path.
+	Repaired []Repair
+}
+
+// A Skip is a file or folder left out of a load.
+type Skip struct {
+	// Path is its path relative to the root, with forward slashes.
+	Path string
+	// Reason says why; it wraps one of the package's sentinel errors.
+	Reason error
+}
+
+// String returns the path and the reason, as "path: reason".
+func (s Skip) String() string { return s.Path + ": " + s.Reason.Error() }
+
+// A Repair reports a loaded document whose text differs from its file.
+type Repair struct {
+	// Path is the document's ID.
+	Path string
+	// InvalidBytes is the number of bytes that were not valid UTF-8,
+	// each replaced with U+FFFD.
+	InvalidBytes int
+	// Controls is the number of control characters removed (and the
+	// byte-order mark, if any).
+	Controls int
+}
+
+// Dir loads the files under the folder root (see the package
+// documentation for which files and how). The error is nil unless root
+// cannot be loaded ([ErrRoot]), cfg is invalid ([ErrConfig]) or ctx is
+// done.
+func Dir(ctx context.Context, root string, cfg Config) (*Result, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, rootError(root, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%w: %s is not a folder", ErrRoot, root)
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return nil, rootError(root, err)
+	}
+	w := newWalker(cfg, os.DirFS(root))
+	w.real = func(name string) (string, error) {
+		return filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(name)))
+	}
+	w.display = func(name string) string { return filepath.Join(root, filepath.FromSlash(name)) }
+	w.rootReal = real
+	return w.load(ctx)
+}
+
+// FS loads the files of fsys, from its root "." (see the package
+// documentation for which files and how). The error is nil unless the
+// root cannot be read ([ErrRoot]), cfg is invalid ([ErrConfig]) or ctx is
+// done.
+func FS(ctx context.Context, fsys fs.FS, cfg Config) (*Result, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if fsys == nil {
+		return nil, fmt.Errorf("%w: the fs.FS is nil", ErrRoot)
+	}
+	info, err := fs.Stat(fsys, ".")
+	if err != nil {
+		return nil, rootError(".", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%w: the root of the fs.FS is not a folder", ErrRoot)
+	}
+	return newWalker(cfg, fsys).load(ctx)
+}
+
+// rootError names the root and keeps the system's reason (which
+// errors.Is finds as fs.ErrNotExist or fs.ErrPermission) without
+// repeating the path an fs.PathError already holds.
+func rootError(root string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%w: %s: %w", ErrRoot, root, err)
+}
+
+func (cfg Config) check() error {
+	if cfg.MaxBytes < 0 {
+		return fmt.Errorf("%w: MaxBytes is %d: must not be negative", ErrConfig, cfg.MaxBytes)
+	}
+	if cfg.InvalidUTF8 < 0 || int(cfg.InvalidUTF8) >= len(policyNames) {
+		return fmt.Errorf("%w: InvalidUTF8 is %v: must be Replace or Refuse", ErrConfig, cfg.InvalidUTF8)
+	}
+	for _, list := range []struct {
+		name     string
+		patterns []string
+	}{{"Include", cfg.Include}, {"Exclude", cfg.Exclude}} {
+		for i, p := range list.patterns {
+			if _, err := Match(p, ""); err != nil {
+				return fmt.Errorf("%w: %s[%d] is %q: %w", ErrConfig, list.name, i, p, err)
+			}
+		}
+	}
+	return nil
+}
