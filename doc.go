@@ -21,6 +21,8 @@
 //   - [github.com/ragkit/ragkit/document]: the one document model:
 //     Document, its Format, and the Outline of its headings and section
 //     paths, computed once for every package that needs them.
+//   - [github.com/ragkit/ragkit/loader]: a folder or an fs.FS read into
+//     documents, with every skipped file reported and why.
 //   - [github.com/ragkit/ragkit/chunker]: balanced token-aware chunking of
 //     plain text and Markdown: every chunk within MaxTokens by exact count,
 //     sizes near equal, cut at the strongest boundary available, stable

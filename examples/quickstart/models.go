@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -55,12 +54,14 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 	}
 	client, err := openai.New(openai.Config{
 		BaseURL: o.baseURL,
-		// The adapter sends $OPENAI_API_KEY only to OpenAI or to
-		// $OPENAI_BASE_URL; a user who sets the key and names a server
-		// with the flag means it for that server.
-		APIKey:  firstNonEmpty(o.apiKey, os.Getenv(openai.EnvAPIKey)),
-		Timeout: o.timeout,
-		Logger:  retryLogger(stderr),
+		// -api-key, or else the client's own default, $OPENAI_API_KEY,
+		// whatever the base URL.
+		APIKey: o.apiKey,
+		// -timeout bounds one attempt and a whole call with its retries;
+		// the limiter below also stops later calls once one timed out.
+		Timeout:  o.timeout,
+		Deadline: o.timeout,
+		Logger:   retryLogger(stderr),
 	})
 	if err != nil {
 		return nil, err
@@ -206,13 +207,6 @@ func (m *models) fallBack(ctx context.Context, docs []document.Document, err err
 		fmt.Fprintf(stderr, "warning: %s could not summarise %s, using the offline extractive summary: %v\n", m.chatModel, f.ID, f.Err)
 	}
 	return nil
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // offline reports whether the run uses no model: its work takes moments.
