@@ -160,10 +160,15 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 
 // count checks each text and returns its token count.
 func (e *Embedder) count(texts []string) ([]int, error) {
-	limit := min(e.cfg.MaxTextTokens, e.cfg.BatchTokens)
-	how := "counted"
+	limit, field := e.cfg.MaxTextTokens, "MaxTextTokens"
+	if e.cfg.BatchTokens < limit {
+		limit, field = e.cfg.BatchTokens, "BatchTokens"
+	}
+	// What to change, said in the error: smaller texts, the limit, or
+	// the count.
+	how := "counted; cut smaller texts or raise " + field + " if the model takes more"
 	if e.cfg.Tokenizer == nil {
-		how = "estimated"
+		how = "estimated high; cut smaller texts, raise " + field + " if the model takes more, or give the model's Tokenizer for exact counts"
 	}
 	counts := make([]int, len(texts))
 	for i, t := range texts {
@@ -178,7 +183,7 @@ func (e *Embedder) count(texts []string) ([]int, error) {
 			return nil, errorf("%w: the Tokenizer counted %d tokens for text %d", ErrConfig, n, i)
 		}
 		if n > limit {
-			return nil, errorf("%w: text %d (%q) has %d tokens (%s), the limit is %d", ErrTextTooLong, i, preview(t), n, how, limit)
+			return nil, errorf("%w: text %d (%q) has %d tokens, the limit is %d (%s)", ErrTextTooLong, i, preview(t), n, limit, how)
 		}
 		counts[i] = n
 	}
