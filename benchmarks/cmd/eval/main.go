@@ -31,9 +31,9 @@
 //
 //	go run ./cmd/eval -embed-url http://localhost:11434/v1 -embed-model nomic-embed-text
 //
-// The API key, if the server needs one, is read from $OPENAI_API_KEY when
-// the URL is $OPENAI_BASE_URL (see llm/openai). For any other Embedder,
-// see the package documentation.
+// The API key, if the server needs one, is read from $OPENAI_API_KEY and
+// sent to the -embed-url server, whichever it is (see llm/openai). For any
+// other Embedder, see the package documentation.
 package main
 
 import (
