@@ -1,0 +1,13 @@
+module github.com/ragkit/ragkit/examples/inspector
+
+go 1.25
+
+require github.com/ragkit/ragkit v0.0.0-00010101000000-000000000000
+
+require (
+	github.com/neurosnap/sentences v1.1.2 // indirect
+	github.com/pkoukk/tiktoken-go-loader v0.0.2 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+)
+
+replace github.com/ragkit/ragkit => ../..
