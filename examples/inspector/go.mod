@@ -2,12 +2,16 @@ module github.com/ragkit/ragkit/examples/inspector
 
 go 1.25
 
-require github.com/ragkit/ragkit v0.0.0-00010101000000-000000000000
+require (
+	github.com/ragkit/ragkit v0.0.0-00010101000000-000000000000
+	github.com/stretchr/testify v1.12.1
+)
 
 require (
 	github.com/neurosnap/sentences v1.1.2 // indirect
 	github.com/pkoukk/tiktoken-go-loader v0.0.2 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
 
 replace github.com/ragkit/ragkit => ../..
