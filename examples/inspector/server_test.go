@@ -36,7 +36,9 @@ func newTestApp(t *testing.T, o options) *app {
 	return a
 }
 
-func testOptions() options { return options{maxFileMiB: 10, embedMaxTokens: 2048, timeout: time.Minute} }
+func testOptions() options {
+	return options{maxFileMiB: 10, embedMaxTokens: 2048, timeout: time.Minute}
+}
 
 // get serves one GET of the page to a, as a browser on this machine asks.
 func get(a *app, query string) *httptest.ResponseRecorder {
