@@ -105,6 +105,10 @@ func parseSettings(form url.Values) (settings, error) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	// An example's button (ask) replaces the box (q): it goes last.
+	if i := slices.Index(names, "ask"); i >= 0 {
+		names = append(slices.Delete(names, i, i+1), "ask")
+	}
 	for _, name := range names {
 		i := slices.IndexFunc(params, func(p param) bool { return p.name == name })
 		if i < 0 {

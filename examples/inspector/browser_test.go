@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/examples/quickstart/corpus"
+	"github.com/ragkit/ragkit/retrieve"
+	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
+)
+
+// browserPath finds Chromium: $RAGKIT_CHROMIUM (which .ci/run sets), or
+// one on the PATH. Without one the browser tests skip, except under CI,
+// where they fail.
+func browserPath(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("RAGKIT_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	noBrowser(t, "no Chromium found: set RAGKIT_CHROMIUM or install chromium")
+	return ""
+}
+
+// noBrowser fails the test under CI, which must run it, and skips it
+// elsewhere.
+func noBrowser(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatal(why)
+	}
+	t.Skip(why)
+}
+
+// newBrowser starts headless Chromium with a fresh profile and without the
+// background connections that a closed network refuses.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(browserPath(t)),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancelCtx(); cancelAlloc() })
+	// Start the browser now, so that one that cannot start says so here.
+	if err := chromedp.Do(ctx); err != nil {
+		noBrowser(t, fmt.Sprintf("Chromium did not start: %v", err))
+	}
+	return ctx
+}
+
+// shown is what the page shows of an answer, read from the page in the
+// browser, or what it should show, from the library.
+type shown struct {
+	Passages []string // "doc score tokens status", best first
+	Sections []string // "name tokens status"
+	Items    []string // "#passage status"
+	Tokens   string   // the prompt's exact token count
+}
+
+// readPage reads the page's passages and budget tables.
+const readPage = `(() => {
+  const t = (el, sel) => el.querySelector(sel).textContent.trim();
+  return {
+    Passages: [...document.querySelectorAll("#passage-list > li")].map(li =>
+      [li.dataset.doc, t(li, ".score"), t(li, ".tokens"), t(li, ".pstatus")].join(" ")),
+    Sections: [...document.querySelectorAll("#budget-table tbody tr")].map(tr =>
+      [tr.dataset.section, t(tr, ".stok"), t(tr, ".sstatus")].join(" ")),
+    Items: [...document.querySelectorAll("#items-table tbody tr")].map(tr =>
+      tr.cells[0].textContent.trim() + " " + tr.cells[2].textContent.trim()),
+    Tokens: t(document, "#prompt-tokens"),
+  };
+})()`
+
+// library asks the library directly, over the page's index, for what the
+// page should show for s: the search's hits widened into passages, best
+// first, and the prompt the budget assembles from them.
+func library(t *testing.T, a *app, s settings) shown {
+	t.Helper()
+	ctx := context.Background()
+	ix := a.indexes.get(s.Index)
+	<-ix.done
+	require.NoError(t, ix.err)
+	var search interface {
+		Query(context.Context, string, int, vectorstore.Filter) ([]vectorstore.Hit, error)
+	} = vectorOnly{ix.store, a.models.embedder}
+	if s.Keywords {
+		h, err := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: ix.store, Embedder: a.models.embedder})
+		require.NoError(t, err)
+		search = h
+	}
+	hits, err := search.Query(ctx, s.Question, max(4*s.Passages, 20), vectorstore.Filter{})
+	require.NoError(t, err)
+	x, err := window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: a.models.tokenizer, MaxUnits: s.Segment})
+	require.NoError(t, err)
+	ws, err := x.Extract(ctx, hits)
+	require.NoError(t, err)
+	// The passages best first: by their best hit.
+	for i := 1; i < len(ws); i++ {
+		for j := i; j > 0 && ws[j].Score > ws[j-1].Score; j-- {
+			ws[j], ws[j-1] = ws[j-1], ws[j]
+		}
+	}
+	ws = ws[:min(len(ws), s.Passages)]
+	items, err := retrieve.WindowItems(ws, retrieve.ItemConfig{Label: func(o retrieve.Origin) string { return "[" + o.DocID + "]" }})
+	require.NoError(t, err)
+	asm, err := budget.New(budget.Config{Tokenizer: a.models.tokenizer, Limit: 8192, Reserve: 1024})
+	require.NoError(t, err)
+	res, err := asm.Assemble(
+		budget.Section{Name: "instructions", Required: true, Priority: 3, Items: []budget.Item{{Text: instructions}}},
+		budget.Section{Name: "context", Priority: 1, MaxTokens: s.Budget, Strategy: budget.DropLowestRank, Cut: budget.CutEnd, Heading: "Context:", Items: items},
+		budget.Section{Name: "question", Required: true, Priority: 2, Items: []budget.Item{{Text: "Question: " + s.Question}}},
+	)
+	require.NoError(t, err)
+	var want shown
+	ctxReport, _ := res.Section("context")
+	for i, w := range ws {
+		want.Passages = append(want.Passages, fmt.Sprintf("%s %.4f %d %s", w.DocID, w.Score, w.Tokens, statusWord(ctxReport.Items[i].Status)))
+		want.Items = append(want.Items, fmt.Sprintf("#%d %s", i+1, statusWord(ctxReport.Items[i].Status)))
+	}
+	for _, sr := range res.Sections {
+		want.Sections = append(want.Sections, fmt.Sprintf("%s %d %s", sr.Name, sr.Tokens, sectionStatus(sr)))
+	}
+	want.Tokens = fmt.Sprint(res.Tokens)
+	return want
+}
+
+// vectorOnly is the vector search alone, by text.
+type vectorOnly struct {
+	store *vectorstore.Memory
+	emb   vectorstore.Embedder
+}
+
+func (v vectorOnly) Query(ctx context.Context, text string, k int, f vectorstore.Filter) ([]vectorstore.Hit, error) {
+	vecs, err := v.emb.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	return v.store.Query(ctx, vecs[0], k, f)
+}
+
+// newPage runs the steps, which lead to another page, and waits until
+// that page is shown with its results: the old page is marked first, and
+// the check asked again while the browser is between pages.
+func newPage(steps ...chromedp.Action[chromedp.Void]) chromedp.Action[chromedp.Void] {
+	const check = `!window.inspectorOld && document.readyState === "complete" && !!document.querySelector("#prompt-tokens")`
+	wait := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		var err error
+		for range 200 {
+			var ok bool
+			if ok, err = chromedp.Evaluate[bool](check)(ctx, tg); err == nil && ok {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		return fmt.Errorf("no new page shown (last error: %v)", err)
+	})
+	mark := chromedp.Evaluate[chromedp.Void](`window.inspectorOld = true`)
+	return chromedp.Steps(append(append([]chromedp.Action[chromedp.Void]{mark}, steps...), wait)...)
+}
+
+func TestBrowser(t *testing.T) {
+	ctx := newBrowser(t)
+	a := newTestApp(t, testOptions())
+	srv := httptest.NewServer(a)
+	t.Cleanup(srv.Close)
+
+	// Click an example question: the page shows what the library returns.
+	s := defaults()
+	s.Question = corpus.Questions[2] // the gross margin in Q2 2026
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(chromedp.CSS(`#q`)),
+		newPage(chromedp.Click(chromedp.CSS(`fieldset.examples button:nth-of-type(3)`))),
+	))
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[shown](readPage))
+	require.NoError(t, err)
+	want := library(t, a, s)
+	require.NotEmpty(t, want.Passages)
+	assert.Equal(t, want, got)
+	assert.True(t, strings.HasPrefix(got.Passages[0], "report-2026-q2.md "), "the Q2 report answers: %v", got.Passages)
+	q, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(`#q`)))
+	require.NoError(t, err)
+	assert.Equal(t, s.Question, q, "the question box holds the example asked")
+	checkScreenshot(t, ctx, "example")
+
+	// Untick keyword search with the mouse: the page follows.
+	s.Keywords = false
+	require.NoError(t, chromedp.Do(ctx, newPage(chromedp.Click(chromedp.CSS(`#keywords`)))))
+	got, err = chromedp.Run(ctx, chromedp.Evaluate[shown](readPage))
+	require.NoError(t, err)
+	assert.Equal(t, library(t, a, s), got)
+
+	// Set the context budget from the keyboard: type, then Tab away.
+	s.Budget = 120
+	require.NoError(t, chromedp.Do(ctx, newPage(
+		chromedp.Focus(chromedp.CSS(`#budget`)),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("budget").select()`),
+		chromedp.KeyEvent("120\t"),
+	)))
+	got, err = chromedp.Run(ctx, chromedp.Evaluate[shown](readPage))
+	require.NoError(t, err)
+	want = library(t, a, s)
+	assert.Equal(t, want, got)
+	assert.Contains(t, got.Items, "#"+fmt.Sprint(len(got.Passages))+" dropped", "a budget of 120 tokens drops the last passage")
+
+	// A chunk size re-indexes: the document view follows.
+	require.NoError(t, chromedp.Do(ctx, newPage(
+		chromedp.Focus(chromedp.CSS(`#chunk`)),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("chunk").select()`),
+		chromedp.KeyEvent("100\t"),
+	)))
+	caption, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`.hist figcaption`)))
+	require.NoError(t, err)
+	assert.Contains(t, caption, "against the most, 100 tokens")
+	s.Index.MaxTokens = 100
+	assert.Equal(t, library(t, a, s), must(chromedp.Run(ctx, chromedp.Evaluate[shown](readPage))))
+}
+
+// TestBrowserLayout: every control has a label, and the page fits a
+// narrow window and a window at 200% zoom without scrolling sideways.
+func TestBrowserLayout(t *testing.T) {
+	ctx := newBrowser(t)
+	a := newTestApp(t, testOptions())
+	srv := httptest.NewServer(a)
+	t.Cleanup(srv.Close)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?q="+strings.ReplaceAll(corpus.Questions[0], " ", "+"))))
+	unlabelled, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("input:not([type=hidden]), select, textarea")]
+		.filter(el => el.labels.length === 0).map(el => el.id || el.name)`))
+	require.NoError(t, err)
+	assert.Empty(t, unlabelled, "controls without a label")
+
+	for _, width := range []int64{360, 640} { // a phone; 1280 pixels at 200%
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(width, 800), chromedp.Reload()))
+		overflow, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - document.documentElement.clientWidth`))
+		require.NoError(t, err)
+		wide, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("body *")]
+			.filter(el => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+			.map(el => el.tagName + "." + el.className + "#" + el.id)`))
+		require.NoError(t, err)
+		assert.LessOrEqual(t, overflow, 0, "at %d pixels the page scrolls sideways by %d; too wide: %v", width, overflow, wide)
+	}
+	checkScreenshot(t, ctx, "narrow")
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// checkScreenshot takes a screenshot into a temporary folder and fails
+// unless it shows something: many colours, and most pixels unlike the
+// first. $INSPECTOR_SCREENSHOT names a folder to keep it in.
+func checkScreenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	dir := t.TempDir()
+	if keep := os.Getenv("INSPECTOR_SCREENSHOT"); keep != "" {
+		dir = keep
+	}
+	path := filepath.Join(dir, name+".png")
+	require.NoError(t, os.WriteFile(path, shot, 0o644))
+	img, err := png.Decode(bytes.NewReader(shot))
+	require.NoError(t, err, "the screenshot %s is a PNG", path)
+	b := img.Bounds()
+	require.Positive(t, b.Dx()*b.Dy())
+	bg := img.At(b.Min.X, b.Min.Y)
+	colours := map[[4]uint32]bool{}
+	differ, samples := 0, 0
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			c := img.At(x, y)
+			r, g, bl, al := c.RGBA()
+			colours[[4]uint32{r, g, bl, al}] = true
+			if c != bg {
+				differ++
+			}
+			samples++
+		}
+	}
+	assert.Greater(t, len(colours), 16, "the screenshot %s has %d colours", path, len(colours))
+	assert.Greater(t, differ*100, samples*3, "the screenshot %s is almost all one colour", path)
+}
