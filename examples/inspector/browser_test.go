@@ -216,6 +216,15 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, s.Question, q, "the question box holds the example asked")
 	checkScreenshot(t, ctx, "example")
+	// The bars are drawn to scale (a style the page's policy blocked once
+	// drew them all full).
+	bars, err := chromedp.Run(ctx, chromedp.Evaluate[[][2]float64](`[...document.querySelectorAll("#budget-table svg.bar")].map(svg =>
+		[Number(svg.dataset.pct), 100 * svg.querySelector(".fill").getBoundingClientRect().width / svg.querySelector(".track").getBoundingClientRect().width])`))
+	require.NoError(t, err)
+	require.Len(t, bars, 4, "a bar per section and the total")
+	for _, b := range bars {
+		assert.InDelta(t, b[0], b[1], 1, "a bar of %v%% is drawn %.1f%% long", b[0], b[1])
+	}
 
 	// Untick keyword search with the mouse: the page follows.
 	s.Keywords = false

@@ -102,7 +102,8 @@ type chunkView struct {
 type binView struct {
 	Label string
 	Count int
-	Pct   int
+	Pct   int // the bar's height, as a share of the highest
+	Y     int // 100 - Pct: where the bar starts, from the top
 }
 
 // passageViews describes the passages, with what the budget did to each
@@ -246,7 +247,8 @@ func histogram(sizes []int, maxTokens int) ([]binView, int) {
 		if b == bins-1 {
 			hi = maxTokens
 		}
-		hist[b] = binView{Label: fmt.Sprintf("%d–%d", lo, hi), Count: c, Pct: percent(c, top)}
+		pct := percent(c, top)
+		hist[b] = binView{Label: fmt.Sprintf("%d–%d", lo, hi), Count: c, Pct: pct, Y: 100 - pct}
 	}
 	return hist, len(sizes)
 }
