@@ -226,6 +226,9 @@ func TestBrowser(t *testing.T) {
 		assert.InDelta(t, b[0], b[1], 1, "a bar of %v%% is drawn %.1f%% long", b[0], b[1])
 	}
 
+	require.NoError(t, chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(`#doc-h`))))
+	checkScreenshot(t, ctx, "document")
+
 	// Untick keyword search with the mouse: the page follows.
 	s.Keywords = false
 	require.NoError(t, chromedp.Do(ctx, newPage(chromedp.Click(chromedp.CSS(`#keywords`)))))
