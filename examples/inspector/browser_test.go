@@ -270,7 +270,17 @@ func TestBrowserLayout(t *testing.T) {
 	srv := httptest.NewServer(a)
 	t.Cleanup(srv.Close)
 
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?q="+strings.ReplaceAll(corpus.Questions[0], " ", "+"))))
+	// From the keyboard alone: from the question box, Tab past the Ask
+	// button to the second example, and press Enter.
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL),
+		chromedp.Focus(chromedp.CSS(`#q`)),
+		newPage(chromedp.KeyEvent("\t\t\t\r")),
+	))
+	q, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(`#q`)))
+	require.NoError(t, err)
+	assert.Equal(t, corpus.Questions[1], q)
+
 	unlabelled, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("input:not([type=hidden]), select, textarea")]
 		.filter(el => el.labels.length === 0).map(el => el.id || el.name)`))
 	require.NoError(t, err)

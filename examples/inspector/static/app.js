@@ -7,6 +7,13 @@
   var status = document.getElementById("status");
   var polling = null;
 
+  // In a narrow window the settings start folded, so that the results
+  // are not a screen away.
+  var settings = document.getElementById("settings");
+  if (settings && window.matchMedia("(max-width: 48rem)").matches && document.getElementById("results").querySelector("section")) {
+    settings.open = false;
+  }
+
   function poll() {
     fetch("/progress").then(function (r) { return r.json(); }).then(function (p) {
       if (p.building) {
