@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/chunks"
 	"github.com/ragkit/ragkit/internal/space"
 )
 
@@ -58,12 +59,9 @@ func (d *Decorator) Decorate(ctx context.Context, doc document.Document, chunks 
 	return out, nil
 }
 
-func checkChunks(text string, chunks []chunker.Chunk) error {
-	for i, c := range chunks {
-		if c.Start < 0 || c.Start > c.End || c.End > len(text) || text[c.Start:c.End] != c.Text {
-			return fmt.Errorf("%w: chunk %d (offsets %d to %d, text of %d bytes, document of %d bytes)",
-				ErrChunk, i, c.Start, c.End, len(c.Text), len(text))
-		}
+func checkChunks(text string, cs []chunker.Chunk) error {
+	if err := chunks.Check(text, cs); err != nil {
+		return fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ func (r *run) plan() [][]text {
 			continue
 		}
 		for _, o := range j.old {
-			k := o.Metadata[MetadataKey]
+			k := o.Metadata[EmbedKey]
 			switch {
 			case k == "" || r.pool[k] != nil:
 			case len(o.Vector) > 0:
@@ -116,7 +116,7 @@ func (r *run) storedVector(key string) ([]float32, error) {
 		return nil, r.storeErr(err)
 	}
 	for _, rec := range recs {
-		if rec.ID == o.ID && rec.Metadata[MetadataKey] == key && len(rec.Vector) > 0 {
+		if rec.ID == o.ID && rec.Metadata[EmbedKey] == key && len(rec.Vector) > 0 {
 			r.pool[key] = rec.Vector
 		}
 	}
@@ -199,7 +199,9 @@ func (r *run) embed(batch []text) {
 	}
 	r.mu.Lock()
 	r.stats.EmbedCalls++
-	r.stats.Embedded += len(texts)
+	if err == nil {
+		r.stats.Embedded += len(texts)
+	}
 	r.progress()
 	r.mu.Unlock()
 	var ready []*job
@@ -274,6 +276,7 @@ func (r *run) write(j *job) {
 		r.failLocked(j, err)
 		return
 	}
+	r.stats.Written++
 	r.completeLocked(j)
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/chunks"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -84,6 +85,9 @@ func checkDocuments(docs []document.Document) error {
 		if d.ID == "" {
 			return fmt.Errorf("%w: document %d has an empty ID", ErrInvalidDocument, i)
 		}
+		if !d.Format.Valid() {
+			return fmt.Errorf("%w: document %d (ID %q) has %v", ErrInvalidDocument, i, d.ID, d.Format)
+		}
 		if j, ok := seen[d.ID]; ok {
 			return fmt.Errorf("%w: documents %d and %d have the same ID %q", ErrInvalidDocument, j, i, d.ID)
 		}
@@ -127,6 +131,7 @@ type text struct {
 // A run is the state of one Index call.
 type run struct {
 	ctx  context.Context
+	ix   *Indexer
 	cfg  *Config
 	jobs []*job
 
@@ -140,7 +145,7 @@ type run struct {
 }
 
 func newRun(ctx context.Context, ix *Indexer, docs []document.Document) *run {
-	r := &run{ctx: ctx, cfg: &ix.cfg, pool: make(map[string][]float32), waiting: make(map[string][]*job)}
+	r := &run{ctx: ctx, ix: ix, cfg: &ix.cfg, pool: make(map[string][]float32), waiting: make(map[string][]*job)}
 	r.jobs = make([]*job, len(docs))
 	for i, d := range docs {
 		r.jobs[i] = &job{index: i, doc: d}
@@ -200,7 +205,7 @@ func (r *run) prepare(j *job) error {
 	j.chunks = chunks
 	j.keys = make([]string, len(chunks))
 	for i, c := range chunks {
-		j.keys[i] = Key(r.cfg.EmbedderName, c.EmbedText)
+		j.keys[i] = key(r.cfg.EmbedderName, c.EmbedText)
 	}
 	j.vecs = make([][]float32, len(chunks))
 	return r.loadOld(j)
@@ -210,7 +215,7 @@ func (r *run) prepare(j *job) error {
 // document as it is now, by its fingerprint.
 func (j *job) current() bool {
 	for _, o := range j.old {
-		if o.Metadata[MetadataDocumentKey] != j.fingerprint {
+		if o.Metadata[FingerprintKey] != j.fingerprint {
 			return false
 		}
 	}
@@ -225,11 +230,11 @@ func (j *job) size() int {
 	return len(j.chunks)
 }
 
-// chunk cuts doc into chunks ready to embed.
+// chunk cuts doc into chunks ready to embed, with their section paths.
 func (r *run) chunk(doc document.Document) ([]contextheader.Chunk, error) {
 	split := r.cfg.Split
 	if split == nil {
-		split = r.cfg.chunkerSplit
+		split = r.ix.chunkerSplit
 	}
 	start := time.Now()
 	cs, err := split(r.ctx, doc)
@@ -240,10 +245,18 @@ func (r *run) chunk(doc document.Document) ([]contextheader.Chunk, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
-	if r.cfg.Headers == nil {
-		return Plain(cs), nil
+	if err := chunks.Check(doc.Text, cs); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
-	return r.decorate(doc, cs)
+	if r.cfg.Headers != nil {
+		return r.decorate(doc, cs) // the Decorator finds the sections
+	}
+	out := Plain(cs)
+	o := doc.Outline()
+	for i := range out {
+		out[i].Section = o.Path(out[i].Start, out[i].End)
+	}
+	return out, nil
 }
 
 // decorate adds the contextual headers of Config.Headers to doc's chunks.
@@ -318,7 +331,7 @@ func (j *job) reusable() bool {
 		keys[k] = true
 	}
 	for _, o := range j.old {
-		if keys[o.Metadata[MetadataKey]] {
+		if keys[o.Metadata[EmbedKey]] {
 			return true
 		}
 	}
@@ -327,14 +340,14 @@ func (j *job) reusable() bool {
 
 // records returns j's records, with the vectors known so far.
 func (r *run) records(j *job) []vectorstore.Record {
-	recs, _ := Records(j.doc, j.chunks, j.vecs) // cannot fail: one vector slot per chunk
+	recs := records(j.doc, j.chunks, j.vecs)
 	for i := range recs {
 		if recs[i].Metadata == nil {
 			recs[i].Metadata = make(map[string]string, 1)
 		}
-		recs[i].Metadata[MetadataKey] = j.keys[i]
+		recs[i].Metadata[EmbedKey] = j.keys[i]
 		if j.fingerprint != "" {
-			recs[i].Metadata[MetadataDocumentKey] = j.fingerprint
+			recs[i].Metadata[FingerprintKey] = j.fingerprint
 		}
 	}
 	return recs

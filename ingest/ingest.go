@@ -24,18 +24,21 @@ const (
 	DefaultConcurrency = 1
 )
 
-// MetadataKey is the metadata field in which [Indexer] records the
-// [Key] of each record's embed text (its header and chunk, and the
-// embedder's name). A later run reuses the record's vector when its chunk
-// has the same key, so a record without it is always embedded again.
-const MetadataKey = "ingest.embed"
-
-// MetadataDocumentKey is the metadata field in which [Indexer] records,
-// when Config.Version is set, a fingerprint of the document that each
-// record was made from (its text, title, format, summary and metadata, with
-// Version and EmbedderName), so that a later run can skip the document
-// without chunking it.
-const MetadataDocumentKey = "ingest.doc"
+// Metadata keys under which an [Indexer] keeps, on each record, what a
+// later run needs to reuse the record's work. Records also carry
+// [document.TitleKey] and [document.SectionKey] (see [Records]).
+const (
+	// EmbedKey holds a SHA-256 of the record's embed text (its header and
+	// chunk) and the embedder's name. A later run reuses the record's
+	// vector for a chunk with the same key, so a record without it is
+	// always embedded again.
+	EmbedKey = "ingest.embed"
+	// FingerprintKey holds, when Config.Version is set, a fingerprint of
+	// the document the record was made from (its text, title, format,
+	// summary and metadata, with Version and EmbedderName), so that a
+	// later run can skip the document without chunking it.
+	FingerprintKey = "ingest.doc"
+)
 
 // Errors returned by the package, wrapped with details; test for them with
 // errors.Is.
@@ -75,7 +78,11 @@ type SplitFunc func(ctx context.Context, doc document.Document) ([]chunker.Chunk
 // Config configures an Indexer. Embedder, Store and one of Chunker and
 // Split are required; every other field's zero value means the default.
 type Config struct {
-	// Chunker cuts each document's Text. Required unless Split is set.
+	// Chunker cuts each document's Text, read as the document's Format:
+	// the Indexer chunks each document with the Chunker's settings and
+	// the document's own Format, so that one Chunker indexes a mix of
+	// Markdown and plain text (its own Config.Format is not used).
+	// Required unless Split is set.
 	Chunker *chunker.Chunker
 	// Split, if set, cuts documents instead of Chunker (set only one).
 	Split SplitFunc
@@ -147,8 +154,9 @@ type Stats struct {
 	TotalDocuments int // documents given
 	Chunks         int // chunks of the documents done (written or unchanged)
 	TotalChunks    int // chunks of the documents that could be chunked
+	Written        int // documents written to the store
 	EmbedCalls     int // calls of the Embedder, failed ones included
-	Embedded       int // texts sent to the Embedder
+	Embedded       int // texts embedded: given a valid vector by the Embedder
 	Reused         int // chunks whose vector came from the store or the run
 	Cached         int // chunks whose vector came from Config.Cache
 	Pruned         int // documents deleted by Config.Prune
@@ -163,7 +171,8 @@ type Stats struct {
 // with New, immutable, and safe for concurrent use (two Index calls of the
 // same document at once leave one of their results).
 type Indexer struct {
-	cfg Config
+	cfg      Config
+	chunkers [2]*chunker.Chunker // Config.Chunker's settings, by document.Format
 }
 
 // New returns an Indexer configured by cfg. A missing Embedder or Store,
@@ -191,7 +200,22 @@ func New(cfg Config) (*Indexer, error) {
 	if cfg.Concurrency == 0 {
 		cfg.Concurrency = DefaultConcurrency
 	}
-	return &Indexer{cfg: cfg}, nil
+	ix := &Indexer{cfg: cfg}
+	if cfg.Chunker != nil {
+		cc := cfg.Chunker.Config()
+		for _, f := range []document.Format{document.Text, document.Markdown} {
+			ix.chunkers[f] = cfg.Chunker
+			if cc.Format != f {
+				cc.Format = f
+				c, err := chunker.New(cc)
+				if err != nil {
+					return nil, fmt.Errorf("%w: Chunker: %w", ErrConfig, err)
+				}
+				ix.chunkers[f] = c
+			}
+		}
+	}
+	return ix, nil
 }
 
 // Config returns the Indexer's configuration with its defaults resolved.
@@ -225,9 +249,9 @@ type BatchError struct {
 
 func (e *BatchError) Error() string {
 	if len(e.Failed) == 1 {
-		return "ingest: " + e.Failed[0].Error()
+		return "1 document failed: " + e.Failed[0].Error()
 	}
-	return fmt.Sprintf("ingest: %d documents failed; first: %v", len(e.Failed), e.Failed[0])
+	return fmt.Sprintf("%d documents failed; the first: %v", len(e.Failed), e.Failed[0])
 }
 
 // Unwrap returns the documents' errors, so that errors.Is finds any cause.
@@ -239,7 +263,8 @@ func (e *BatchError) Unwrap() []error {
 	return errs
 }
 
-// chunkerSplit is the SplitFunc of Config.Chunker.
-func (c *Config) chunkerSplit(_ context.Context, doc document.Document) ([]chunker.Chunk, error) {
-	return c.Chunker.Split(doc.Text)
+// chunkerSplit is the SplitFunc of Config.Chunker: its settings with the
+// document's Format.
+func (ix *Indexer) chunkerSplit(_ context.Context, doc document.Document) ([]chunker.Chunk, error) {
+	return ix.chunkers[doc.Format].Split(doc.Text)
 }

@@ -95,24 +95,24 @@ func TestIndexWritesRecords(t *testing.T) {
 	for _, d := range docs {
 		cs, err := c.Split(d.Text)
 		require.NoError(t, err)
-		chunks := ingest.Plain(cs)
-		ids := ingest.ChunkIDs(d.ID, chunks)
+		glued, err := ingest.Records(d, ingest.Plain(cs), make([][]float32, len(cs)))
+		require.NoError(t, err)
 		recs := got[d.ID]
 		require.Len(t, recs, len(cs), d.ID)
 		for i, ch := range cs {
 			r := recs[i]
-			assert.Equal(t, ids[i], r.ID)
+			assert.Equal(t, glued[i].ID, r.ID)
 			assert.Equal(t, i, r.Index)
 			assert.Equal(t, ch.Text, r.Text)
 			assert.Equal(t, d.Text[r.Start:r.End], r.Text)
 			assert.Equal(t, fakeVector(ch.Text), r.Vector)
 			assert.Equal(t, "room_with_a_view.txt", r.Metadata["source"])
-			assert.Equal(t, ingest.Key("fake-1", ch.Text), r.Metadata[ingest.MetadataKey])
+			assert.Equal(t, ingest.Key("fake-1", ch.Text), r.Metadata[ingest.EmbedKey])
 		}
 		total += len(cs)
 	}
 	assert.Equal(t, ingest.Stats{
-		Documents: 4, TotalDocuments: 4, Chunks: total, TotalChunks: total,
+		Documents: 4, TotalDocuments: 4, Written: 4, Chunks: total, TotalChunks: total,
 		EmbedCalls: emb.numCalls(), Embedded: total,
 	}, untimed(stats))
 	assert.Len(t, emb.texts(), total)
@@ -230,13 +230,18 @@ func TestStableIDs(t *testing.T) {
 	require.Subset(t, ids(c["doc-000"]), ids(a["doc-000"]))
 	require.Equal(t, ids(a["doc-001"]), ids(c["doc-001"]))
 
-	rep := ingest.Plain([]chunker.Chunk{{Text: "Same."}, {Text: "Other."}, {Text: "Same."}})
-	got := ingest.ChunkIDs("d", rep)
+	rep := ingest.Plain([]chunker.Chunk{{Start: 0, End: 5, Text: "Same."}, {Start: 6, End: 12, Text: "Other."}, {Start: 13, End: 18, Text: "Same."}})
+	idsOf := func(docID string) []string {
+		recs, err := ingest.Records(document.Document{ID: docID, Text: "Same. Other. Same."}, rep, make([][]float32, 3))
+		require.NoError(t, err)
+		return ids(recs)
+	}
+	got := idsOf("d")
 	require.Len(t, got, 3)
 	require.NotEqual(t, got[0], got[2])
 	require.True(t, strings.HasPrefix(got[0], "d#"))
-	require.Equal(t, got, ingest.ChunkIDs("d", rep))
-	require.NotEqual(t, got, ingest.ChunkIDs("e", rep))
+	require.Equal(t, got, idsOf("d"))
+	require.NotEqual(t, got, idsOf("e"))
 }
 
 // A document whose Embed call fails is reported and left as it was; the
@@ -595,7 +600,10 @@ func TestGlue(t *testing.T) {
 	cs, err := newChunker(t, 6).Split(doc.Text)
 	require.NoError(t, err)
 	chunks := ingest.Plain(cs)
-	texts := ingest.EmbedTexts(chunks)
+	var texts []string
+	for _, c := range chunks {
+		texts = append(texts, c.EmbedText)
+	}
 	require.Equal(t, []string{"First paragraph here.", "Second paragraph there."}, texts)
 	vecs, err := (&counting{}).Embed(ctx, texts)
 	require.NoError(t, err)
@@ -607,7 +615,7 @@ func TestGlue(t *testing.T) {
 	require.NoError(t, err)
 	want := dump(t, store)["d"]
 	for i := range want {
-		delete(want[i].Metadata, ingest.MetadataKey)
+		delete(want[i].Metadata, ingest.EmbedKey)
 	}
 	require.Equal(t, want, recs)
 

@@ -95,7 +95,7 @@ func keys(recs map[string][]vectorstore.Record, docs []document.Document) map[st
 	out := map[string]bool{}
 	for _, d := range docs {
 		for _, r := range recs[d.ID] {
-			out[r.Metadata[ingest.MetadataKey]] = true
+			out[r.Metadata[ingest.EmbedKey]] = true
 		}
 	}
 	return out
