@@ -11,26 +11,24 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
 // Errors returned by [New], [Decorator.Decorate] and [Decorator.Summaries].
 // Returned errors wrap one of these, so test for them with [errors.Is].
 var (
-	// ErrNoTokenizer means Config.Tokenizer is nil, or the Decorator was
-	// not made by New.
-	ErrNoTokenizer = errors.New("contextheader: Tokenizer is required")
-	// ErrConfig means a field of [Config] is out of range, or a [Part]
-	// is malformed; the message names the field or the part.
-	ErrConfig = errors.New("contextheader: invalid Config")
+	// ErrConfig means a field of [Config] is missing or out of range, a
+	// [Part] is malformed or a prompt template does not hold its
+	// placeholders exactly once each, in order; the message names the
+	// field or the part. It is also the error of a Decorator not made by
+	// New.
+	ErrConfig = errors.New("contextheader: invalid configuration")
 	// ErrNoSummarizer means Config.Summarizer is nil but is needed: the
 	// header has a [ChunkContext] part, or a [Summary] part and a
 	// document without a Summary of its own, or [Decorator.Summaries]
 	// was called.
 	ErrNoSummarizer = errors.New("contextheader: Summarizer is required for ChunkContext parts and for summaries not given in Document.Summary")
-	// ErrPrompt means a prompt template does not hold its placeholders
-	// exactly once each, in order.
-	ErrPrompt = errors.New("contextheader: prompt template must contain " + DocumentPlaceholder + " once (and " + ChunkPlaceholder + " once after it, for chunk context)")
 	// ErrEmptyText means a document's text has no non-space character.
 	ErrEmptyText = errors.New("contextheader: document text is empty or only white space")
 	// ErrInvalidUTF8 means a document's text, title or metadata, or a
@@ -43,15 +41,19 @@ var (
 	// more than Config.MaxEmbedTokens: chunk with
 	// [Decorator.ChunkMaxTokens] to prevent it.
 	ErrChunkTooLong = errors.New("contextheader: chunk is longer than MaxEmbedTokens")
-	// ErrSummarizer means the Summarizer failed; the error also wraps
-	// the Summarizer's own error.
+	// ErrSummarizer means the Summarizer failed, or returned a summary
+	// that is empty or not valid UTF-8 (which is not cached); the error
+	// also wraps the Summarizer's own error.
 	ErrSummarizer = errors.New("contextheader: Summarizer failed")
-	// ErrBadSummary means the Summarizer returned a summary that is empty
-	// or not valid UTF-8. It is not cached.
-	ErrBadSummary = errors.New("contextheader: Summarizer returned an empty or invalid summary")
 	// ErrCache means the Cache failed; the error also wraps the Cache's
 	// own error.
 	ErrCache = errors.New("contextheader: Cache failed")
+	// ErrPanic means a function of the caller's (a Summarizer, a Cache,
+	// a Custom part's Func; in package ingest also a SplitFunc or an
+	// Embedder) panicked. The panic is recovered, the document that
+	// caused it fails with an error wrapping ErrPanic, and the other
+	// documents and the Decorator are left sound.
+	ErrPanic = parallel.ErrPanic
 )
 
 // Defaults for the zero values of [Config]'s fields.
@@ -263,11 +265,18 @@ type Config struct {
 	// Progress, if set, is called after each document of
 	// [Decorator.Summaries] and each chunk context of
 	// [Decorator.Decorate] is done (cached, written or failed), with the
-	// number done and the total. Within one call of Summaries or
-	// Decorate, it is never called concurrently, and done counts up by
-	// one from 1 to total; calls of two Decorate calls at once may
-	// interleave.
-	Progress func(done, total int)
+	// counts so far. Within one call of Summaries or Decorate, it is
+	// never called concurrently, and Done counts up by one from 1 to
+	// Total; calls of two Decorate calls at once may interleave.
+	Progress func(Stats)
+}
+
+// Stats counts the Summarizer work of one call of [Decorator.Summaries]
+// (documents) or [Decorator.Decorate] (chunk contexts), for
+// Config.Progress.
+type Stats struct {
+	Done  int // summaries or chunk contexts done: cached, written or failed
+	Total int // summaries or chunk contexts to do in the call
 }
 
 // A Decorator adds contextual headers to the chunks of documents. It is
@@ -286,11 +295,10 @@ type Decorator struct {
 }
 
 // New validates cfg, resolves its defaults and returns a Decorator.
-// Errors wrap [ErrNoTokenizer], [ErrConfig], [ErrNoSummarizer] or
-// [ErrPrompt].
+// Errors wrap [ErrConfig] or [ErrNoSummarizer].
 func New(cfg Config) (*Decorator, error) {
 	if cfg.Tokenizer == nil {
-		return nil, ErrNoTokenizer
+		return nil, fmt.Errorf("%w: Tokenizer is nil: required", ErrConfig)
 	}
 	if err := resolve(&cfg); err != nil {
 		return nil, err
@@ -298,10 +306,10 @@ func New(cfg Config) (*Decorator, error) {
 	d := &Decorator{cfg: cfg, sepTokens: cfg.Tokenizer.Count(cfg.Separator), slots: make(chan struct{}, cfg.Concurrency), flights: map[string]*flight{}}
 	var err error
 	if d.summary, err = parsePrompt(cfg.SummaryPrompt, false); err != nil {
-		return nil, fmt.Errorf("%w: SummaryPrompt", err)
+		return nil, fmt.Errorf("%w: SummaryPrompt: %w", ErrConfig, err)
 	}
 	if d.context, err = parsePrompt(cfg.ChunkContextPrompt, true); err != nil {
-		return nil, fmt.Errorf("%w: ChunkContextPrompt", err)
+		return nil, fmt.Errorf("%w: ChunkContextPrompt: %w", ErrConfig, err)
 	}
 	if err := d.parseParts(); err != nil {
 		return nil, err
@@ -310,7 +318,7 @@ func New(cfg Config) (*Decorator, error) {
 		return nil, ErrNoSummarizer
 	}
 	if cfg.MaxEmbedTokens > 0 && cfg.MaxEmbedTokens-d.reserve() < 1 {
-		return nil, fmt.Errorf("%w: MaxEmbedTokens %d leaves no room for a chunk after MaxHeaderTokens %d and the separator",
+		return nil, fmt.Errorf("%w: MaxEmbedTokens is %d: must leave room for a chunk after MaxHeaderTokens %d and the separator",
 			ErrConfig, cfg.MaxEmbedTokens, cfg.MaxHeaderTokens)
 	}
 	return d, nil
@@ -330,7 +338,7 @@ func resolve(cfg *Config) error {
 		{"Concurrency", &cfg.Concurrency, DefaultConcurrency},
 	} {
 		if *f.v < 0 {
-			return fmt.Errorf("%w: %s must not be negative (got %d)", ErrConfig, f.name, *f.v)
+			return fmt.Errorf("%w: %s is %d: must not be negative", ErrConfig, f.name, *f.v)
 		}
 		if *f.v == 0 {
 			*f.v = f.def
@@ -416,7 +424,7 @@ func (d *Decorator) ChunkMaxTokens() (int, error) {
 		return 0, err
 	}
 	if d.cfg.MaxEmbedTokens == 0 {
-		return 0, fmt.Errorf("%w: ChunkMaxTokens needs MaxEmbedTokens", ErrConfig)
+		return 0, fmt.Errorf("%w: MaxEmbedTokens is 0: ChunkMaxTokens needs it set", ErrConfig)
 	}
 	return d.cfg.MaxEmbedTokens - d.reserve(), nil
 }
@@ -424,16 +432,17 @@ func (d *Decorator) ChunkMaxTokens() (int, error) {
 // check reports a Decorator that was not made by New.
 func (d *Decorator) check() error {
 	if d == nil || d.cfg.Tokenizer == nil {
-		return ErrNoTokenizer
+		return fmt.Errorf("%w: Decorator not made by New", ErrConfig)
 	}
 	return nil
 }
 
-// A DocumentError reports a document that could not be summarised or
-// decorated, and why.
+// A DocumentError reports a document that could not be summarised,
+// decorated or (in package ingest) indexed, and why.
 type DocumentError struct {
-	// Index is the document's position in the slice given to
-	// [Decorator.Summaries] (0 for [Decorator.Decorate]).
+	// Index is the document's position among the documents given to
+	// [Decorator.Summaries] or ingest's Index (0 for
+	// [Decorator.Decorate]).
 	Index int
 	// ID is the document's ID.
 	ID string
@@ -449,19 +458,20 @@ func (e *DocumentError) Error() string {
 // Unwrap returns the cause.
 func (e *DocumentError) Unwrap() error { return e.Err }
 
-// A BatchError is the error of [Decorator.Summaries] when some documents
-// got no summary. The others did, and their summaries are returned with
-// it.
+// A BatchError is the error of a call that works on many documents when
+// some of them failed: [Decorator.Summaries] (the others got their
+// summaries, returned with it) and ingest's Index (the others were
+// indexed). Its message names no package, since the causes do.
 type BatchError struct {
-	// Failed lists the documents without a summary, in document order.
+	// Failed lists the documents that failed, in document order.
 	Failed []*DocumentError
 }
 
 func (e *BatchError) Error() string {
 	if len(e.Failed) == 1 {
-		return "contextheader: 1 document failed: " + e.Failed[0].Error()
+		return "1 document failed: " + e.Failed[0].Error()
 	}
-	return fmt.Sprintf("contextheader: %d documents failed; the first: %v", len(e.Failed), e.Failed[0])
+	return fmt.Sprintf("%d documents failed; the first: %v", len(e.Failed), e.Failed[0])
 }
 
 // Unwrap returns the documents' errors, so that [errors.Is] and

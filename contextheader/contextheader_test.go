@@ -22,7 +22,7 @@ func TestNewErrors(t *testing.T) {
 		cfg  contextheader.Config
 		want error
 	}{
-		{"no tokenizer", contextheader.Config{}, contextheader.ErrNoTokenizer},
+		{"no tokenizer", contextheader.Config{}, contextheader.ErrConfig},
 		{"negative MaxHeaderTokens", contextheader.Config{Tokenizer: tok, MaxHeaderTokens: -1}, contextheader.ErrConfig},
 		{"negative MaxEmbedTokens", contextheader.Config{Tokenizer: tok, MaxEmbedTokens: -1}, contextheader.ErrConfig},
 		{"negative SummaryChars", contextheader.Config{Tokenizer: tok, SummaryChars: -1}, contextheader.ErrConfig},
@@ -33,10 +33,10 @@ func TestNewErrors(t *testing.T) {
 		{"label with newline", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.Title, Label: "a\nb"}}}, contextheader.ErrConfig},
 		{"invalid separator", contextheader.Config{Tokenizer: tok, Separator: "\xff"}, contextheader.ErrConfig},
 		{"context without summarizer", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.ChunkContext}}}, contextheader.ErrNoSummarizer},
-		{"prompt without placeholder", contextheader.Config{Tokenizer: tok, SummaryPrompt: "Summarise."}, contextheader.ErrPrompt},
-		{"prompt with two placeholders", contextheader.Config{Tokenizer: tok, SummaryPrompt: "{document} {document}"}, contextheader.ErrPrompt},
-		{"chunk before document", contextheader.Config{Tokenizer: tok, ChunkContextPrompt: "{chunk} in {document}"}, contextheader.ErrPrompt},
-		{"context prompt without chunk", contextheader.Config{Tokenizer: tok, ChunkContextPrompt: "{document}"}, contextheader.ErrPrompt},
+		{"prompt without placeholder", contextheader.Config{Tokenizer: tok, SummaryPrompt: "Summarise."}, contextheader.ErrConfig},
+		{"prompt with two placeholders", contextheader.Config{Tokenizer: tok, SummaryPrompt: "{document} {document}"}, contextheader.ErrConfig},
+		{"chunk before document", contextheader.Config{Tokenizer: tok, ChunkContextPrompt: "{chunk} in {document}"}, contextheader.ErrConfig},
+		{"context prompt without chunk", contextheader.Config{Tokenizer: tok, ChunkContextPrompt: "{document}"}, contextheader.ErrConfig},
 		{"no room for a chunk", contextheader.Config{Tokenizer: tok, MaxHeaderTokens: 10, MaxEmbedTokens: 12}, contextheader.ErrConfig},
 		{"ok", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.Custom, Func: custom}}}, nil},
 	}
@@ -89,11 +89,11 @@ func TestZeroDecorator(t *testing.T) {
 	doc := document.Document{Text: "Some text."}
 	for _, d := range []*contextheader.Decorator{nil, {}} {
 		_, err := d.Decorate(ctx, doc, nil)
-		require.ErrorIs(t, err, contextheader.ErrNoTokenizer)
+		require.ErrorIs(t, err, contextheader.ErrConfig)
 		_, err = d.Summaries(ctx, []document.Document{doc})
-		require.ErrorIs(t, err, contextheader.ErrNoTokenizer)
+		require.ErrorIs(t, err, contextheader.ErrConfig)
 		_, err = d.ChunkMaxTokens()
-		require.ErrorIs(t, err, contextheader.ErrNoTokenizer)
+		require.ErrorIs(t, err, contextheader.ErrConfig)
 		require.Equal(t, contextheader.Config{}, d.Config())
 	}
 }

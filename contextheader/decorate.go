@@ -9,6 +9,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/chunks"
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/internal/space"
 )
 
@@ -160,7 +161,10 @@ func (b *builder) pieces(i int, c chunker.Chunk, path []string) ([]piece, error)
 				ps[j].path, ps[j].text = path, strings.Join(path, PathSeparator)
 			}
 		case Custom:
-			s := p.Func(b.doc, c)
+			s, err := parallel.Call(func() (string, error) { return p.Func(b.doc, c), nil })
+			if err != nil {
+				return nil, fmt.Errorf("Custom part %d of chunk %d: %w", j, i, err)
+			}
 			if !utf8.ValidString(s) {
 				return nil, fmt.Errorf("%w: Custom part %d of chunk %d", ErrInvalidUTF8, j, i)
 			}

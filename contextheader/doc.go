@@ -120,12 +120,15 @@
 //
 // # Errors
 //
-// Configuration errors wrap [ErrNoTokenizer], [ErrConfig],
-// [ErrNoSummarizer] or [ErrPrompt]. Bad input wraps [ErrEmptyText],
-// [ErrInvalidUTF8] or [ErrChunk]. A failing Summarizer or Cache gives
-// errors wrapping [ErrSummarizer] or [ErrCache] and the cause itself, and
-// a summary that is empty or not valid UTF-8 wraps [ErrBadSummary]; none
-// of these is cached.
+// Configuration errors wrap [ErrConfig] (or [ErrNoSummarizer]). Bad input
+// wraps [ErrEmptyText], [ErrInvalidUTF8] or [ErrChunk]. A failing
+// Summarizer or Cache gives errors wrapping [ErrSummarizer] or [ErrCache]
+// and the cause itself (a summary that is empty or not valid UTF-8 wraps
+// ErrSummarizer too), and one that panics an error wrapping [ErrPanic];
+// none of these is cached, and the document can be decorated again.
+//
+// [DocumentError] and [BatchError] name the documents that failed in a
+// call over many; package ingest reports its failures with them too.
 //
 // # Cost
 //

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/chunks"
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -23,7 +25,7 @@ import (
 // records in the store with the new ones, returning what it did.
 //
 // A chunk's vector is reused, not embedded, when a record of the store
-// already holds a vector for the same [Key] (the same header, text and
+// already holds a vector for the same key (the same header, text and
 // EmbedderName): first among the records of the documents of this call, then
 // in Config.Cache. A text that several chunks share is embedded once. A
 // document whose records would not change is not written at all. Embed
@@ -59,6 +61,11 @@ func (ix *Indexer) Index(ctx context.Context, docs ...document.Document) (Stats,
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
+	release, err := ix.lock(ctx, docs)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer release()
 	r := newRun(ctx, ix, docs)
 	r.prepareAll()
 	batches := r.plan()
@@ -94,6 +101,52 @@ func checkDocuments(docs []document.Document) error {
 		seen[d.ID] = i
 	}
 	return nil
+}
+
+// lock waits until no other Index call of the Indexer works on any of
+// docs, and marks them as its own until release is called: two calls that
+// index one document at once would otherwise mix their records in a store
+// without ReplaceDocument. IDs are taken in sorted order, so that two
+// calls never wait for each other.
+func (ix *Indexer) lock(ctx context.Context, docs []document.Document) (release func(), err error) {
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	slices.Sort(ids)
+	var held []string
+	release = func() {
+		ix.mu.Lock()
+		defer ix.mu.Unlock()
+		for _, id := range held {
+			close(ix.busy[id])
+			delete(ix.busy, id)
+		}
+	}
+	for _, id := range ids {
+		for {
+			ix.mu.Lock()
+			if ix.busy == nil {
+				ix.busy = make(map[string]chan struct{})
+			}
+			wait, busy := ix.busy[id]
+			if !busy {
+				ix.busy[id] = make(chan struct{})
+				held = append(held, id)
+			}
+			ix.mu.Unlock()
+			if !busy {
+				break
+			}
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				release()
+				return nil, ctx.Err()
+			}
+		}
+	}
+	return release, nil
 }
 
 // A job is one document on its way to the store.
@@ -137,6 +190,7 @@ type run struct {
 
 	mu      sync.Mutex // guards what follows, and serialises Progress
 	stats   Stats
+	dim     int                           // the length of the run's vectors, once one is known
 	pool    map[string][]float32          // vectors known so far, by key
 	waiting map[string][]*job             // jobs waiting for each key
 	stored  map[string]vectorstore.Record // records read without their vector, by key
@@ -160,20 +214,10 @@ func timed(t *atomic.Int64, start time.Time) { t.Add(int64(time.Since(start))) }
 // prepareAll chunks, decorates and looks up every document, on as many
 // goroutines as there are processors, since chunking is CPU work.
 func (r *run) prepareAll() {
-	workers := min(runtime.GOMAXPROCS(0), len(r.jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(r.jobs); i = int(next.Add(1)) - 1 {
-				j := r.jobs[i]
-				j.err = r.prepare(j)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(len(r.jobs), runtime.GOMAXPROCS(0), func(i int) {
+		j := r.jobs[i]
+		j.err = r.prepare(j)
+	})
 	for _, j := range r.jobs {
 		if j.err == nil {
 			r.stats.TotalChunks += j.size()
@@ -237,7 +281,7 @@ func (r *run) chunk(doc document.Document) ([]contextheader.Chunk, error) {
 		split = r.ix.chunkerSplit
 	}
 	start := time.Now()
-	cs, err := split(r.ctx, doc)
+	cs, err := parallel.Call(func() ([]chunker.Chunk, error) { return split(r.ctx, doc) })
 	timed(&r.chunkTime, start)
 	if err != nil {
 		if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
@@ -262,7 +306,7 @@ func (r *run) chunk(doc document.Document) ([]contextheader.Chunk, error) {
 // decorate adds the contextual headers of Config.Headers to doc's chunks.
 func (r *run) decorate(doc document.Document, cs []chunker.Chunk) ([]contextheader.Chunk, error) {
 	defer timed(&r.headerTime, time.Now())
-	out, err := r.cfg.Headers.Decorate(r.ctx, doc, cs)
+	out, err := parallel.Call(func() ([]contextheader.Chunk, error) { return r.cfg.Headers.Decorate(r.ctx, doc, cs) })
 	if err != nil {
 		if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return nil, err

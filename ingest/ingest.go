@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ragkit/ragkit/chunker"
@@ -54,7 +55,9 @@ var (
 	// ErrHeader reports a document whose headers could not be made.
 	ErrHeader = errors.New("ingest: headers failed")
 	// ErrEmbed reports a failed Embed call, or one that returned the
-	// wrong number of vectors, empty ones or ones of different lengths.
+	// wrong number of vectors, or a vector that is empty, all zeros,
+	// holds a NaN or an infinity, or differs in length from the run's
+	// other vectors. No such vector is cached or written.
 	ErrEmbed = errors.New("ingest: embedding failed")
 	// ErrTooLong reports an embed text that counts more tokens than
 	// Config.MaxBatchTokens on its own, which no Embed call can take.
@@ -65,6 +68,10 @@ var (
 	// document rather than being taken as a miss, so that a broken cache
 	// never turns silently into paid Embed calls.
 	ErrCache = errors.New("ingest: cache failed")
+	// ErrPanic is contextheader.ErrPanic: a SplitFunc, Embedder, Cache or
+	// Summarizer that panicked fails the document that it was working on
+	// with an error wrapping it, and the other documents are indexed.
+	ErrPanic = contextheader.ErrPanic
 	// ErrNoLister reports a Prune on a store that cannot list its
 	// documents (see [DocumentLister]).
 	ErrNoLister = errors.New("ingest: store cannot list its documents")
@@ -96,17 +103,23 @@ type Config struct {
 	// Embedder turns embed texts into vectors; required.
 	Embedder vectorstore.Embedder
 	// EmbedderName names the model (and version) behind Embedder. It is
-	// part of every [Key], so that vectors of another model are never
+	// part of every embed key, so that vectors of another model are never
 	// reused. Empty is a name like any other.
 	EmbedderName string
 	// Store receives the records; required. Where it implements
 	// vectorstore.DocumentReplacer a document's records are replaced in
 	// one step; see [Indexer.Index] for the fallback.
 	Store vectorstore.VectorStore
-	// Cache, if set, keeps vectors between runs and across documents, by
-	// [Key]; vectors found in the store's records of the same document are
-	// reused without it.
-	Cache Cache
+	// Cache, if set, keeps vectors between runs and across documents,
+	// under a SHA-256 of the embed text and EmbedderName; vectors found in
+	// the store's records of the same document are reused without it.
+	// Vectors are stored as strings of 4 bytes a dimension (IEEE 754,
+	// little-endian). A value read back that is not a valid vector is
+	// taken as a miss, embedded again and replaced; an error from the
+	// Cache fails the document (wrapping ErrCache), so that a broken
+	// cache never turns silently into paid Embed calls. A
+	// contextheader.MemoryCache keeps them in memory.
+	Cache contextheader.Cache
 
 	// BatchSize is the most texts in one Embed call. Zero means
 	// [DefaultBatchSize]; negative is an error.
@@ -173,6 +186,9 @@ type Stats struct {
 type Indexer struct {
 	cfg      Config
 	chunkers [2]*chunker.Chunker // Config.Chunker's settings, by document.Format
+
+	mu   sync.Mutex
+	busy map[string]chan struct{} // the documents being indexed, closed when done
 }
 
 // New returns an Indexer configured by cfg. A missing Embedder or Store,
@@ -180,19 +196,19 @@ type Indexer struct {
 func New(cfg Config) (*Indexer, error) {
 	switch {
 	case cfg.Embedder == nil:
-		return nil, fmt.Errorf("%w: Embedder is required", ErrConfig)
+		return nil, fmt.Errorf("%w: Embedder is nil: required", ErrConfig)
 	case cfg.Store == nil:
-		return nil, fmt.Errorf("%w: Store is required", ErrConfig)
+		return nil, fmt.Errorf("%w: Store is nil: required", ErrConfig)
 	case cfg.Chunker == nil && cfg.Split == nil:
-		return nil, fmt.Errorf("%w: Chunker or Split is required", ErrConfig)
+		return nil, fmt.Errorf("%w: Chunker and Split are nil: one is required", ErrConfig)
 	case cfg.Chunker != nil && cfg.Split != nil:
-		return nil, fmt.Errorf("%w: set Chunker or Split, not both", ErrConfig)
+		return nil, fmt.Errorf("%w: Chunker and Split are both set: set one", ErrConfig)
 	case cfg.BatchSize < 0:
-		return nil, fmt.Errorf("%w: BatchSize %d is negative", ErrConfig, cfg.BatchSize)
+		return nil, fmt.Errorf("%w: BatchSize is %d: must not be negative", ErrConfig, cfg.BatchSize)
 	case cfg.MaxBatchTokens < 0:
-		return nil, fmt.Errorf("%w: MaxBatchTokens %d is negative", ErrConfig, cfg.MaxBatchTokens)
+		return nil, fmt.Errorf("%w: MaxBatchTokens is %d: must not be negative", ErrConfig, cfg.MaxBatchTokens)
 	case cfg.Concurrency < 0:
-		return nil, fmt.Errorf("%w: Concurrency %d is negative", ErrConfig, cfg.Concurrency)
+		return nil, fmt.Errorf("%w: Concurrency is %d: must not be negative", ErrConfig, cfg.Concurrency)
 	}
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = DefaultBatchSize
@@ -220,48 +236,6 @@ func New(cfg Config) (*Indexer, error) {
 
 // Config returns the Indexer's configuration with its defaults resolved.
 func (ix *Indexer) Config() Config { return ix.cfg }
-
-// A DocumentError reports a document that could not be indexed, and why.
-// The store holds the document's records as they were before the call.
-type DocumentError struct {
-	// Index is the document's position among the documents given.
-	Index int
-	// ID is the document's ID.
-	ID string
-	// Err is the cause; it wraps one of the package's errors (and the
-	// underlying error) or the context's.
-	Err error
-}
-
-func (e *DocumentError) Error() string {
-	return fmt.Sprintf("document %d (ID %q): %v", e.Index, e.ID, e.Err)
-}
-
-// Unwrap returns the cause.
-func (e *DocumentError) Unwrap() error { return e.Err }
-
-// A BatchError is the error of [Indexer.Index] when some documents failed.
-// The others were indexed.
-type BatchError struct {
-	// Failed lists the documents that failed, in the order given.
-	Failed []*DocumentError
-}
-
-func (e *BatchError) Error() string {
-	if len(e.Failed) == 1 {
-		return "1 document failed: " + e.Failed[0].Error()
-	}
-	return fmt.Sprintf("%d documents failed; the first: %v", len(e.Failed), e.Failed[0])
-}
-
-// Unwrap returns the documents' errors, so that errors.Is finds any cause.
-func (e *BatchError) Unwrap() []error {
-	errs := make([]error, len(e.Failed))
-	for i, f := range e.Failed {
-		errs[i] = f
-	}
-	return errs
-}
 
 // chunkerSplit is the SplitFunc of Config.Chunker: its settings with the
 // document's Format.

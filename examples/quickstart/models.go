@@ -68,13 +68,13 @@ func (m *models) offline() bool {
 
 // summaryProgress reports a model's summaries on stderr as they arrive;
 // the offline summarizer is too quick to need it.
-func (m *models) summaryProgress(stderr io.Writer) func(done, total int) {
+func (m *models) summaryProgress(stderr io.Writer) func(contextheader.Stats) {
 	if m.chat == nil {
 		return nil
 	}
-	return func(done, total int) {
-		fmt.Fprintf(stderr, "\rsummarised %d of %d documents with %s", done, total, m.chatModel)
-		if done == total {
+	return func(s contextheader.Stats) {
+		fmt.Fprintf(stderr, "\rsummarised %d of %d documents with %s", s.Done, s.Total, m.chatModel)
+		if s.Done == s.Total {
 			fmt.Fprintln(stderr)
 		}
 	}
