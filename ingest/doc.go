@@ -35,6 +35,16 @@
 // more chunks for fewer changed ones. The README of the repository has the
 // figures.
 //
+// # Summaries
+//
+// Where Config.Headers has a contextheader.Summary part and a Summarizer,
+// the Indexer asks it for each document's summary (unless
+// Document.Summary gives one) and stores the summary on the document's
+// records under [SummaryKey], with a digest of what it was made from. A
+// later run over the same text, model and prompt takes the summary from
+// the records, as it takes vectors: re-indexing an unchanged document
+// calls no model, and a program keeps no summary cache of its own.
+//
 // # Record IDs
 //
 // A record's ID is derived from the document's ID and the chunk's content

@@ -164,6 +164,10 @@ type job struct {
 	// chunked.
 	fingerprint string
 	skip        bool
+	// summary is the document's summary that a Summarizer wrote (made in
+	// this run or read from its records), and summaryOf what it was made
+	// from; both empty when the headers need none.
+	summary, summaryOf string
 	// same says that the store's records are those the chunks make, so
 	// there is nothing to embed or write (see unchanged).
 	same bool
@@ -242,7 +246,10 @@ func (r *run) prepare(j *job) error {
 			return nil
 		}
 	}
-	chunks, err := r.chunk(j.doc)
+	if err := r.summarize(j); err != nil {
+		return err
+	}
+	chunks, err := r.chunk(j)
 	if err != nil {
 		return err
 	}
@@ -274,8 +281,48 @@ func (j *job) size() int {
 	return len(j.chunks)
 }
 
-// chunk cuts doc into chunks ready to embed, with their section paths.
-func (r *run) chunk(doc document.Document) ([]contextheader.Chunk, error) {
+// summarize finds the summary of j's document where its headers need one
+// from the Summarizer: in the store's records of the document, if they
+// carry one made from the same text, model and prompt, or else from one
+// Summarizer call.
+func (r *run) summarize(j *job) error {
+	h := r.cfg.Headers
+	if h == nil || j.doc.Summary != "" || !r.ix.summaries {
+		return nil
+	}
+	if !j.loaded {
+		if err := r.readOld(j); err != nil {
+			return err
+		}
+	}
+	cfg := h.Config()
+	j.summaryOf = summarySource(cfg.SummarizerModel, cfg.SummaryPrompt, cfg.SummaryChars, j.doc.Text)
+	for _, o := range j.old {
+		if s := o.Metadata[SummaryKey]; s != "" && o.Metadata[summaryOfKey] == j.summaryOf {
+			j.summary = s
+			return nil
+		}
+	}
+	defer timed(&r.headerTime, time.Now())
+	sums, err := h.Summaries(r.ctx, []document.Document{j.doc})
+	if err != nil {
+		if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return err
+		}
+		return fmt.Errorf("%w: %w", ErrHeader, err)
+	}
+	j.summary = sums[0]
+	r.mu.Lock()
+	r.stats.Summarized++
+	r.progress()
+	r.mu.Unlock()
+	return nil
+}
+
+// chunk cuts j's document into chunks ready to embed, with their section
+// paths.
+func (r *run) chunk(j *job) ([]contextheader.Chunk, error) {
+	doc := j.doc
 	split := r.cfg.Split
 	if split == nil {
 		split = r.ix.chunkerSplit
@@ -293,6 +340,9 @@ func (r *run) chunk(doc document.Document) ([]contextheader.Chunk, error) {
 		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	if r.cfg.Headers != nil {
+		if j.summary != "" {
+			doc.Summary = j.summary
+		}
 		return r.decorate(doc, cs) // the Decorator finds the sections
 	}
 	out := Plain(cs)
@@ -390,6 +440,10 @@ func (r *run) records(j *job) []vectorstore.Record {
 			recs[i].Metadata = make(map[string]string, 1)
 		}
 		recs[i].Metadata[EmbedKey] = j.keys[i]
+		if j.summary != "" {
+			recs[i].Metadata[SummaryKey] = j.summary
+			recs[i].Metadata[summaryOfKey] = j.summaryOf
+		}
 		if j.fingerprint != "" {
 			recs[i].Metadata[FingerprintKey] = j.fingerprint
 		}

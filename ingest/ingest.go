@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,7 +40,18 @@ const (
 	// summary and metadata, with Version and EmbedderName), so that a
 	// later run can skip the document without chunking it.
 	FingerprintKey = "ingest.doc"
+	// SummaryKey holds the document's summary, where Config.Headers has a
+	// contextheader.Summary part and the Summarizer wrote it (not where
+	// Document.Summary gave it), with a SHA-256 of what it was made from
+	// (the text, SummarizerModel, SummaryPrompt and SummaryChars) under
+	// "ingest.summary.of". A later run takes the summary from the records
+	// while these are unchanged, as it takes vectors, so that re-indexing
+	// calls no model for unchanged documents, with no Cache.
+	SummaryKey = "ingest.summary"
 )
+
+// summaryOfKey holds what the summary under SummaryKey was made from.
+const summaryOfKey = SummaryKey + ".of"
 
 // Errors returned by the package, wrapped with details; test for them with
 // errors.Is.
@@ -170,6 +182,7 @@ type Stats struct {
 	Written        int // documents written to the store
 	EmbedCalls     int // calls of the Embedder, failed ones included
 	Embedded       int // texts embedded: given a valid vector by the Embedder
+	Summarized     int // documents summarised by the Summarizer (not reused)
 	Reused         int // chunks whose vector came from the store or the run
 	Cached         int // chunks whose vector came from Config.Cache
 	Pruned         int // documents deleted by Config.Prune
@@ -184,8 +197,9 @@ type Stats struct {
 // with New, immutable, and safe for concurrent use (two Index calls of the
 // same document at once leave one of their results).
 type Indexer struct {
-	cfg      Config
-	chunkers [2]*chunker.Chunker // Config.Chunker's settings, by document.Format
+	cfg       Config
+	chunkers  [2]*chunker.Chunker // Config.Chunker's settings, by document.Format
+	summaries bool                // Headers has a Summary part and a Summarizer
 
 	mu   sync.Mutex
 	busy map[string]chan struct{} // the documents being indexed, closed when done
@@ -217,6 +231,10 @@ func New(cfg Config) (*Indexer, error) {
 		cfg.Concurrency = DefaultConcurrency
 	}
 	ix := &Indexer{cfg: cfg}
+	if cfg.Headers != nil {
+		hc := cfg.Headers.Config()
+		ix.summaries = hc.Summarizer != nil && slices.ContainsFunc(hc.Parts, func(p contextheader.Part) bool { return p.Kind == contextheader.Summary })
+	}
 	if cfg.Chunker != nil {
 		cc := cfg.Chunker.Config()
 		for _, f := range []document.Format{document.Text, document.Markdown} {

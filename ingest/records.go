@@ -156,14 +156,14 @@ func digest(a, b string, n uint64) [sha256.Size]byte {
 	return sum
 }
 
-// fingerprint identifies everything a document's records are made from,
-// as far as the Indexer can see: the document and Config.Version and
-// EmbedderName, which name the rest.
-func fingerprint(cfg *Config, doc document.Document) string {
-	parts := []string{cfg.Version, cfg.EmbedderName, doc.ID, doc.Title, doc.Text, strconv.Itoa(int(doc.Format)), doc.Summary}
-	for _, k := range slices.Sorted(maps.Keys(doc.Metadata)) {
-		parts = append(parts, k, doc.Metadata[k])
-	}
+// summarySource identifies what a document's summary is made from.
+func summarySource(model, prompt string, chars int, text string) string {
+	return hashParts(model, prompt, strconv.Itoa(chars), text)
+}
+
+// hashParts returns 32 hex digits of a SHA-256 of parts, each prefixed by
+// its length so that no two lists give the same input.
+func hashParts(parts ...string) string {
 	h := sha256.New()
 	var buf [8]byte
 	for _, p := range parts {
@@ -172,4 +172,15 @@ func fingerprint(cfg *Config, doc document.Document) string {
 		h.Write([]byte(p))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// fingerprint identifies everything a document's records are made from,
+// as far as the Indexer can see: the document and Config.Version and
+// EmbedderName, which name the rest.
+func fingerprint(cfg *Config, doc document.Document) string {
+	parts := []string{cfg.Version, cfg.EmbedderName, doc.ID, doc.Title, doc.Text, strconv.Itoa(int(doc.Format)), doc.Summary}
+	for _, k := range slices.Sorted(maps.Keys(doc.Metadata)) {
+		parts = append(parts, k, doc.Metadata[k])
+	}
+	return hashParts(parts...)
 }

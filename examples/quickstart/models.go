@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/llm/openai"
@@ -64,20 +63,6 @@ func newModels(o options) (*models, error) {
 func (m *models) offline() bool {
 	_, lexical := m.embedder.(*vectorstore.Lexical)
 	return lexical && m.chat == nil
-}
-
-// summaryProgress reports a model's summaries on stderr as they arrive;
-// the offline summarizer is too quick to need it.
-func (m *models) summaryProgress(stderr io.Writer) func(contextheader.Stats) {
-	if m.chat == nil {
-		return nil
-	}
-	return func(s contextheader.Stats) {
-		fmt.Fprintf(stderr, "\rsummarised %d of %d documents with %s", s.Done, s.Total, m.chatModel)
-		if s.Done == s.Total {
-			fmt.Fprintln(stderr)
-		}
-	}
 }
 
 // describe says in a few words what the run uses.
