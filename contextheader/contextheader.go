@@ -125,6 +125,12 @@ const (
 	ChunkContext
 	// Custom is the text the part's Func returns.
 	Custom
+	// Table is, for a chunk that starts inside a Markdown table (after
+	// its first line), the table's header row: its header line and its
+	// delimiter line, so that the chunk's rows keep their column names.
+	// It is kept or dropped whole, never cut. Other chunks, and
+	// documents that are not Markdown, have no Table part.
+	Table
 )
 
 var kindNames = [...]string{
@@ -134,6 +140,7 @@ var kindNames = [...]string{
 	Summary:      "Summary",
 	ChunkContext: "ChunkContext",
 	Custom:       "Custom",
+	Table:        "Table",
 }
 
 // String returns the constant's Go name, or Kind(N) for a value out of
@@ -151,6 +158,7 @@ func (k Kind) String() string {
 var defaultPriority = [...]int{
 	Title:        60,
 	Section:      50,
+	Table:        45,
 	Metadata:     40,
 	Custom:       30,
 	ChunkContext: 20,
@@ -175,7 +183,8 @@ type Part struct {
 	// Priority decides which parts give way first when the header must
 	// be cut: lower priorities are cut first, and among equal priorities
 	// the part listed later. Zero means the kind's default: Title 60,
-	// Section 50, Metadata 40, Custom 30, ChunkContext 20, Summary 10.
+	// Section 50, Table 45, Metadata 40, Custom 30, ChunkContext 20,
+	// Summary 10.
 	Priority int
 }
 
@@ -209,9 +218,9 @@ type DocumentSummarizer interface {
 type Config struct {
 	// Tokenizer counts the tokens of headers and embed texts; required.
 	Tokenizer tokencount.Tokenizer
-	// Parts are the header's parts, one line each, in this order. Nil
-	// means the deterministic default, which needs no model: Title, then
-	// Section.
+	// Parts are the header's parts, one line each (two for a Table),
+	// in this order. Nil means the deterministic default, which needs no
+	// model: Title, Section, then Table.
 	Parts []Part
 	// Separator goes between the header and the chunk's text; empty
 	// means [DefaultSeparator].
@@ -354,7 +363,7 @@ func resolve(cfg *Config) error {
 		cfg.ChunkContextPrompt = DefaultChunkContextPrompt
 	}
 	if cfg.Parts == nil {
-		cfg.Parts = []Part{{Kind: Title}, {Kind: Section}}
+		cfg.Parts = []Part{{Kind: Title}, {Kind: Section}, {Kind: Table}}
 	}
 	if cfg.Cache == nil {
 		cfg.Cache = new(MemoryCache)

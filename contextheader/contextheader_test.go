@@ -56,7 +56,7 @@ func TestNewErrors(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	cfg := newDecorator(t, contextheader.Config{Tokenizer: tokentest.Words{}}).Config()
-	assert.Equal(t, []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}}, cfg.Parts)
+	assert.Equal(t, []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}, {Kind: contextheader.Table}}, cfg.Parts)
 	assert.Equal(t, contextheader.DefaultSeparator, cfg.Separator)
 	assert.Equal(t, contextheader.DefaultMaxHeaderTokens, cfg.MaxHeaderTokens)
 	assert.Equal(t, contextheader.DefaultSummaryChars, cfg.SummaryChars)
@@ -80,7 +80,8 @@ func TestKindString(t *testing.T) {
 	assert.Equal(t, "Summary", contextheader.Summary.String())
 	assert.Equal(t, "ChunkContext", contextheader.ChunkContext.String())
 	assert.Equal(t, "Custom", contextheader.Custom.String())
-	assert.Equal(t, "Kind(6)", contextheader.Kind(6).String())
+	assert.Equal(t, "Table", contextheader.Table.String())
+	assert.Equal(t, "Kind(7)", contextheader.Kind(7).String())
 	assert.Equal(t, "Kind(-1)", contextheader.Kind(-1).String())
 }
 

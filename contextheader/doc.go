@@ -44,8 +44,11 @@
 //     or Document.Summary.
 //   - [ChunkContext]: a context written for each chunk (see below).
 //   - [Custom]: what the part's Func returns for the document and chunk.
+//   - [Table]: for a chunk that starts inside a Markdown table, the
+//     table's header line and delimiter line, so that its rows keep their
+//     column names; the chunk's own text and offsets are unchanged.
 //
-// The default, Title then Section, is deterministic and needs no model;
+// The default, Title, Section then Table, is deterministic and needs no model;
 // a document with neither gets no header, and its EmbedText is its Text.
 //
 // # Token limits
