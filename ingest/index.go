@@ -331,7 +331,7 @@ func (r *run) chunk(j *job) ([]contextheader.Chunk, error) {
 	cs, err := parallel.Call(func() ([]chunker.Chunk, error) { return split(r.ctx, doc) })
 	timed(&r.chunkTime, start)
 	if err != nil {
-		if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		if ctxErr := r.ctx.Err(); (ctxErr != nil && errors.Is(err, ctxErr)) || errors.Is(err, ErrChunk) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %w", ErrChunk, err)

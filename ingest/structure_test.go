@@ -134,3 +134,14 @@ func TestStatsCountWhatWasDone(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(err.Error(), "ingest:"), err.Error())
 	assert.True(t, errors.Is(err, errPoison))
 }
+
+// Sentences refuses what has no sentence, with ErrChunk.
+func TestSentencesErrors(t *testing.T) {
+	for _, text := range []string{"", " \n\t ", "a\xffb."} {
+		_, err := ingest.Sentences(context.Background(), document.Document{ID: "d", Text: text})
+		require.ErrorIs(t, err, ingest.ErrChunk, "%q", text)
+		_, err = newIndexer(t, ingest.Config{Split: ingest.Sentences}).Index(context.Background(), document.Document{ID: "d", Text: text})
+		require.ErrorIs(t, err, ingest.ErrChunk, "%q", text)
+		require.Equal(t, 1, strings.Count(err.Error(), "chunking failed"), err.Error())
+	}
+}
