@@ -29,11 +29,11 @@ var (
 	// document without a Summary of its own, or [Decorator.Summaries]
 	// was called.
 	ErrNoSummarizer = errors.New("contextheader: Summarizer is required for ChunkContext parts and for summaries not given in Document.Summary")
-	// ErrEmptyText means a document's text has no non-space character.
-	ErrEmptyText = errors.New("contextheader: document text is empty or only white space")
-	// ErrInvalidUTF8 means a document's text, title or metadata, or a
-	// summary, is not valid UTF-8.
-	ErrInvalidUTF8 = errors.New("contextheader: text is not valid UTF-8")
+	// ErrInvalidDocument means a document cannot be decorated as given:
+	// its text has no non-space character, or its text, title, metadata
+	// or summary (or a Custom part's text) is not valid UTF-8; the
+	// message says which.
+	ErrInvalidDocument = errors.New("contextheader: invalid document")
 	// ErrChunk means a chunk does not lie in its document: its offsets are
 	// out of range or its Text is not the document's text at them.
 	ErrChunk = errors.New("contextheader: chunk does not match the document")
@@ -56,23 +56,16 @@ var (
 	ErrPanic = parallel.ErrPanic
 )
 
-// Defaults for the zero values of [Config]'s fields.
+// PathSeparator joins the headings of a section path.
+const PathSeparator = " > "
+
+// The defaults of [Config]'s fields, as their documentation gives them.
 const (
-	// DefaultSeparator goes between the header and the chunk's text.
-	DefaultSeparator = "\n\n"
-	// DefaultMaxHeaderTokens caps the header when Config.MaxHeaderTokens
-	// is zero (unless a quarter of MaxEmbedTokens is smaller).
-	DefaultMaxHeaderTokens = 128
-	// DefaultSummaryChars is how much of a document's start, in
-	// characters, a summary is made from.
-	DefaultSummaryChars = 5000
-	// DefaultChunkContextChars is how much of a document's start, in
-	// characters, goes into each chunk-context prompt.
-	DefaultChunkContextChars = 32000
-	// DefaultConcurrency is how many Summarizer calls may be in flight.
-	DefaultConcurrency = 4
-	// PathSeparator joins the headings of a section path.
-	PathSeparator = " > "
+	defaultSeparator         = "\n\n"
+	defaultMaxHeaderTokens   = 128
+	defaultSummaryChars      = 5000
+	defaultChunkContextChars = 32000
+	defaultConcurrency       = 4
 )
 
 // A Chunk is a chunk of a document with its contextual header.
@@ -223,10 +216,10 @@ type Config struct {
 	// model: Title, Section, then Table.
 	Parts []Part
 	// Separator goes between the header and the chunk's text; empty
-	// means [DefaultSeparator].
+	// means "\n\n", a blank line.
 	Separator string
 	// MaxHeaderTokens caps every header by the Tokenizer's exact count.
-	// Zero means [DefaultMaxHeaderTokens], or a quarter of MaxEmbedTokens
+	// Zero means 128, or a quarter of MaxEmbedTokens
 	// when that is set and smaller. Negative is an error.
 	MaxHeaderTokens int
 	// MaxEmbedTokens, if set, is the embedder's input limit: no EmbedText
@@ -252,7 +245,7 @@ type Config struct {
 	SummaryPrompt string
 	// SummaryChars is how much of the document's start a summary is made
 	// from, in characters, cut back to a sentence boundary. Zero means
-	// [DefaultSummaryChars]; negative is an error.
+	// 5,000; negative is an error.
 	SummaryChars int
 	// ChunkContextPrompt is the chunk-context prompt: [DocumentPlaceholder]
 	// once and then [ChunkPlaceholder] once. Everything before the chunk
@@ -262,14 +255,14 @@ type Config struct {
 	ChunkContextPrompt string
 	// ChunkContextChars is how much of the document's start, in
 	// characters, goes into each chunk-context prompt, cut back to a
-	// sentence boundary. Zero means [DefaultChunkContextChars]; negative
+	// sentence boundary. Zero means 32,000; negative
 	// is an error.
 	ChunkContextChars int
 	// Cache keeps summaries and chunk contexts between calls and runs.
 	// Nil means a [MemoryCache] of the Decorator's own.
 	Cache Cache
 	// Concurrency bounds the Summarizer calls in flight. Zero means
-	// [DefaultConcurrency]; negative is an error.
+	// 4; negative is an error.
 	Concurrency int
 	// Progress, if set, is called after each document of
 	// [Decorator.Summaries] and each chunk context of
@@ -342,9 +335,9 @@ func resolve(cfg *Config) error {
 	}{
 		{"MaxEmbedTokens", &cfg.MaxEmbedTokens, 0},
 		{"MaxHeaderTokens", &cfg.MaxHeaderTokens, defaultMaxHeader(cfg.MaxEmbedTokens)},
-		{"SummaryChars", &cfg.SummaryChars, DefaultSummaryChars},
-		{"ChunkContextChars", &cfg.ChunkContextChars, DefaultChunkContextChars},
-		{"Concurrency", &cfg.Concurrency, DefaultConcurrency},
+		{"SummaryChars", &cfg.SummaryChars, defaultSummaryChars},
+		{"ChunkContextChars", &cfg.ChunkContextChars, defaultChunkContextChars},
+		{"Concurrency", &cfg.Concurrency, defaultConcurrency},
 	} {
 		if *f.v < 0 {
 			return fmt.Errorf("%w: %s is %d: must not be negative", ErrConfig, f.name, *f.v)
@@ -354,7 +347,7 @@ func resolve(cfg *Config) error {
 		}
 	}
 	if cfg.Separator == "" {
-		cfg.Separator = DefaultSeparator
+		cfg.Separator = defaultSeparator
 	}
 	if cfg.SummaryPrompt == "" {
 		cfg.SummaryPrompt = DefaultSummaryPrompt
@@ -377,10 +370,10 @@ func resolve(cfg *Config) error {
 }
 
 func defaultMaxHeader(maxEmbed int) int {
-	if maxEmbed > 0 && maxEmbed/4 < DefaultMaxHeaderTokens {
+	if maxEmbed > 0 && maxEmbed/4 < defaultMaxHeaderTokens {
 		return max(maxEmbed/4, 1)
 	}
-	return DefaultMaxHeaderTokens
+	return defaultMaxHeaderTokens
 }
 
 func (d *Decorator) parseParts() error {

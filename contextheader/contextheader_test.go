@@ -57,11 +57,11 @@ func TestNewErrors(t *testing.T) {
 func TestConfigDefaults(t *testing.T) {
 	cfg := newDecorator(t, contextheader.Config{Tokenizer: tokentest.Words{}}).Config()
 	assert.Equal(t, []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}, {Kind: contextheader.Table}}, cfg.Parts)
-	assert.Equal(t, contextheader.DefaultSeparator, cfg.Separator)
-	assert.Equal(t, contextheader.DefaultMaxHeaderTokens, cfg.MaxHeaderTokens)
-	assert.Equal(t, contextheader.DefaultSummaryChars, cfg.SummaryChars)
-	assert.Equal(t, contextheader.DefaultChunkContextChars, cfg.ChunkContextChars)
-	assert.Equal(t, contextheader.DefaultConcurrency, cfg.Concurrency)
+	assert.Equal(t, "\n\n", cfg.Separator)
+	assert.Equal(t, 128, cfg.MaxHeaderTokens)
+	assert.Equal(t, 5000, cfg.SummaryChars)
+	assert.Equal(t, 32000, cfg.ChunkContextChars)
+	assert.Equal(t, 4, cfg.Concurrency)
 	assert.Equal(t, contextheader.DefaultSummaryPrompt, cfg.SummaryPrompt)
 	assert.Equal(t, contextheader.DefaultChunkContextPrompt, cfg.ChunkContextPrompt)
 	assert.NotNil(t, cfg.Cache)
@@ -70,7 +70,7 @@ func TestConfigDefaults(t *testing.T) {
 	cfg = newDecorator(t, contextheader.Config{Tokenizer: tokentest.Words{}, MaxEmbedTokens: 128}).Config()
 	assert.Equal(t, 32, cfg.MaxHeaderTokens)
 	cfg = newDecorator(t, contextheader.Config{Tokenizer: tokentest.Words{}, MaxEmbedTokens: 8192}).Config()
-	assert.Equal(t, contextheader.DefaultMaxHeaderTokens, cfg.MaxHeaderTokens)
+	assert.Equal(t, 128, cfg.MaxHeaderTokens)
 }
 
 func TestKindString(t *testing.T) {
@@ -126,7 +126,7 @@ func TestDecorateDefaultHeader(t *testing.T) {
 	var headers []string
 	for i, c := range got {
 		require.Equal(t, chunks[i], c.Chunk, "the chunk is kept unchanged")
-		require.Equal(t, c.Header+contextheader.DefaultSeparator+c.Text, c.EmbedText)
+		require.Equal(t, c.Header+"\n\n"+c.Text, c.EmbedText)
 		require.Equal(t, tok.Count(c.Header), c.HeaderTokens)
 		require.Equal(t, tok.Count(c.EmbedText), c.EmbedTokens)
 		require.False(t, c.HeaderCut)
@@ -250,15 +250,15 @@ func TestDecorateBadInput(t *testing.T) {
 		chunks []chunker.Chunk
 		want   error
 	}{
-		{"empty text", document.Document{Text: " \n "}, nil, contextheader.ErrEmptyText},
-		{"invalid text", document.Document{Text: "a\xffb"}, nil, contextheader.ErrInvalidUTF8},
-		{"invalid title", document.Document{Text: "a", Title: "\xfe"}, nil, contextheader.ErrInvalidUTF8},
-		{"invalid metadata", document.Document{Text: "a", Metadata: map[string]string{"k": "\xfe"}}, nil, contextheader.ErrInvalidUTF8},
+		{"empty text", document.Document{Text: " \n "}, nil, contextheader.ErrInvalidDocument},
+		{"invalid text", document.Document{Text: "a\xffb"}, nil, contextheader.ErrInvalidDocument},
+		{"invalid title", document.Document{Text: "a", Title: "\xfe"}, nil, contextheader.ErrInvalidDocument},
+		{"invalid metadata", document.Document{Text: "a", Metadata: map[string]string{"k": "\xfe"}}, nil, contextheader.ErrInvalidDocument},
 		{"chunk of another text", document.Document{Text: "Hello, there."}, chunks, contextheader.ErrChunk},
 		{"chunk out of range", good, []chunker.Chunk{{Start: 3, End: 40}}, contextheader.ErrChunk},
 		{"chunk backwards", good, []chunker.Chunk{{Start: 3, End: 2}}, contextheader.ErrChunk},
 		{"chunk negative", good, []chunker.Chunk{{Start: -1, End: 2}}, contextheader.ErrChunk},
-		{"invalid custom part", good, chunks, contextheader.ErrInvalidUTF8},
+		{"invalid custom part", good, chunks, contextheader.ErrInvalidDocument},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,8 +27,7 @@ import (
 // part costs one call per chunk not in the cache, at most
 // Config.Concurrency in flight.
 //
-// Errors: the document and chunks are checked first ([ErrEmptyText],
-// [ErrInvalidUTF8], [ErrChunk]); a failing Summarizer or Cache, or a
+// Errors: the document and chunks are checked first ([ErrInvalidDocument], [ErrChunk]); a failing Summarizer or Cache, or a
 // cancelled ctx, gives a [*DocumentError] that wraps [ErrSummarizer],
 // [ErrCache] or the context's error; a chunk too long for MaxEmbedTokens
 // without any header gives [ErrChunkTooLong]. No partial result is
@@ -180,7 +179,7 @@ func (b *builder) pieces(i int, c chunker.Chunk, path []string) ([]piece, error)
 				return nil, fmt.Errorf("Custom part %d of chunk %d: %w", j, i, err)
 			}
 			if !utf8.ValidString(s) {
-				return nil, fmt.Errorf("%w: Custom part %d of chunk %d", ErrInvalidUTF8, j, i)
+				return nil, fmt.Errorf("%w: Custom part %d of chunk %d is not valid UTF-8", ErrInvalidDocument, j, i)
 			}
 			ps[j].text = space.OneLine(s)
 		case ChunkContext:

@@ -124,7 +124,7 @@
 // # Errors
 //
 // Configuration errors wrap [ErrConfig] (or [ErrNoSummarizer]). Bad input
-// wraps [ErrEmptyText], [ErrInvalidUTF8] or [ErrChunk]. A failing
+// wraps [ErrInvalidDocument] or [ErrChunk]. A failing
 // Summarizer or Cache gives errors wrapping [ErrSummarizer] or [ErrCache]
 // and the cause itself (a summary that is empty or not valid UTF-8 wraps
 // ErrSummarizer too), and one that panics an error wrapping [ErrPanic];

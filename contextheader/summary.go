@@ -123,7 +123,7 @@ func (d *Decorator) Summaries(ctx context.Context, docs []document.Document) ([]
 func (d *Decorator) documentSummary(ctx context.Context, doc document.Document) (string, error) {
 	if doc.Summary != "" {
 		if !utf8.ValidString(doc.Summary) {
-			return "", fmt.Errorf("%w: Summary", ErrInvalidUTF8)
+			return "", fmt.Errorf("%w: Summary is not valid UTF-8", ErrInvalidDocument)
 		}
 		return space.OneLine(doc.Summary), nil
 	}
@@ -295,10 +295,10 @@ func (d *Decorator) each(ctx context.Context, n int, job func(context.Context, i
 // nothing but white space.
 func checkText(text string) error {
 	if !utf8.ValidString(text) {
-		return fmt.Errorf("%w: Text", ErrInvalidUTF8)
+		return fmt.Errorf("%w: Text is not valid UTF-8", ErrInvalidDocument)
 	}
 	if first, last := space.Trim(text, 0, len(text)); first >= last {
-		return ErrEmptyText
+		return fmt.Errorf("%w: Text is empty or only white space", ErrInvalidDocument)
 	}
 	return nil
 }
@@ -310,11 +310,11 @@ func checkDocument(doc document.Document) error {
 		return err
 	}
 	if !utf8.ValidString(doc.Title) || !utf8.ValidString(doc.Summary) {
-		return fmt.Errorf("%w: Title or Summary", ErrInvalidUTF8)
+		return fmt.Errorf("%w: Title or Summary is not valid UTF-8", ErrInvalidDocument)
 	}
 	for k, v := range doc.Metadata {
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
-			return fmt.Errorf("%w: Metadata[%q]", ErrInvalidUTF8, strings.ToValidUTF8(k, "\uFFFD"))
+			return fmt.Errorf("%w: Metadata[%q] is not valid UTF-8", ErrInvalidDocument, strings.ToValidUTF8(k, "\uFFFD"))
 		}
 	}
 	return nil

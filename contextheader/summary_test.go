@@ -361,9 +361,9 @@ func TestSummariesBadDocuments(t *testing.T) {
 	var be *contextheader.BatchError
 	require.ErrorAs(t, err, &be)
 	require.Len(t, be.Failed, 3)
-	require.ErrorIs(t, be.Failed[0], contextheader.ErrEmptyText)
-	require.ErrorIs(t, be.Failed[1], contextheader.ErrInvalidUTF8)
-	require.ErrorIs(t, be.Failed[2], contextheader.ErrInvalidUTF8)
+	require.ErrorIs(t, be.Failed[0], contextheader.ErrInvalidDocument)
+	require.ErrorIs(t, be.Failed[1], contextheader.ErrInvalidDocument)
+	require.ErrorIs(t, be.Failed[2], contextheader.ErrInvalidDocument)
 	require.Equal(t, "A summary.", sums[0])
 
 	_, err = newDecorator(t, contextheader.Config{Tokenizer: cl100k(t)}).Summaries(context.Background(), docs)

@@ -87,7 +87,7 @@ func (r *run) lookup(j *job) ([]text, error) {
 				t.tokens = r.cfg.Tokenizer.Count(t.text)
 			}
 			if t.tokens > r.cfg.MaxBatchTokens {
-				return nil, fmt.Errorf("%w: chunk %d counts %d tokens, over %d", ErrTooLong, i, t.tokens, r.cfg.MaxBatchTokens)
+				return nil, fmt.Errorf("%w: chunk %d counts %d tokens, over MaxBatchTokens %d", ErrChunk, i, t.tokens, r.cfg.MaxBatchTokens)
 			}
 		}
 		missing = append(missing, t)

@@ -15,15 +15,10 @@ import (
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// Defaults of [Config].
+// The defaults of [Config]'s fields, as their documentation gives them.
 const (
-	// DefaultBatchSize is how many texts go into one Embed call when
-	// Config.BatchSize is zero: the size most hosted embedding APIs handle
-	// well, far below their limits (2048 inputs for OpenAI, 96 for Cohere).
-	DefaultBatchSize = 64
-	// DefaultConcurrency is how many Embed calls are in flight at once
-	// when Config.Concurrency is zero.
-	DefaultConcurrency = 1
+	defaultBatchSize   = 64
+	defaultConcurrency = 1
 )
 
 // Metadata keys under which an [Indexer] keeps, on each record, what a
@@ -56,13 +51,17 @@ const summaryOfKey = SummaryKey + ".of"
 // Errors returned by the package, wrapped with details; test for them with
 // errors.Is.
 var (
-	// ErrConfig reports a Config that New refused, or an Indexer that was
-	// not made by New.
+	// ErrConfig reports a Config that New refused, an Indexer that was
+	// not made by New, or a Prune on a store that cannot list its
+	// documents.
 	ErrConfig = errors.New("ingest: invalid configuration")
 	// ErrInvalidDocument reports a document that cannot be indexed as given:
 	// an empty ID, or an ID given twice in one call.
 	ErrInvalidDocument = errors.New("ingest: invalid document")
-	// ErrChunk reports a document that its chunker refused.
+	// ErrChunk reports a document whose chunks could not be made or
+	// cannot be indexed: its chunker refused it, a SplitFunc gave chunks
+	// that do not lie in its text, or a chunk's embed text counts more
+	// than Config.MaxBatchTokens, which no Embed call can take.
 	ErrChunk = errors.New("ingest: chunking failed")
 	// ErrHeader reports a document whose headers could not be made.
 	ErrHeader = errors.New("ingest: headers failed")
@@ -71,9 +70,6 @@ var (
 	// holds a NaN or an infinity, or differs in length from the run's
 	// other vectors. No such vector is cached or written.
 	ErrEmbed = errors.New("ingest: embedding failed")
-	// ErrTooLong reports an embed text that counts more tokens than
-	// Config.MaxBatchTokens on its own, which no Embed call can take.
-	ErrTooLong = errors.New("ingest: text longer than MaxBatchTokens")
 	// ErrStore reports a failed read or write of the store.
 	ErrStore = errors.New("ingest: store failed")
 	// ErrCache reports a failed Get or Put of Config.Cache. It fails the
@@ -84,9 +80,6 @@ var (
 	// Summarizer that panicked fails the document that it was working on
 	// with an error wrapping it, and the other documents are indexed.
 	ErrPanic = contextheader.ErrPanic
-	// ErrNoLister reports a Prune on a store that cannot list its
-	// documents (see [DocumentLister]).
-	ErrNoLister = errors.New("ingest: store cannot list its documents")
 )
 
 // A SplitFunc cuts a document into chunks: any function will do, as long
@@ -133,8 +126,9 @@ type Config struct {
 	// contextheader.MemoryCache keeps them in memory.
 	Cache contextheader.Cache
 
-	// BatchSize is the most texts in one Embed call. Zero means
-	// [DefaultBatchSize]; negative is an error.
+	// BatchSize is the most texts in one Embed call. Zero means 64,
+	// which most hosted embedding APIs handle well, far below their limits
+	// (2048 inputs for OpenAI, 96 for Cohere); negative is an error.
 	BatchSize int
 	// MaxBatchTokens, if positive, is the most tokens of input in one
 	// Embed call (the sum over its texts, as embedding APIs count it).
@@ -144,8 +138,8 @@ type Config struct {
 	// embedder's own tokenizer where it differs from the chunker's. Nil
 	// means the chunks' own counts (chunker.Chunk.Tokens).
 	Tokenizer tokencount.Tokenizer
-	// Concurrency is the most Embed calls in flight. Zero means
-	// [DefaultConcurrency]; negative is an error.
+	// Concurrency is the most Embed calls in flight. Zero means 1;
+	// negative is an error.
 	Concurrency int
 
 	// Version, if set, names the chunker and header settings (for example
@@ -223,12 +217,14 @@ func New(cfg Config) (*Indexer, error) {
 		return nil, fmt.Errorf("%w: MaxBatchTokens is %d: must not be negative", ErrConfig, cfg.MaxBatchTokens)
 	case cfg.Concurrency < 0:
 		return nil, fmt.Errorf("%w: Concurrency is %d: must not be negative", ErrConfig, cfg.Concurrency)
+	case cfg.Prune && !lists(cfg.Store):
+		return nil, fmt.Errorf("%w: Prune is true: the Store (%T) must be a vectorstore.DocumentLister", ErrConfig, cfg.Store)
 	}
 	if cfg.BatchSize == 0 {
-		cfg.BatchSize = DefaultBatchSize
+		cfg.BatchSize = defaultBatchSize
 	}
 	if cfg.Concurrency == 0 {
-		cfg.Concurrency = DefaultConcurrency
+		cfg.Concurrency = defaultConcurrency
 	}
 	ix := &Indexer{cfg: cfg}
 	if cfg.Headers != nil {
@@ -254,6 +250,12 @@ func New(cfg Config) (*Indexer, error) {
 
 // Config returns the Indexer's configuration with its defaults resolved.
 func (ix *Indexer) Config() Config { return ix.cfg }
+
+// lists reports whether store can list its documents, as Prune needs.
+func lists(store vectorstore.VectorStore) bool {
+	_, ok := store.(vectorstore.DocumentLister)
+	return ok
+}
 
 // chunkerSplit is the SplitFunc of Config.Chunker: its settings with the
 // document's Format.

@@ -47,8 +47,8 @@ func TestNewRefuses(t *testing.T) {
 	}
 	ix, err := ingest.New(ok)
 	require.NoError(t, err)
-	require.Equal(t, ingest.DefaultBatchSize, ix.Config().BatchSize)
-	require.Equal(t, ingest.DefaultConcurrency, ix.Config().Concurrency)
+	require.Equal(t, 64, ix.Config().BatchSize)
+	require.Equal(t, 1, ix.Config().Concurrency)
 }
 
 func TestZeroIndexer(t *testing.T) {
@@ -248,7 +248,7 @@ func TestStableIDs(t *testing.T) {
 // A document whose Embed call fails is reported and left as it was; the
 // others are indexed.
 func TestEmbedFailureIsPerDocument(t *testing.T) {
-	for _, batch := range []int{1, ingest.DefaultBatchSize} {
+	for _, batch := range []int{1, 64} {
 		t.Run("batch "+strconv.Itoa(batch), func(t *testing.T) {
 			ctx := context.Background()
 			docs := corpus(t, "room_with_a_view.txt", 6, 12)
@@ -400,7 +400,9 @@ func TestPrune(t *testing.T) {
 	require.Equal(t, fresh(t, ingest.Config{}, docs[1:2]), dump(t, store))
 
 	_, err = newIndexer(t, ingest.Config{Store: plainStore{store}}).Prune(ctx)
-	require.ErrorIs(t, err, ingest.ErrNoLister)
+	require.ErrorIs(t, err, ingest.ErrConfig)
+	_, err = ingest.New(ingest.Config{Store: plainStore{store}, Embedder: &counting{}, Split: ingest.Sentences, Prune: true})
+	require.ErrorIs(t, err, ingest.ErrConfig)
 }
 
 // A cache keeps vectors across stores; another embedder name misses it.
@@ -476,7 +478,7 @@ func TestBatches(t *testing.T) {
 func TestTooLongForBatch(t *testing.T) {
 	_, err := newIndexer(t, ingest.Config{MaxBatchTokens: 5}).Index(context.Background(),
 		document.Document{ID: "a", Text: "This sentence counts more than five tokens, surely."})
-	require.ErrorIs(t, err, ingest.ErrTooLong)
+	require.ErrorIs(t, err, ingest.ErrChunk)
 }
 
 // Progress counts up, is never called concurrently, and ends at the result.
