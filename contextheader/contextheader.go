@@ -308,10 +308,10 @@ func New(cfg Config) (*Decorator, error) {
 	d := &Decorator{cfg: cfg, sepTokens: cfg.Tokenizer.Count(cfg.Separator), slots: make(chan struct{}, cfg.Concurrency), flights: map[string]*flight{}}
 	var err error
 	if d.summary, err = parsePrompt(cfg.SummaryPrompt, false); err != nil {
-		return nil, fmt.Errorf("%w: SummaryPrompt: %w", ErrConfig, err)
+		return nil, fmt.Errorf("%w: SummaryPrompt is %.40q: %w", ErrConfig, cfg.SummaryPrompt, err)
 	}
 	if d.context, err = parsePrompt(cfg.ChunkContextPrompt, true); err != nil {
-		return nil, fmt.Errorf("%w: ChunkContextPrompt: %w", ErrConfig, err)
+		return nil, fmt.Errorf("%w: ChunkContextPrompt is %.40q: %w", ErrConfig, cfg.ChunkContextPrompt, err)
 	}
 	if err := d.parseParts(); err != nil {
 		return nil, err
@@ -381,13 +381,13 @@ func (d *Decorator) parseParts() error {
 	for i, p := range d.cfg.Parts {
 		switch {
 		case p.Kind < 0 || int(p.Kind) >= len(kindNames):
-			return fmt.Errorf("%w: part %d has unknown %v", ErrConfig, i, p.Kind)
+			return fmt.Errorf("%w: Parts[%d].Kind is %v: must be one of the Kind constants", ErrConfig, i, p.Kind)
 		case p.Kind == Custom && p.Func == nil:
-			return fmt.Errorf("%w: part %d is Custom without a Func", ErrConfig, i)
+			return fmt.Errorf("%w: Parts[%d].Func is nil: a Custom part needs one", ErrConfig, i)
 		case !utf8.ValidString(p.Label) || !utf8.ValidString(p.Template):
-			return fmt.Errorf("%w: part %d has a Label or Template that is not valid UTF-8", ErrConfig, i)
+			return fmt.Errorf("%w: Parts[%d].Label or Template is not valid UTF-8: must be", ErrConfig, i)
 		case strings.ContainsAny(p.Label, "\r\n"):
-			return fmt.Errorf("%w: part %d has a line break in its Label", ErrConfig, i)
+			return fmt.Errorf("%w: Parts[%d].Label is %q: must be one line", ErrConfig, i, p.Label)
 		}
 		d.hasKind[p.Kind] = true
 		if p.Kind == Metadata {

@@ -159,9 +159,9 @@ type Config struct {
 	// documents.
 	Prune bool
 
-	// Progress, if set, is called after each Embed call and each document
-	// done (written, unchanged or failed), never concurrently, with the
-	// counts so far.
+	// Progress, if set, is called after each summary the Summarizer
+	// writes, each Embed call and each document done (written, unchanged
+	// or failed), never concurrently, with the counts so far.
 	Progress func(Stats)
 }
 
