@@ -188,8 +188,11 @@ type Stats struct {
 
 // An Indexer chunks documents, embeds their chunks and writes them to a
 // store, re-embedding on each run only the chunks that changed. It is made
-// with New, immutable, and safe for concurrent use (two Index calls of the
-// same document at once leave one of their results).
+// with New, immutable, and safe for concurrent use: an Index call waits
+// while another call of the same Indexer works on one of its documents,
+// so that two calls that index one document at once leave one of their
+// results whatever the store. (Two Indexers writing one store do not
+// wait for each other; share one Indexer.)
 type Indexer struct {
 	cfg       Config
 	chunkers  [2]*chunker.Chunker // Config.Chunker's settings, by document.Format
