@@ -44,8 +44,11 @@
 //     or Document.Summary.
 //   - [ChunkContext]: a context written for each chunk (see below).
 //   - [Custom]: what the part's Func returns for the document and chunk.
+//   - [Table]: for a chunk that starts inside a Markdown table, the
+//     table's header line and delimiter line, so that its rows keep their
+//     column names; the chunk's own text and offsets are unchanged.
 //
-// The default, Title then Section, is deterministic and needs no model;
+// The default, Title, Section then Table, is deterministic and needs no model;
 // a document with neither gets no header, and its EmbedText is its Text.
 //
 // # Token limits
@@ -120,12 +123,15 @@
 //
 // # Errors
 //
-// Configuration errors wrap [ErrNoTokenizer], [ErrConfig],
-// [ErrNoSummarizer] or [ErrPrompt]. Bad input wraps [ErrEmptyText],
-// [ErrInvalidUTF8] or [ErrChunk]. A failing Summarizer or Cache gives
-// errors wrapping [ErrSummarizer] or [ErrCache] and the cause itself, and
-// a summary that is empty or not valid UTF-8 wraps [ErrBadSummary]; none
-// of these is cached.
+// Configuration errors wrap [ErrConfig] (or [ErrNoSummarizer]). Bad input
+// wraps [ErrInvalidDocument] or [ErrChunk]. A failing
+// Summarizer or Cache gives errors wrapping [ErrSummarizer] or [ErrCache]
+// and the cause itself (a summary that is empty or not valid UTF-8 wraps
+// ErrSummarizer too), and one that panics an error wrapping [ErrPanic];
+// none of these is cached, and the document can be decorated again.
+//
+// [DocumentError] and [BatchError] name the documents that failed in a
+// call over many; package ingest reports its failures with them too.
 //
 // # Cost
 //

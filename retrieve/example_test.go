@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -73,7 +75,7 @@ func ExampleWindowItems() {
 	doc := "Trains are second class. First class needs approval.\n\n" +
 		"Hotels may cost 170 euros a night. Breakfast is included. Taxes are included.\n\n" +
 		"Taxis are for late nights."
-	units, err := window.Sentences("travel", doc, nil)
+	units, err := sentenceUnits(ctx, "travel", doc)
 	if err != nil {
 		panic(err)
 	}
@@ -124,4 +126,15 @@ func ExampleWindowItems() {
 	// First class needs approval.
 	//
 	// Hotels may cost 170 euros a night. Breakfast is included.
+}
+
+// sentenceUnits cuts text into sentence units through ingest, as an index
+// of sentence windows holds them (with empty vectors, to fill in).
+func sentenceUnits(ctx context.Context, id, text string) ([]vectorstore.Record, error) {
+	d := document.Document{ID: id, Text: text}
+	cs, err := ingest.Sentences(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	return ingest.Records(d, ingest.Plain(cs), make([][]float32, len(cs)))
 }

@@ -166,7 +166,7 @@ func TestWindowItemsRankByOrder(t *testing.T) {
 func TestWindowItemsFromExtractor(t *testing.T) {
 	ctx := context.Background()
 	text := "Hotels cost 170 euros. Breakfast is included. Taxes are included.\n\nTrains are second class. First class needs approval."
-	units, err := window.Sentences("policy", text, nil)
+	units, err := sentenceUnits(ctx, "policy", text)
 	require.NoError(t, err)
 	store := &vectorstore.Memory{}
 	for i := range units {
