@@ -102,7 +102,7 @@ const (
 	// Title is the document's Title.
 	Title Kind = iota
 	// Section is the section path: the breadcrumb of the headings that
-	// enclose the chunk (see [SectionPath]), joined by [PathSeparator].
+	// enclose the chunk (see [document.Outline.Path]), joined by [PathSeparator].
 	// Its first heading is left out when it repeats the title and the
 	// header has a Title part.
 	Section

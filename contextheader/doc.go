@@ -10,7 +10,7 @@
 //
 // A [Decorator] is made once from a [Config] with [New] and decorates the
 // chunks of any number of documents with [Decorator.Decorate], which
-// takes a [Document] and its chunks (from a chunker.Chunker) and returns
+// takes a [document.Document] and its chunks (from a chunker.Chunker) and returns
 // a [Chunk] for each:
 //
 //	d, err := contextheader.New(contextheader.Config{Tokenizer: tok})
@@ -33,10 +33,10 @@
 //   - [Section]: the section path, "Travel policy > Ground transport >
 //     Ride-hailing": the headings that enclose the chunk's start (or, for
 //     a chunk that opens with headings, its first text after them), found
-//     by [Headings] and [SectionPath]. For Markdown these are ATX and
+//     by [document.Headings] and [document.Outline]. For Markdown these are ATX and
 //     setext headings, never lines in code blocks; for plain text, lines
 //     that look like headings (numbered, in capitals, or short lines on
-//     their own; see [Headings] for the rule). A first heading that
+//     their own; see [document.Headings] for the rule). A first heading that
 //     repeats the title is left out when the header has a Title part.
 //   - [Metadata]: Document.Metadata through the part's Template, such as
 //     "{department}, {year}".
