@@ -45,12 +45,12 @@ type FusionConfig struct {
 	// Method is how a hit is scored; the zero value is [Reciprocal].
 	Method FusionMethod
 	// K damps the lead of the first ranks: a hit at rank r of a list gains
-	// weight/(K+r). Zero means [DefaultFusionK].
+	// weight/(K+r). Zero means [DefaultFusionK] in [Fuse], and
+	// [DefaultFusion]'s K in a [Retriever].
 	K int
 	// Weights, if not nil, weights each list, in the order of the lists:
 	// one weight each, finite and not negative. Nil weights every list 1
-	// in [Fuse]; a [Retriever] reads nil as its default weights (see
-	// [Config.Fusion]).
+	// in [Fuse]; a [Retriever] reads nil as [DefaultFusion]'s weights.
 	Weights []float64
 }
 

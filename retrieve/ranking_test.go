@@ -99,7 +99,7 @@ func valueOf(ws []window.Window, docID string) float64 {
 var twelveNotes = []note{
 	{"handbook.md", "Engineering handbook", "# Engineering handbook\n\n" +
 		"## Branches\n\nWork happens on short-lived branches named after their ticket.\n\n" +
-		"## Code review\n\nEvery pull request needs an approving code review from an owner of the code it changes before it is merged.\n\n" +
+		"## Code review\n\nBefore merging, an owner of the code a pull request changes has to approve its code review.\n\n" +
 		"## Deploys\n\nDeploys run from the main branch twice a day.\n"},
 	{"postmortem.md", "Postmortem process", "# Postmortem process\n\n" +
 		"## Review meeting\n\nThe review meeting is held within a week. The review covers the timeline, and every review ends with actions.\n\n" +
@@ -127,7 +127,7 @@ var twelveNotes = []note{
 func TestRankingRegressionCodeReview(t *testing.T) {
 	ps, ws := segmentsBothWays(t, "Who has to approve a code review before merging?", twelveNotes)
 	require.Equal(t, "handbook.md", ps[0].DocID)
-	require.Contains(t, ps[0].Text, "approving code review")
+	require.Contains(t, ps[0].Text, "has to approve its code review")
 	require.NotEqual(t, "handbook.md", ws[0].DocID, "the segments by value: %v", windowDocs(ws))
 	require.Greater(t, ws[0].Value, valueOf(ws, "handbook.md"))
 }

@@ -21,19 +21,25 @@ var ErrConfig = errors.New("retrieve: invalid configuration")
 // retrieval evaluation (benchmarks/eval; the README gives the tables).
 const (
 	// DefaultPassages is the number of passages when Config.Passages is
-	// zero.
-	DefaultPassages = 5
+	// zero: the fewest at which the share of answers inside a prompt's
+	// context of a fixed token budget stopped growing, the budget
+	// dropping the passages that do not fit.
+	DefaultPassages = 8
 	// DefaultDepth is the number of hits each search contributes when
 	// Config.Depth is zero.
 	DefaultDepth = 50
 )
 
-// DefaultWeights returns the fusion weights of a [Hybrid] search when
-// Config.Fusion.Weights is nil: the vector search's, then the keyword
-// search's. Keyword search weighs more: a question's own words find its
-// passage more often than a vector of a dependency-free embedder does,
-// and the vector search then breaks its ties and adds what the words miss.
-func DefaultWeights() []float64 { return []float64{1, 2} }
+// DefaultFusion returns the fusion of a [Hybrid] search for the zero
+// fields of Config.Fusion: reciprocal rank fusion with K = 4, the vector
+// search weighted 1 and the keyword search 10. The keyword search leads:
+// a question's own words find its passage more often than the vector of a
+// dependency-free embedder does, and equal weights let the vector search
+// push the keyword search's best hit down. The vector search breaks the
+// keyword search's near ties, and its hits fill in where the words find
+// nothing; with K this small a keyword hit's lead over the next is not
+// undone by the vector search at the top ranks.
+func DefaultFusion() FusionConfig { return FusionConfig{K: 4, Weights: []float64{1, 10}} }
 
 // Search says which searches a [Retriever] runs.
 type Search int
@@ -83,8 +89,8 @@ type Config struct {
 	// Search picks the searches; the zero value is [Hybrid].
 	Search Search
 	// Fusion configures the fusion of a [Hybrid] search. Its Weights, if
-	// not nil, are two: the vector search's, then the keyword search's;
-	// nil means [DefaultWeights].
+	// not nil, are two: the vector search's, then the keyword search's.
+	// A zero K and nil Weights take those of [DefaultFusion].
 	Fusion FusionConfig
 	// Filter restricts every search, and the units a Widener reads: a
 	// record it excludes reaches no passage.
@@ -148,8 +154,12 @@ func New(cfg Config) (*Retriever, error) {
 	if cfg.Depth == 0 {
 		cfg.Depth = max(DefaultDepth, cfg.Passages)
 	}
+	def := DefaultFusion()
 	if cfg.Fusion.Weights == nil {
-		cfg.Fusion.Weights = DefaultWeights()
+		cfg.Fusion.Weights = def.Weights
+	}
+	if cfg.Fusion.K == 0 {
+		cfg.Fusion.K = def.K
 	}
 	r := &Retriever{cfg: cfg}
 	if cfg.Search != Vector {

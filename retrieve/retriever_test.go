@@ -84,7 +84,7 @@ func TestConfigErrors(t *testing.T) {
 		cfg := newRetriever(t, retrieve.Config{Store: store, Embedder: emb}).Config()
 		assert.Equal(t, retrieve.DefaultPassages, cfg.Passages)
 		assert.Equal(t, retrieve.DefaultDepth, cfg.Depth)
-		assert.Equal(t, retrieve.DefaultWeights(), cfg.Fusion.Weights)
+		assert.Equal(t, retrieve.DefaultFusion(), cfg.Fusion)
 		assert.Equal(t, 200, newRetriever(t, retrieve.Config{Store: store, Embedder: emb, Passages: 200}).Config().Depth, "deep enough for the passages")
 	})
 }

@@ -86,14 +86,19 @@ func Retrieved(name string, base Method, widen func(ix *Index, k int) (retrieve.
 
 // RetrieverMethods returns, for each size n and each setting, chunks,
 // sentence windows and segments through a retrieve.Retriever, all at the
-// budget of k chunks of n tokens (ContextTokens k·n): balanced chunks of n
+// budget of k chunks of n tokens (ContextTokens k·n, or contextTokens if
+// positive, to compare different k at equal tokens): balanced chunks of n
 // tokens, each hit a passage ("retriever-chunks-<n>"); sentence units
 // widened by window.Expander up to 8 sentences a side within n tokens
 // ("retriever-windows-<n>"); sentence units and window.Extractor
 // (Balanced) within k·n tokens in all ("retriever-segments-<n>").
-func RetrieverMethods(tok tokencount.Tokenizer, sizes []int, k int, settings []RetrieverSetting) []Method {
+func RetrieverMethods(tok tokencount.Tokenizer, sizes []int, k, contextTokens int, settings []RetrieverSetting) []Method {
 	var out []Method
 	for _, n := range sizes {
+		budget := k * n
+		if contextTokens > 0 {
+			budget = contextTokens
+		}
 		chunks := Balanced(tok, n)
 		sentences := Method{Units: sentenceUnits}
 		windows := func(ix *Index, _ int) (retrieve.Widener, error) {
@@ -104,9 +109,9 @@ func RetrieverMethods(tok tokencount.Tokenizer, sizes []int, k int, settings []R
 		}
 		for _, s := range settings {
 			out = append(out,
-				Retrieved(fmt.Sprintf("chunks-%d", n), chunks, nil, s, k*n),
-				Retrieved(fmt.Sprintf("windows-%d", n), sentences, windows, s, k*n),
-				Retrieved(fmt.Sprintf("segments-%d", n), sentences, segments, s, k*n))
+				Retrieved(fmt.Sprintf("chunks-%d", n), chunks, nil, s, budget),
+				Retrieved(fmt.Sprintf("windows-%d", n), sentences, windows, s, budget),
+				Retrieved(fmt.Sprintf("segments-%d", n), sentences, segments, s, budget))
 		}
 	}
 	return out

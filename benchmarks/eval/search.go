@@ -17,7 +17,7 @@ func Searches() []string { return []string{"vector", "keywords", "hybrid"} }
 // unchanged; "keywords" finds units by BM25 over their texts alone
 // (vectorstore.Memory.QueryKeywords), ignoring the vectors; "hybrid" by
 // both, fused by retrieve.Fuse with the defaults of a retrieve.Retriever
-// (retrieve.DefaultWeights, each search contributing max(k,
+// (retrieve.DefaultFusion, each search contributing max(k,
 // retrieve.DefaultDepth) candidates). The method keeps its units and its
 // Retrieve, and is named m's name followed by "+keywords" or "+hybrid".
 // Another name gives an error wrapping [ErrConfig].
@@ -48,6 +48,6 @@ func hybridSearch(ctx context.Context, ix *Index, q Query, k int) ([]vectorstore
 	if err != nil {
 		return nil, err
 	}
-	hits, err := retrieve.Fuse(retrieve.FusionConfig{Weights: retrieve.DefaultWeights()}, vh, kh)
+	hits, err := retrieve.Fuse(retrieve.DefaultFusion(), vh, kh)
 	return hits[:min(k, len(hits))], err
 }

@@ -73,6 +73,7 @@ type options struct {
 	weights     [][]float64
 	fusionK     []int
 	relative    bool
+	budget      int
 	depths      []int
 }
 
@@ -94,6 +95,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.retriever, "retriever", false, "run chunks, windows and segments through retrieve.Retriever, with each -search, -weights and -depths, instead of the standard configurations")
 	weights := fs.String("weights", "", "with -retriever, fusion weights vector:keywords to run hybrid search with, comma-separated (default: retrieve's)")
 	fusionK := fs.String("fusion-k", "", "with -retriever, rank constants K of the fusion to run hybrid search with, comma-separated (default: retrieve's)")
+	fs.IntVar(&o.budget, "context-tokens", 0, "with -retriever, the token budget of answer-in-context (0: k times the size)")
 	fs.BoolVar(&o.relative, "relative", false, "with -retriever, fuse by relative scores (retrieve.Relative) instead of ranks")
 	depths := fs.String("depths", "", "with -retriever, search depths to run, comma-separated (default: retrieve's)")
 	if err := fs.Parse(args); err != nil {
@@ -182,7 +184,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "eval:", err)
 			return 2
 		}
-		all = eval.RetrieverMethods(tok, o.sizes, o.k, settings)
+		all = eval.RetrieverMethods(tok, o.sizes, o.k, o.budget, settings)
 	} else if len(o.methods) > 0 { // sentence windows, segments and the report's techniques run when named
 		all = append(all, eval.WindowMethods(tok, o.sizes, o.k)...)
 		if all, err = withTechniques(all, tok, o.sizes, o.k); err != nil {
