@@ -88,6 +88,18 @@ func TestFuse(t *testing.T) {
 			lists: [][]vectorstore.Hit{ranked("a", 0.9), ranked("b", 3.0)},
 			want:  []fusedHit{{"a", rrf(1)}, {"b", 0}},
 		},
+		{
+			name:  "relative scores",
+			cfg:   retrieve.FusionConfig{Method: retrieve.Relative, Weights: []float64{1, 2}},
+			lists: [][]vectorstore.Hit{ranked("a", 0.9, "b", 0.8, "c", 0.5), ranked("c", 12.0, "d", 3.0, "b", 2.0)},
+			want:  []fusedHit{{"c", 0 + 2*1}, {"a", 1}, {"b", 0.75 + 0}, {"d", 2 * 0.1}},
+		},
+		{
+			name:  "relative scores of a list that ties",
+			cfg:   retrieve.FusionConfig{Method: retrieve.Relative},
+			lists: [][]vectorstore.Hit{ranked("b/1", 0.5, "a/2", 0.5), ranked("c", 4.0)},
+			want:  []fusedHit{{"a/2", 1}, {"b/1", 1}, {"c", 1}},
+		},
 		{name: "no lists"},
 		{name: "empty lists", lists: [][]vectorstore.Hit{nil, {}}},
 	} {
@@ -116,6 +128,12 @@ func TestFuseKeepsFirstListsRecord(t *testing.T) {
 	require.InDelta(t, 2.0/61, got[0].Score, 1e-7)
 }
 
+func TestFusionMethodString(t *testing.T) {
+	require.Equal(t, "Reciprocal", retrieve.Reciprocal.String())
+	require.Equal(t, "Relative", retrieve.Relative.String())
+	require.Equal(t, "FusionMethod(5)", retrieve.FusionMethod(5).String())
+}
+
 func TestFuseErrors(t *testing.T) {
 	two := [][]vectorstore.Hit{ranked("a", 1.0), ranked("b", 1.0)}
 	for _, tt := range []struct {
@@ -129,6 +147,7 @@ func TestFuseErrors(t *testing.T) {
 		{"negative weight", retrieve.FusionConfig{Weights: []float64{1, -1}}, "Weights[1]"},
 		{"NaN weight", retrieve.FusionConfig{Weights: []float64{math.NaN(), 1}}, "Weights[0]"},
 		{"infinite weight", retrieve.FusionConfig{Weights: []float64{1, math.Inf(1)}}, "Weights[1]"},
+		{"unknown method", retrieve.FusionConfig{Method: 2}, "Method"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := retrieve.Fuse(tt.cfg, two...)

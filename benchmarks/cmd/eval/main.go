@@ -14,6 +14,14 @@
 //	                  [-format markdown|json] [-per-question]
 //	                  [-dim N | -embed-url URL -embed-model NAME]
 //
+// -retriever runs chunks, sentence windows and segments through
+// retrieve.Retriever instead (eval.RetrieverMethods), with each -search and,
+// for hybrid search, each of -weights (vector:keywords), -fusion-k and
+// -relative, and each of -depths; its table adds answer-in-context at k
+// times the size in tokens (or -context-tokens):
+//
+//	go run ./cmd/eval -retriever -search vector,keywords,hybrid -weights 1:1,1:10 -fusion-k 4,60
+//
 // -corpus takes built-in corpus names or directories laid out as
 // eval.LoadDir reads them. It exits with status 1 if any configuration
 // failed (the table marks it and the error follows the table), 2 on a
