@@ -23,7 +23,7 @@
 //     document and an offline extractive summarizer.
 //   - [github.com/ragkit/ragkit/vectorstore]: the Embedder and VectorStore
 //     interfaces, an in-memory store with exact vector search and BM25
-//     keyword search, rank fusion and hybrid search, and an offline
+//     keyword search (both at once over the same records), and an offline
 //     lexical embedder. [github.com/ragkit/ragkit/vectorstore/storetest] is
 //     the conformance suite every store passes; the PostgreSQL + pgvector
 //     adapter, github.com/ragkit/ragkit/vectorstore/pgvector, is a module of
@@ -38,10 +38,11 @@
 //     headers, embed in batches, replace each document's records in one
 //     step; re-indexing embeds only the chunks that changed, with stable
 //     record IDs, per-document failures and pruning.
-//   - [github.com/ragkit/ragkit/retrieve]: the query side's glue, from a
-//     search's hits (or the windows and segments made from them) to the
-//     items of a prompt's budget, ranked by score and labelled with their
-//     source.
+//   - [github.com/ragkit/ragkit/retrieve]: the query side's owner, a
+//     Retriever from a question to passages: vector and keyword search
+//     fused, a filter, hits widened into windows or segments, passages
+//     ranked by their strongest evidence with their title and section
+//     path, and the items of a prompt's budget in one call.
 //   - [github.com/ragkit/ragkit/llm/openai]: a client of OpenAI-compatible
 //     servers (OpenAI, Ollama, vLLM, llama.cpp, LM Studio) on net/http
 //     alone: an Embedder, a Summarizer and streaming chat.
