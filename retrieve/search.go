@@ -56,6 +56,8 @@ func (r *Retriever) both(ctx context.Context, question string, vector []float32,
 		hits []vectorstore.Hit
 		err  error
 	}
+	ctx, cancel := context.WithCancel(ctx) // a failed vector search stops the keyword search
+	defer cancel()
 	done := make(chan result, 1) // buffered: an early return leaves no goroutine blocked
 	go func() {
 		hits, err := r.keywords.QueryKeywords(ctx, question, n, r.cfg.Filter)
