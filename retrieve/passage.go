@@ -26,9 +26,9 @@ import (
 // is never ranked below one holding only weaker hits, however many: many
 // weak hits are no evidence that beats the strongest, and the evidence for
 // a passage counts as measurably stronger only where a score says so (a
-// tie at the top broken by the hits that follow). A segment's Value,
-// which sums over its hits, orders nothing here; it stays in [Passage.Hits]'
-// numbers for who wants it.
+// tie at the top broken by the hits that follow). A segment's value,
+// which sums over its hits, chose the segments an Extractor cut; it does
+// not order them here.
 type Passage struct {
 	// DocID is the document's ID.
 	DocID string
