@@ -41,9 +41,9 @@ type Passage struct {
 	// First and Last are the Index of the passage's first and last unit.
 	First, Last int
 	// Start and End are the passage's byte offsets in its document, End
-	// exclusive; both zero when the records carry no offsets. A unit the
-	// filter excludes inside a window is left out of Text, not of this
-	// span.
+	// exclusive; both zero when the records carry no offsets, or when the
+	// passage holds a unit next to one the filter excludes (the span
+	// would hold the excluded text, which Text leaves out).
 	Start, End int
 	// Text is the passage's text, for the prompt.
 	Text string

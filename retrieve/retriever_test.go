@@ -284,6 +284,11 @@ func TestFilterEveryPath(t *testing.T) {
 					require.NotEmpty(t, ps)
 					for _, p := range ps {
 						require.NotContains(t, p.Text, "blue", "passage %s#%d-%d", p.DocID, p.First, p.Last)
+						for _, rec := range recs { // no span that holds an excluded record
+							if rec.DocID == p.DocID && rec.Metadata["team"] == "blue" && p.End > p.Start {
+								require.False(t, p.Start < rec.End && rec.Start < p.End, "passage %s [%d, %d) spans %s", p.DocID, p.Start, p.End, rec.ID)
+							}
+						}
 						for _, h := range p.Hits {
 							require.Equal(t, "red", h.Metadata["team"])
 						}

@@ -19,7 +19,10 @@ func (r *Retriever) source() window.Source {
 // filtered reads a store's units that pass a filter. A unit it leaves out
 // is as if it were not stored: a window grows over the units on either
 // side of it (so its text is not in the window's), and a segment's
-// candidates skip it.
+// candidates skip it. The units beside one it leaves out lose their
+// offsets, so that no window claims a span that holds the excluded text
+// (a caller slicing the document by a passage's offsets would put it in
+// a prompt): a passage holding one has no offsets.
 type filtered struct {
 	store  vectorstore.VectorStore
 	filter vectorstore.Filter
@@ -42,10 +45,19 @@ func (f filtered) RangeText(ctx context.Context, docID string, from, to int) ([]
 
 func (f filtered) keep(recs []vectorstore.Record) []vectorstore.Record {
 	out := recs[:0]
+	gap := false // a unit left out since the last one kept
 	for _, r := range recs {
-		if f.filter.Match(r) {
-			out = append(out, r)
+		if !f.filter.Match(r) {
+			gap = true
+			if n := len(out); n > 0 {
+				out[n-1].Start, out[n-1].End = 0, 0
+			}
+			continue
 		}
+		if gap {
+			r.Start, r.End, gap = 0, 0, false
+		}
+		out = append(out, r)
 	}
 	return out
 }
