@@ -38,7 +38,11 @@ const (
 // push the keyword search's best hit down. The vector search breaks the
 // keyword search's near ties, and its hits fill in where the words find
 // nothing; with K this small a keyword hit's lead over the next is not
-// undone by the vector search at the top ranks.
+// undone by the vector search at the top ranks. These were measured with
+// the dependency-free Lexical embedder, whose vectors also match words; a
+// neural embedder finds what the words miss, and deserves more weight
+// (equal weights and K = 60, say): measure on your own questions with
+// benchmarks/cmd/eval -retriever -embed-url.
 func DefaultFusion() FusionConfig { return FusionConfig{K: 4, Weights: []float64{1, 10}} }
 
 // Search says which searches a [Retriever] runs.
