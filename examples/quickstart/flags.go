@@ -56,7 +56,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.budget, "budget", 300, "the most tokens of retrieved context in the prompt")
 	fs.IntVar(&o.k, "k", 6, "how many chunks to retrieve per question, before they are joined into segments")
 	fs.BoolVar(&o.showPrompt, "prompt", false, "print each assembled prompt")
-	fs.StringVar(&o.index, "index", "", "keep the index in this file (and a model's summaries in FILE.summaries.json): the next run embeds only what changed")
+	fs.StringVar(&o.index, "index", "", "keep the index (and a model's summaries) in this file: the next run embeds and summarises only what changed")
 	fs.StringVar(&o.baseURL, "openai-base-url", "", "an OpenAI-compatible API, such as http://localhost:11434/v1 (Ollama)\n(default: $OPENAI_BASE_URL, or OpenAI's)")
 	fs.StringVar(&o.apiKey, "api-key", "", "the API key (default: $OPENAI_API_KEY, sent to whatever server -openai-base-url names)")
 	fs.StringVar(&o.model, "model", "", "chat model for summaries and answers, such as llama3.2")
