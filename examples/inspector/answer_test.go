@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -74,7 +76,10 @@ func TestAnswerStreamed(t *testing.T) {
 	assert.Contains(t, page.Body.String(), `<output id="answer" data-src="/answer?`)
 	assert.Contains(t, page.Body.String(), "answers by tiny")
 
-	r := httptest.NewRequest(http.MethodGet, "/answer?"+q, nil)
+	// The answer the page's script fetches.
+	m := regexp.MustCompile(`data-src="([^"]+)"`).FindStringSubmatch(page.Body.String())
+	require.NotNil(t, m)
+	r := httptest.NewRequest(http.MethodGet, html.UnescapeString(m[1]), nil)
 	r.Host = "localhost"
 	w := httptest.NewRecorder()
 	a.ServeHTTP(w, r)

@@ -20,7 +20,6 @@ import (
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/examples/quickstart/corpus"
 	"github.com/ragkit/ragkit/retrieve"
-	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -102,36 +101,24 @@ const readPage = `(() => {
 })()`
 
 // library asks the library directly, over the page's index, for what the
-// page should show for s: the search's hits widened into passages, best
-// first, and the prompt the budget assembles from them.
+// page should show for s: a Retriever's passages and the prompt the budget
+// assembles from them.
 func library(t *testing.T, a *app, s settings) shown {
 	t.Helper()
-	ctx := context.Background()
 	ix := a.indexes.get(s.Index)
 	<-ix.done
 	require.NoError(t, ix.err)
-	var search interface {
-		Query(context.Context, string, int, vectorstore.Filter) ([]vectorstore.Hit, error)
-	} = vectorOnly{ix.store, a.models.embedder}
-	if s.Keywords {
-		h, err := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: ix.store, Embedder: a.models.embedder})
-		require.NoError(t, err)
-		search = h
-	}
-	hits, err := search.Query(ctx, s.Question, max(4*s.Passages, 20), vectorstore.Filter{})
-	require.NoError(t, err)
 	x, err := window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: a.models.tokenizer, MaxUnits: s.Segment})
 	require.NoError(t, err)
-	ws, err := x.Extract(ctx, hits)
-	require.NoError(t, err)
-	// The passages best first: by their best hit.
-	for i := 1; i < len(ws); i++ {
-		for j := i; j > 0 && ws[j].Score > ws[j-1].Score; j-- {
-			ws[j], ws[j-1] = ws[j-1], ws[j]
-		}
+	cfg := retrieve.Config{Store: ix.store, Embedder: a.models.embedder, Passages: s.Passages, Widener: x}
+	if !s.Keywords {
+		cfg.Search = retrieve.Vector
 	}
-	ws = ws[:min(len(ws), s.Passages)]
-	items, err := retrieve.WindowItems(ws, retrieve.ItemConfig{Label: func(o retrieve.Origin) string { return "[" + o.DocID + "]" }})
+	r, err := retrieve.New(cfg)
+	require.NoError(t, err)
+	ps, err := r.Retrieve(context.Background(), s.Question)
+	require.NoError(t, err)
+	items, err := retrieve.Items(ps, retrieve.ItemConfig{Label: retrieve.Citation})
 	require.NoError(t, err)
 	asm, err := budget.New(budget.Config{Tokenizer: a.models.tokenizer, Limit: 8192, Reserve: 1024})
 	require.NoError(t, err)
@@ -143,29 +130,16 @@ func library(t *testing.T, a *app, s settings) shown {
 	require.NoError(t, err)
 	var want shown
 	ctxReport, _ := res.Section("context")
-	for i, w := range ws {
-		want.Passages = append(want.Passages, fmt.Sprintf("%s %.4f %d %s", w.DocID, w.Score, w.Tokens, statusWord(ctxReport.Items[i].Status)))
-		want.Items = append(want.Items, fmt.Sprintf("#%d %s", i+1, statusWord(ctxReport.Items[i].Status)))
+	for i, p := range ps {
+		status := statusWord(ctxReport.Items[i].Status)
+		want.Passages = append(want.Passages, fmt.Sprintf("%s %.4f %d %s", p.DocID, p.Score, p.Tokens, status))
+		want.Items = append(want.Items, fmt.Sprintf("#%d %s", i+1, status))
 	}
 	for _, sr := range res.Sections {
 		want.Sections = append(want.Sections, fmt.Sprintf("%s %d %s", sr.Name, sr.Tokens, sectionStatus(sr)))
 	}
 	want.Tokens = fmt.Sprint(res.Tokens)
 	return want
-}
-
-// vectorOnly is the vector search alone, by text.
-type vectorOnly struct {
-	store *vectorstore.Memory
-	emb   vectorstore.Embedder
-}
-
-func (v vectorOnly) Query(ctx context.Context, text string, k int, f vectorstore.Filter) ([]vectorstore.Hit, error) {
-	vecs, err := v.emb.Embed(ctx, []string{text})
-	if err != nil {
-		return nil, err
-	}
-	return v.store.Query(ctx, vecs[0], k, f)
 }
 
 // newPage runs the steps, which lead to another page, and waits until
@@ -226,7 +200,14 @@ func TestBrowser(t *testing.T) {
 		assert.InDelta(t, b[0], b[1], 1, "a bar of %v%% is drawn %.1f%% long", b[0], b[1])
 	}
 
-	require.NoError(t, chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(`#doc-h`))))
+	// A passage's document link shows that document, for the same question.
+	require.NoError(t, chromedp.Do(ctx, newPage(chromedp.Click(chromedp.CSS(`#passage-list > li:nth-child(2) a.docid`)))))
+	doc, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#doc-h .docname`)))
+	require.NoError(t, err)
+	assert.Equal(t, strings.Fields(got.Passages[1])[0], doc)
+	again, err := chromedp.Run(ctx, chromedp.Evaluate[shown](readPage))
+	require.NoError(t, err)
+	assert.Equal(t, got, again)
 	checkScreenshot(t, ctx, "document")
 
 	// Untick keyword search with the mouse: the page follows.

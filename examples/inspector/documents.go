@@ -10,17 +10,11 @@ import (
 	"github.com/ragkit/ragkit/loader"
 )
 
-// A source is one loaded document with its outline, computed once.
-type source struct {
-	document.Document
-	outline *document.Outline
-}
-
 // corpusInfo is what was loaded: the documents, in ID order, what the
 // loader left out, and the example questions offered as buttons.
 type corpusInfo struct {
 	name      string // "the quickstart's corpus" or the folder
-	docs      []source
+	docs      []document.Document
 	byID      map[string]int
 	skipped   []string // "path: reason", one per file left out
 	questions []string
@@ -53,18 +47,8 @@ func loadCorpus(ctx context.Context, o options) (*corpusInfo, error) {
 	}
 	c.byID = make(map[string]int, len(res.Documents))
 	for i, d := range res.Documents {
-		c.docs = append(c.docs, source{Document: d, outline: d.Outline()})
+		c.docs = append(c.docs, d)
 		c.byID[d.ID] = i
 	}
 	return c, nil
-}
-
-// sectionPath is the section path of the document's bytes from start,
-// without the document's title.
-func (s source) sectionPath(start int) []string {
-	p := s.outline.Path(start, start)
-	if len(p) > 0 && p[0] == s.Title {
-		p = p[1:]
-	}
-	return p
 }

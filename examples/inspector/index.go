@@ -163,12 +163,8 @@ func (ixs *indexes) index(ix *index) error {
 	if err != nil {
 		return err
 	}
-	docs := make([]document.Document, len(ixs.corpus.docs))
-	for i, d := range ixs.corpus.docs {
-		docs[i] = d.Document
-	}
-	_, err = indexer.Index(ixs.ctx, docs...)
-	var batch *ingest.BatchError
+	_, err = indexer.Index(ixs.ctx, ixs.corpus.docs...)
+	var batch *contextheader.BatchError
 	if errors.As(err, &batch) && ixs.ctx.Err() == nil {
 		// One bad document does not hide the others: the page lists it.
 		for _, f := range batch.Failed {

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/retrieve"
-	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -25,25 +20,10 @@ const (
 	promptReserve = 1024
 )
 
-// A passage is what the query step returns for a question: a run of
-// consecutive chunks of one document with its provenance and the hits
-// inside it, the fields of retrieve.Passage.
-type passage struct {
-	DocID       string
-	Title       string
-	Section     []string
-	First, Last int
-	Start, End  int
-	Text        string
-	Tokens      int
-	Score       float32
-	Hits        []vectorstore.Hit
-}
-
 // An answer is what the page shows for one question: the passages best
 // first, and the prompt the budget assembled from them.
 type answer struct {
-	passages []passage
+	passages []retrieve.Passage
 	prompt   budget.Result
 }
 
@@ -57,67 +37,44 @@ func (a *app) ask(ctx context.Context, ix *index, s settings) (answer, error) {
 	return answer{passages: ps, prompt: res}, err
 }
 
-// retrieve is the query step: from the question to the passages, best
-// first, and their budget items, one per passage in the same order.
-func (a *app) retrieve(ctx context.Context, ix *index, s settings) ([]passage, []budget.Item, error) {
-	var hits []vectorstore.Hit
-	var err error
-	depth := max(4*s.Passages, 20)
-	if s.Keywords {
-		var h *vectorstore.Hybrid
-		h, err = vectorstore.NewHybrid(vectorstore.HybridConfig{Store: ix.store, Embedder: a.models.embedder})
-		if err == nil {
-			hits, err = h.Query(ctx, s.Question, depth, vectorstore.Filter{})
-		}
-	} else {
-		var vecs [][]float32
-		vecs, err = a.models.embedder.Embed(ctx, []string{s.Question})
-		if err == nil {
-			hits, err = ix.store.Query(ctx, vecs[0], depth, vectorstore.Filter{})
-		}
-	}
+// retrieve is the query step: a retrieve.Retriever configured by the
+// page's settings returns the passages, best first, and retrieve.Items
+// makes them the context's budget items, one per passage in the same order.
+func (a *app) retrieve(ctx context.Context, ix *index, s settings) ([]retrieve.Passage, []budget.Item, error) {
+	w, err := a.widener(ix, s)
 	if err != nil {
-		return nil, nil, fmt.Errorf("searching: %w", err)
+		return nil, nil, err
 	}
-	var ws []window.Window
+	search := retrieve.Hybrid
+	if !s.Keywords {
+		search = retrieve.Vector
+	}
+	r, err := retrieve.New(retrieve.Config{
+		Store: ix.store, Embedder: a.models.embedder, Search: search,
+		Passages: s.Passages, Widener: w, Tokenizer: a.models.tokenizer,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, err := r.Retrieve(ctx, s.Question)
+	if err != nil {
+		return nil, nil, err
+	}
+	items, err := retrieve.Items(ps, retrieve.ItemConfig{Label: retrieve.Citation})
+	return ps, items, err
+}
+
+// widener widens hits into sentence windows of s.Window chunks on each
+// side, or into relevant segments of at most s.Segment chunks.
+func (a *app) widener(ix *index, s settings) (retrieve.Widener, error) {
 	if s.Widen == "windows" {
 		size := s.Window
 		if size == 0 {
 			size = -1 // the hit alone: zero would mean the default size
 		}
-		var e *window.Expander
-		e, err = window.NewExpander(window.ExpanderConfig{Source: ix.store, Tokenizer: a.models.tokenizer, Size: size, Headings: true})
-		if err == nil {
-			ws, err = e.Expand(ctx, hits)
-		}
-	} else {
-		var x *window.Extractor
-		x, err = window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: a.models.tokenizer, MaxUnits: s.Segment})
-		if err == nil {
-			ws, err = x.Extract(ctx, hits)
-		}
+		return window.NewExpander(window.ExpanderConfig{Source: ix.store, Tokenizer: a.models.tokenizer, Size: size, Headings: true})
 	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("widening the hits: %w", err)
-	}
-	// Best first by the best hit, ties in document order, as the
-	// Retriever ranks them.
-	slices.SortStableFunc(ws, func(x, y window.Window) int {
-		return cmp.Or(cmp.Compare(y.Score, x.Score), strings.Compare(x.DocID, y.DocID), cmp.Compare(x.First, y.First))
-	})
-	ws = ws[:min(len(ws), s.Passages)]
-	ps := make([]passage, len(ws))
-	for i, w := range ws {
-		ps[i] = passage{DocID: w.DocID, First: w.First, Last: w.Last, Start: w.Start, End: w.End,
-			Text: w.Text, Tokens: w.Tokens, Score: w.Score, Hits: w.Hits}
-		if d, ok := a.corpus.doc(w.DocID); ok {
-			ps[i].Title, ps[i].Section = d.Title, d.sectionPath(w.Start)
-		}
-	}
-	items, err := retrieve.WindowItems(ws, retrieve.ItemConfig{Label: func(o retrieve.Origin) string {
-		return a.corpus.citation(o.DocID, o.Start)
-	}})
-	return ps, items, err
+	return window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: a.models.tokenizer, MaxUnits: s.Segment})
 }
 
 // assemble fits the instructions, the passages and the question into the
@@ -135,26 +92,4 @@ func (a *app) assemble(s settings, items []budget.Item) (budget.Result, error) {
 		budget.Section{Name: "question", Priority: 2, Required: true, Role: openai.RoleUser,
 			Items: []budget.Item{{Text: "Question: " + s.Question}}},
 	)
-}
-
-// doc returns the document with the given ID.
-func (c *corpusInfo) doc(id string) (source, bool) {
-	i, ok := c.byID[id]
-	if !ok {
-		return source{}, false
-	}
-	return c.docs[i], true
-}
-
-// citation is the provenance line of a passage in the prompt:
-// "[document, section > subsection]".
-func (c *corpusInfo) citation(docID string, start int) string {
-	d, ok := c.doc(docID)
-	if !ok {
-		return "[" + docID + "]"
-	}
-	if p := d.sectionPath(start); len(p) > 0 {
-		return "[" + docID + ", " + strings.Join(p, " > ") + "]"
-	}
-	return "[" + docID + "]"
 }

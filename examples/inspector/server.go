@@ -122,7 +122,7 @@ func (a *app) servePage(w http.ResponseWriter, r *http.Request) {
 
 // base is the page's data that needs no index.
 func (a *app) base(s settings) pageData {
-	d := pageData{S: s, Query: s.query(nil), Corpus: a.corpus.name, Documents: len(a.corpus.docs),
+	d := pageData{S: s, AnswerURL: "/answer?" + s.query(nil), Corpus: a.corpus.name, Documents: len(a.corpus.docs),
 		Encoding: encoding, Embedder: a.models.embedderName, Questions: a.corpus.questions,
 		Skipped: a.corpus.skipped, ChatModel: a.models.chatModel}
 	for _, doc := range a.corpus.docs {

@@ -8,12 +8,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/retrieve"
 )
 
 // pageData is everything the page template shows.
 type pageData struct {
 	S         settings
-	Query     string // S as a URL query
+	AnswerURL string // where the page fetches the streamed answer
 	Corpus    string
 	Documents int
 	Chunks    int
@@ -34,17 +35,17 @@ type pageData struct {
 }
 
 type passageView struct {
-	N        int
-	DocID    string
-	Title    string
-	Section  string
-	Units    string // "chunks 2–4"
-	Score    string
-	Hits     []string // "chunk 3: 0.0312"
-	Tokens   int
-	Status   string // what the budget did with it
-	Text     []piece
-	DocQuery string // the page with this passage's document shown
+	N       int
+	DocID   string
+	Title   string
+	Section string
+	Units   string // "chunks 2–4"
+	Score   string
+	Hits    []string // "chunk 3: 0.0312"
+	Tokens  int
+	Status  string // what the budget did with it
+	Text    []piece
+	DocURL  string // the page with this passage's document shown
 }
 
 // A piece of text is marked when it is one of the question's terms.
@@ -112,9 +113,13 @@ func (a *app) passageViews(s settings, ans answer, terms map[string]bool) []pass
 	ctxReport, _ := ans.prompt.Section("context")
 	vs := make([]passageView, len(ans.passages))
 	for i, p := range ans.passages {
-		v := passageView{N: i + 1, DocID: p.DocID, Title: p.Title, Section: strings.Join(p.Section, " › "),
+		section := p.Section
+		if len(section) > 0 && section[0] == p.Title {
+			section = section[1:] // the title is shown already
+		}
+		v := passageView{N: i + 1, DocID: p.DocID, Title: p.Title, Section: strings.Join(section, " › "),
 			Units: units(p.First, p.Last), Score: fmt.Sprintf("%.4f", p.Score), Tokens: p.Tokens,
-			Text: mark(p.Text, terms), DocQuery: s.query(func(s *settings) { s.Doc = p.DocID })}
+			Text: mark(p.Text, terms), DocURL: "/?" + s.query(func(s *settings) { s.Doc = p.DocID }) + "#doc-h"}
 		for _, h := range p.Hits {
 			v.Hits = append(v.Hits, fmt.Sprintf("chunk %d: %.4f", h.Index, h.Score))
 		}
@@ -193,7 +198,7 @@ func percent(n, of int) int {
 
 // docView describes document i as ix cut it: its chunks with their headers
 // and the passages that hold them, and a histogram of every chunk's size.
-func (a *app) docView(ctx context.Context, ix *index, i int, ps []passage, terms map[string]bool) (*docView, error) {
+func (a *app) docView(ctx context.Context, ix *index, i int, ps []retrieve.Passage, terms map[string]bool) (*docView, error) {
 	d := a.corpus.docs[i]
 	chunks := ix.docChunks(i)
 	v := &docView{ID: d.ID, Title: d.Title, MaxTokens: ix.key.MaxTokens}
@@ -201,7 +206,7 @@ func (a *app) docView(ctx context.Context, ix *index, i int, ps []passage, terms
 	if ix.dec != nil && len(chunks) > 0 {
 		// The headers as ingest embedded them; the decorator's cache
 		// holds the document's summary, so no model is asked again.
-		dc, err := ix.dec.Decorate(ctx, d.Document, chunks)
+		dc, err := ix.dec.Decorate(ctx, d, chunks)
 		if err != nil {
 			return nil, err
 		}
