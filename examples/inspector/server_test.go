@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/png"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -223,4 +224,13 @@ func TestIndexKept(t *testing.T) {
 	assert.Len(t, a.indexes.byKey, 2)
 	require.Equal(t, http.StatusOK, get(a, "q=hotel&chunk=100&keywords=0").Code)
 	assert.Len(t, a.indexes.byKey, 2)
+}
+
+// TestScreenshotFile: the README's screenshot is a PNG under 200 KB.
+func TestScreenshotFile(t *testing.T) {
+	b, err := os.ReadFile("screenshot.png")
+	require.NoError(t, err)
+	assert.Less(t, len(b), 200<<10)
+	_, err = png.DecodeConfig(bytes.NewReader(b))
+	assert.NoError(t, err)
 }
