@@ -55,7 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready cha
 	if err != nil {
 		return err
 	}
-	a, err := newAppWith(ctx, o, m)
+	a, err := newApp(ctx, o, m)
 	if err != nil {
 		return err
 	}

@@ -39,9 +39,9 @@ type app struct {
 	mux     *http.ServeMux
 }
 
-// newAppWith loads the corpus and starts building the default index. ctx
+// newApp loads the corpus and starts building the default index. ctx
 // bounds the builds.
-func newAppWith(ctx context.Context, o options, m *models) (*app, error) {
+func newApp(ctx context.Context, o options, m *models) (*app, error) {
 	c, err := loadCorpus(ctx, o)
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func newTestApp(t *testing.T, o options) *app {
 	t.Cleanup(cancel)
 	m, err := newModels(o, io.Discard)
 	require.NoError(t, err)
-	a, err := newAppWith(ctx, o, m)
+	a, err := newApp(ctx, o, m)
 	require.NoError(t, err)
 	ix := a.indexes.get(defaults().Index)
 	<-ix.done
