@@ -64,10 +64,10 @@ func (ixs *indexes) get(key indexKey) *index {
 		return ix
 	}
 	if len(ixs.order) == maxIndexes {
-		old := ixs.byKey[ixs.order[0]]
+		// The oldest is forgotten, not closed: a request may still be
+		// reading it; the garbage collector frees it after.
 		delete(ixs.byKey, ixs.order[0])
 		ixs.order = ixs.order[1:]
-		go func() { <-old.done; old.store.Close() }()
 	}
 	ix := &index{key: key, store: &vectorstore.Memory{}, done: make(chan struct{}),
 		chunks: make([][]chunker.Chunk, len(ixs.corpus.docs))}

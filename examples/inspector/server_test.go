@@ -234,3 +234,16 @@ func TestScreenshotFile(t *testing.T) {
 	_, err = png.DecodeConfig(bytes.NewReader(b))
 	assert.NoError(t, err)
 }
+
+// TestIndexesEvicted: at most maxIndexes indexes are kept, the oldest
+// forgotten first, and a forgotten one is built again when asked for.
+func TestIndexesEvicted(t *testing.T) {
+	a := newTestApp(t, testOptions())
+	for n := range maxIndexes + 1 {
+		require.Equal(t, http.StatusOK, get(a, fmt.Sprintf("q=hotel&chunk=%d", 60+n)).Code)
+	}
+	assert.Len(t, a.indexes.byKey, maxIndexes)
+	assert.NotContains(t, a.indexes.byKey, defaults().Index, "the first index, the oldest, is forgotten")
+	require.Equal(t, http.StatusOK, get(a, "q=hotel").Code)
+	assert.Contains(t, a.indexes.byKey, defaults().Index)
+}
