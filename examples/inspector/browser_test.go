@@ -149,7 +149,7 @@ func newPage(steps ...chromedp.Action[chromedp.Void]) chromedp.Action[chromedp.V
 	const check = `!window.inspectorOld && document.readyState === "complete" && !!document.querySelector("#prompt-tokens")`
 	wait := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		var err error
-		for range 200 {
+		for range 600 {
 			var ok bool
 			if ok, err = chromedp.Evaluate[bool](check)(ctx, tg); err == nil && ok {
 				return nil
