@@ -82,14 +82,19 @@ func render(p Passage, label func(Passage) string) (string, error) {
 
 // Citation is a label for [ItemConfig.Label]: the passage's title (or,
 // without one, its document's ID) and its section path, in square
-// brackets, such as "[Travel policy, Hotels > Asia]".
+// brackets, such as "[Travel policy, Hotels > Asia]". A first heading that
+// repeats the title is left out, as headers leave it out.
 func Citation(p Passage) string {
 	src := p.Title
 	if src == "" {
 		src = p.DocID
 	}
-	if len(p.Section) == 0 {
+	section := p.Section
+	if len(section) > 0 && section[0] == p.Title {
+		section = section[1:] // a first heading that repeats the title
+	}
+	if len(section) == 0 {
 		return "[" + src + "]"
 	}
-	return "[" + src + ", " + strings.Join(p.Section, " > ") + "]"
+	return "[" + src + ", " + strings.Join(section, " > ") + "]"
 }

@@ -480,3 +480,19 @@ func TestItemsKeepTheAnswerUnderATightBudget(t *testing.T) {
 	require.Contains(t, res.Text, "25 vacation days")
 	require.Less(t, tok.Count(res.Text), tok.Count(strings.Join([]string{items[0].Text, items[1].Text, items[2].Text}, "\n")), "the budget dropped something")
 }
+
+func TestCitation(t *testing.T) {
+	tests := []struct {
+		p    retrieve.Passage
+		want string
+	}{
+		{retrieve.Passage{DocID: "a.md"}, "[a.md]"},
+		{retrieve.Passage{DocID: "a.md", Title: "Travel policy"}, "[Travel policy]"},
+		{retrieve.Passage{Title: "Travel policy", Section: []string{"Hotels", "Asia"}}, "[Travel policy, Hotels > Asia]"},
+		{retrieve.Passage{Title: "Travel policy", Section: []string{"Travel policy", "Hotels"}}, "[Travel policy, Hotels]"},
+		{retrieve.Passage{Title: "Travel policy", Section: []string{"Travel policy"}}, "[Travel policy]"},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, retrieve.Citation(tt.p))
+	}
+}

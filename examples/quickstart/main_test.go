@@ -358,7 +358,7 @@ func TestFlagErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-max-tokens", "8"},
 		{"-budget", "0"},
-		{"-k", "0"},
+		{"-k", "-1"},
 		{"-timeout", "0s"},
 		{"-max-file-mib", "0"},
 		{"-embed-max-tokens", "-1"},
