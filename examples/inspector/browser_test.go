@@ -321,3 +321,22 @@ func checkScreenshot(t *testing.T, ctx context.Context, name string) {
 	assert.Greater(t, len(colours), 16, "the screenshot %s has %d colours", path, len(colours))
 	assert.Greater(t, differ*100, samples*3, "the screenshot %s is almost all one colour", path)
 }
+
+// TestBrowserAnswer: with a chat model, the page's script streams the
+// answer into the page.
+func TestBrowserAnswer(t *testing.T) {
+	ctx := newBrowser(t)
+	chat := newFakeChat(t)
+	o := testOptions()
+	o.baseURL, o.model, o.apiKey = chat.URL+"/v1", "tiny", "test-key"
+	srv := httptest.NewServer(newTestApp(t, o))
+	t.Cleanup(srv.Close)
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL),
+		newPage(chromedp.Click(chromedp.CSS(`fieldset.examples button:nth-of-type(3)`))),
+	))
+	answer, err := chromedp.Run(ctx, chromedp.Poll[string](`document.getElementById("answer").getAttribute("aria-busy") === "false" && document.getElementById("answer").textContent`))
+	require.NoError(t, err)
+	assert.Equal(t, "Gross margin was 43.0 percent [report-2026-q2.md].", answer)
+}
