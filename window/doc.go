@@ -48,7 +48,8 @@
 // call covering all of its hits; a Source that implements
 // vectorstore.TextRanger (vectorstore.Memory does) is read without the
 // units' vectors, which are most of the bytes a Range copies. Token caps
-// cost one Count of the window's text per unit a window grows by.
+// cost O(log n) counts of at most twice a window's text for a window of n
+// units (see [ExpanderConfig.MaxTokens]), never one per unit.
 // benchmarks/README.md in the repository gives measured figures.
 //
 // # Errors

@@ -3,6 +3,7 @@ package window
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/ragkit/ragkit/tokencount"
@@ -30,7 +31,9 @@ type ExpanderConfig struct {
 	Tokenizer tokencount.Tokenizer
 	// MaxTokens, if positive, caps each window: it grows outward from its
 	// hit, one unit at a time on alternate sides, while the exact count of
-	// its text stays within MaxTokens. A hit that alone counts more is
+	// its text stays within MaxTokens. The window is found with O(log n)
+	// counts, not one per unit, assuming that adding a unit never lowers
+	// the count; a window never exceeds the cap, whatever the Tokenizer. A hit that alone counts more is
 	// returned alone, marked Oversized. Windows that touch are merged only
 	// where the merged text fits too.
 	MaxTokens int
@@ -219,43 +222,122 @@ func (e *Expander) expandDoc(out []placed, d *docHits, units []vectorstore.Recor
 // units within Before and After of a hit's Index, inside the document,
 // its section and the token cap (0: none), without entering units that
 // owner gives to another window.
+//
+// With a cap it takes what a walk of one unit at a time, alternating
+// sides and stopping a side at the first unit that does not fit, would
+// take, without counting the window after each unit: the number of
+// alternating steps that fit is found by doubling and then bisection, the
+// side whose next step did not fit stops, and the other side's further
+// steps are found the same way. That takes O(log n) counts of at most
+// twice the window's text, on the assumption that adding a unit never
+// lowers the count, which holds for any tokenizer that counts a text's
+// tokens. Only windows that were counted and fit are ever taken, so a
+// window fits its cap whatever the tokenizer does; with one whose count
+// can fall as the text grows it may stop earlier than the walk would.
 func (e *Expander) grow(w *placed, owner []int, self, limit, idx int) {
-	left, right := true, true
-	for left || right {
-		if left {
-			left = e.step(w, owner, self, limit, w.lo-1, idx-e.cfg.Before)
-		}
-		if right {
-			right = e.step(w, owner, self, limit, w.hi+1, addSat(idx, e.cfg.After))
+	left := reach{e: e, w: w, owner: owner, self: self, bound: idx - e.cfg.Before, dir: -1}
+	right := reach{e: e, w: w, owner: owner, self: self, bound: addSat(idx, e.cfg.After), dir: 1}
+	if limit <= 0 {
+		w.lo, w.hi = w.lo-left.upTo(math.MaxInt), w.hi+right.upTo(math.MaxInt)
+		return
+	}
+	fits := func(l, r int) bool {
+		return e.cfg.Tokenizer.Count(join(w.units, w.lo-l, w.hi+r, e.cfg.Separator)) <= limit
+	}
+	sides := func(t int) (l, r int) { return alternate(t, left.upTo(t), right.upTo(t)) }
+	t := longest(func(c int) int { return min(c, left.upTo(c)+right.upTo(c)) },
+		func(t int) bool { return fits(sides(t)) })
+	l, r := sides(t)
+	if t < min(t+1, left.upTo(t+1)+right.upTo(t+1)) { // step t+1 exists and did not fit: its side stops
+		if l1, _ := sides(t + 1); l1 > l {
+			r += longest(func(c int) int { return right.upTo(addSat(r, c)) - r }, func(x int) bool { return fits(l, r+x) })
+		} else {
+			l += longest(func(c int) int { return left.upTo(addSat(l, c)) - l }, func(x int) bool { return fits(l+x, r) })
 		}
 	}
+	w.lo, w.hi = w.lo-l, w.hi+r
 }
 
-// step adds unit q to w, next to its left or right end, if every bound
-// allows; it reports whether it did.
-func (e *Expander) step(w *placed, owner []int, self, limit, q, bound int) bool {
-	units := w.units
-	if q < 0 || q >= len(units) || (owner != nil && owner[q] >= 0 && owner[q] != self) {
-		return false
+// alternate returns how many of t steps, taken alternately left and
+// right (left first) while each side has steps left, fall on each side,
+// when nl steps are possible on the left and nr on the right (or, for
+// either, at least t).
+func alternate(t, nl, nr int) (l, r int) {
+	a := min(nl, nr)
+	switch {
+	case t <= 2*a:
+		return (t + 1) / 2, t / 2
+	case nl > nr:
+		return t - a, a
 	}
-	leftward := q < w.lo
-	if leftward && units[q].Index < bound || !leftward && units[q].Index > bound {
-		return false
+	return a, t - a
+}
+
+// longest returns the largest t for which fits holds, among the steps
+// that avail(c) says exist (it returns their number, capped at c), taking
+// t = 0 to fit: it doubles t while fits holds, then bisects, so it calls
+// fits O(log t) times and avail with c at most twice the result.
+func longest(avail func(c int) int, fits func(t int) bool) int {
+	good, bad := 0, 0
+	for c := 1; ; c = addSat(c, c) {
+		top := min(c, avail(c))
+		if top <= good {
+			return good
+		}
+		if !fits(top) {
+			bad = top
+			break
+		}
+		good = top
+		if top < c {
+			return good
+		}
 	}
-	if leftward && !e.sameSection(units, q, w.lo) || !leftward && !e.sameSection(units, w.hi, q) {
-		return false
+	for bad-good > 1 {
+		mid := good + (bad-good)/2
+		if fits(mid) {
+			good = mid
+		} else {
+			bad = mid
+		}
 	}
-	lo, hi := w.lo, w.hi
-	if leftward {
-		lo = q
-	} else {
-		hi = q
+	return good
+}
+
+// reach finds, lazily, how many units a window may take on one side
+// (dir -1 left, +1 right) by every bound but the token cap: the document,
+// the hit's Before or After, the section, and the other windows.
+type reach struct {
+	e     *Expander
+	w     *placed
+	owner []int
+	self  int
+	bound int // the last Index the side may take
+	dir   int
+	n     int // units found so far
+	done  bool
+}
+
+// upTo returns the number of units the side may take, capped at c.
+func (s *reach) upTo(c int) int {
+	units := s.w.units
+	for s.n < c && !s.done {
+		edge := s.w.lo - s.n // the unit next to q, inside the window
+		if s.dir > 0 {
+			edge = s.w.hi + s.n
+		}
+		q := edge + s.dir
+		switch {
+		case q < 0 || q >= len(units),
+			s.owner != nil && s.owner[q] >= 0 && s.owner[q] != s.self,
+			s.dir < 0 && (units[q].Index < s.bound || !s.e.sameSection(units, q, edge)),
+			s.dir > 0 && (units[q].Index > s.bound || !s.e.sameSection(units, edge, q)):
+			s.done = true
+		default:
+			s.n++
+		}
 	}
-	if limit > 0 && e.cfg.Tokenizer.Count(join(units, lo, hi, e.cfg.Separator)) > limit {
-		return false
-	}
-	w.lo, w.hi = lo, hi
-	return true
+	return min(s.n, c)
 }
 
 // byHitScore returns the positions of d's hits, best score first (ties by
