@@ -26,8 +26,9 @@
 // ExpanderConfig.MaxTokens. Windows that overlap or touch are merged, so
 // that the same paragraph never reaches the model twice; windows of
 // different documents never are. A total budget keeps the windows of the
-// best hits. Windows may be kept inside sections: a Markdown heading, or a
-// change of a metadata value, stops them.
+// best hits. Windows may be kept inside sections: with
+// ExpanderConfig.SectionKey set to document.SectionKey, the section path
+// that ingest stores with each record, a change of section stops them.
 //
 // # Relevant segment extraction
 //

@@ -42,13 +42,16 @@ type ExpanderConfig struct {
 	// first that does not fit is cut toward its best hit to what remains,
 	// marked Trimmed, and the rest are dropped.
 	MaxTotalTokens int
-	// SectionKey, if set, keeps a window among units whose Metadata holds
-	// the same value under this key (a section path, a page).
+	// SectionKey, if set, keeps each window inside its hit's section: a
+	// window never joins two neighbouring units whose Metadata values
+	// under this key differ, so it stops at every change of section, and
+	// windows that touch across one are not merged. Set it to
+	// document.SectionKey, the section path that ingest stores with each
+	// record, to keep windows inside the sections of the documents'
+	// outlines (Markdown ATX and setext headings and plain-text headings
+	// alike: a heading's unit opens its section); any other key works the
+	// same way (a page number). Empty: windows cross sections.
 	SectionKey string
-	// Headings keeps a window inside the Markdown section of its hit: a
-	// unit that is an ATX heading ("## Setup") may open a window but is
-	// never crossed.
-	Headings bool
 	// Separator, if not empty, joins the units' texts in place of the
 	// original text between them.
 	Separator string
@@ -353,13 +356,8 @@ func byHitScore(d *docHits) []int {
 
 // sameSection reports whether units a and b = a+1 may share a window.
 func (e *Expander) sameSection(units []vectorstore.Record, a, b int) bool {
-	if e.cfg.Headings && isHeading(units[b].Text) {
-		return false
-	}
-	if k := e.cfg.SectionKey; k != "" && units[a].Metadata[k] != units[b].Metadata[k] {
-		return false
-	}
-	return true
+	k := e.cfg.SectionKey
+	return k == "" || units[a].Metadata[k] == units[b].Metadata[k]
 }
 
 // merge joins windows of one document that overlap or touch, where the

@@ -144,16 +144,8 @@ func TestExpandMaxTokens(t *testing.T) {
 
 func TestExpandSections(t *testing.T) {
 	doc := "# Intro\n\nOne. Two. Three.\n\n## Setup\n\nFour. Five. Six."
-	src, units := storeOf(t, map[string]string{"md": doc})
+	_, units := storeOf(t, map[string]string{"md": doc})
 	require.Len(t, units["md"], 8)
-	t.Run("headings", func(t *testing.T) {
-		e, err := window.NewExpander(window.ExpanderConfig{Source: src, Size: 3, Headings: true})
-		require.NoError(t, err)
-		ws, err := e.Expand(context.Background(), []vectorstore.Hit{hit(units, "md", 3, .9), hit(units, "md", 5, .8)})
-		require.NoError(t, err)
-		require.Equal(t, []string{"# Intro\n\nOne. Two. Three.", "## Setup\n\nFour. Five. Six."},
-			[]string{ws[0].Text, ws[1].Text})
-	})
 	t.Run("metadata key", func(t *testing.T) {
 		m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
 		require.NoError(t, err)

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
-	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -154,9 +152,4 @@ func addSat(a, b int) int {
 		return math.MaxInt
 	}
 	return a + b
-}
-
-// isHeading reports whether a unit opens a section: a Markdown ATX heading.
-func isHeading(text string) bool {
-	return markdown.ATXLevel(strings.TrimLeft(text, " ")) > 0
 }
