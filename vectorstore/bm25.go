@@ -206,7 +206,7 @@ func (m *Memory) keywordSearch(sc *kwScratch, k int, filter Filter) []kernel.Can
 	}
 	m.score(sc)
 	top := &sc.top
-	top.Reset(k)
+	top.Reset(min(k, len(sc.touched))) // a huge k must not size the heap
 	top.Before = m.idBefore
 	for _, id := range sc.touched {
 		score := float32(sc.acc[id])
