@@ -15,7 +15,7 @@ import (
 // lexemes of to_tsvector, the same as the tsv column's, quoted and joined
 // by |. A query of stop words only has no lexeme, and the NULL tsquery
 // matches nothing.
-// Backslashes are written as escape strings (E”), which read the same
+// Backslashes are written as escape strings (E'…'), which read the same
 // whatever standard_conforming_strings says: a plain '\' is an
 // unterminated string when it is off.
 const keywordQuery = `(SELECT string_agg('''' || replace(replace(l, E'\\', E'\\\\'), '''', '''''') || '''', ' | ')::tsquery AS q
