@@ -130,6 +130,21 @@ func (s suite) recordErrors(t *testing.T) {
 			}
 		})
 	}
+	// A bad record is refused even when a later record of the same write
+	// replaces it: every record is checked, not only the one kept.
+	for _, bad := range [][]float32{{0, 0}, {nan, 1}} {
+		shadowed := []vectorstore.Record{rec(func(r *vectorstore.Record) { r.Vector = bad }), rec(func(*vectorstore.Record) {})}
+		writes := map[string]func() error{"Upsert": func() error { return st.Upsert(bg, shadowed...) }}
+		if replacer {
+			writes["ReplaceDocument"] = func() error { return rp.ReplaceDocument(bg, "d", shadowed...) }
+		}
+		for name, write := range writes {
+			var re *vectorstore.RecordError
+			require.ErrorAs(t, write(), &re, "%s of a bad record replaced within the write", name)
+			require.Equal(t, 0, re.Index, name)
+			require.Equal(t, "Vector", re.Field, name)
+		}
+	}
 	if replacer {
 		err := rp.ReplaceDocument(bg, "d", vectorstore.Record{ID: "b", DocID: "other", Vector: []float32{1, 0}})
 		var re *vectorstore.RecordError
