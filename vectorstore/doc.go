@@ -75,7 +75,7 @@
 // byte offsets with 0 <= Start <= End; records returned are copies. A
 // refused record gives a [*RecordError] (wrapping [ErrInvalidRecord]); the
 // other errors wrap the sentinels [ErrNotFound], [ErrDimensionMismatch],
-// [ErrInvalidArgument], [ErrInvalidConfig], [ErrCorrupt], [ErrVersion]
+// [ErrInvalidArgument], [ErrConfig], [ErrCorrupt], [ErrVersion]
 // and [ErrClosed] (test with [errors.Is]). A failed write changes nothing.
 //
 // # Persistence

@@ -2,7 +2,6 @@ package vectorstore
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -28,17 +27,17 @@ type FusionConfig struct {
 // check returns what is wrong with c for fusing n lists, if anything.
 func (c FusionConfig) check(n int) error {
 	if c.K < 0 {
-		return &ConfigError{Field: "K", Value: c.K, Err: errNegative}
+		return configError("K", c.K, "must be 0 (the default) or more")
 	}
 	if c.Weights == nil {
 		return nil
 	}
 	if len(c.Weights) != n {
-		return &ConfigError{Field: "Weights", Value: len(c.Weights), Err: fmt.Errorf("has %d weights for %d lists", len(c.Weights), n)}
+		return configError("len(Weights)", len(c.Weights), fmt.Sprintf("must be %d, one per list", n))
 	}
 	for i, w := range c.Weights {
 		if !(w >= 0) || math.IsInf(w, 1) {
-			return &ConfigError{Field: fmt.Sprintf("Weights[%d]", i), Value: w, Err: errors.New("is not a finite weight of 0 or more")}
+			return configError(fmt.Sprintf("Weights[%d]", i), w, "must be finite and 0 or more")
 		}
 	}
 	return nil
@@ -72,7 +71,7 @@ type fused struct {
 // The fused score is at most the sum of the weights over K+1; it ranks
 // the hits of one fusion and means nothing on its own. Nil or empty
 // lists are allowed. A negative K, or Weights of the wrong length or with
-// a negative or not finite weight, gives a [*ConfigError]. Cost: linear
+// a negative or not finite weight, gives an error wrapping [ErrConfig]. Cost: linear
 // in the total number of hits, plus sorting the result.
 func Fuse(cfg FusionConfig, lists ...[]Hit) ([]Hit, error) {
 	if err := cfg.check(len(lists)); err != nil {

@@ -118,8 +118,8 @@ func TestFuseErrors(t *testing.T) {
 		field string
 	}{
 		{"negative K", vectorstore.FusionConfig{K: -1}, "K"},
-		{"too few weights", vectorstore.FusionConfig{Weights: []float64{1}}, "Weights"},
-		{"too many weights", vectorstore.FusionConfig{Weights: []float64{1, 1, 1}}, "Weights"},
+		{"too few weights", vectorstore.FusionConfig{Weights: []float64{1}}, "len(Weights)"},
+		{"too many weights", vectorstore.FusionConfig{Weights: []float64{1, 1, 1}}, "len(Weights)"},
 		{"negative weight", vectorstore.FusionConfig{Weights: []float64{1, -1}}, "Weights[1]"},
 		{"NaN weight", vectorstore.FusionConfig{Weights: []float64{math.NaN(), 1}}, "Weights[0]"},
 		{"infinite weight", vectorstore.FusionConfig{Weights: []float64{1, math.Inf(1)}}, "Weights[1]"},
@@ -127,10 +127,8 @@ func TestFuseErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := vectorstore.Fuse(tt.cfg, two...)
 			require.Nil(t, got)
-			require.ErrorIs(t, err, vectorstore.ErrInvalidConfig)
-			var ce *vectorstore.ConfigError
-			require.ErrorAs(t, err, &ce)
-			require.Equal(t, tt.field, ce.Field)
+			require.ErrorIs(t, err, vectorstore.ErrConfig)
+			require.ErrorContains(t, err, "vectorstore: invalid configuration: "+tt.field+" is ")
 		})
 	}
 }
@@ -266,14 +264,12 @@ func TestHybrid(t *testing.T) {
 			{vectorstore.HybridConfig{Embedder: l}, "Store"},
 			{vectorstore.HybridConfig{Store: m}, "Embedder"},
 			{vectorstore.HybridConfig{Store: m, Embedder: l, Candidates: -1}, "Candidates"},
-			{vectorstore.HybridConfig{Store: m, Embedder: l, Fusion: vectorstore.FusionConfig{Weights: []float64{1}}}, "Weights"},
+			{vectorstore.HybridConfig{Store: m, Embedder: l, Fusion: vectorstore.FusionConfig{Weights: []float64{1}}}, "len(Weights)"},
 			{vectorstore.HybridConfig{Store: m, Embedder: l, Fusion: vectorstore.FusionConfig{K: -5}}, "K"},
 		} {
 			_, err := vectorstore.NewHybrid(tt.cfg)
-			var ce *vectorstore.ConfigError
-			require.ErrorAs(t, err, &ce)
-			require.ErrorIs(t, err, vectorstore.ErrInvalidConfig)
-			require.Equal(t, tt.field, ce.Field)
+			require.ErrorIs(t, err, vectorstore.ErrConfig)
+			require.ErrorContains(t, err, "vectorstore: invalid configuration: "+tt.field+" is ")
 		}
 	})
 }

@@ -49,15 +49,15 @@ type Hybrid struct {
 
 // NewHybrid returns a hybrid search configured by cfg. A missing Store or
 // Embedder, a negative Candidates, or a Fusion that [Fuse] would refuse
-// for two lists gives a [*ConfigError].
+// for two lists gives an error wrapping [ErrConfig].
 func NewHybrid(cfg HybridConfig) (*Hybrid, error) {
 	switch {
 	case cfg.Store == nil:
-		return nil, &ConfigError{Field: "Store", Err: errEmpty}
+		return nil, configError("Store", nil, "is required")
 	case cfg.Embedder == nil:
-		return nil, &ConfigError{Field: "Embedder", Err: errEmpty}
+		return nil, configError("Embedder", nil, "is required")
 	case cfg.Candidates < 0:
-		return nil, &ConfigError{Field: "Candidates", Value: cfg.Candidates, Err: errNegative}
+		return nil, configError("Candidates", cfg.Candidates, "must be 0 (the default) or more")
 	}
 	if err := cfg.Fusion.check(2); err != nil {
 		return nil, err

@@ -82,13 +82,13 @@ type Memory struct {
 
 // NewMemory returns an empty store configured by cfg. A Dimension outside
 // [0, MaxDimension], a negative Workers, or a K1 or B of cfg.Keywords out
-// of range gives a [*ConfigError].
+// of range gives an error wrapping [ErrConfig].
 func NewMemory(cfg MemoryConfig) (*Memory, error) {
 	if cfg.Dimension < 0 || cfg.Dimension > MaxDimension {
-		return nil, &ConfigError{Field: "Dimension", Value: cfg.Dimension, Err: errOutOfRange}
+		return nil, configError("Dimension", cfg.Dimension, dimensionRange)
 	}
 	if cfg.Workers < 0 {
-		return nil, &ConfigError{Field: "Workers", Value: cfg.Workers, Err: errNegative}
+		return nil, configError("Workers", cfg.Workers, "must be 0 (every CPU) or more")
 	}
 	if err := cfg.Keywords.check(); err != nil {
 		return nil, err
@@ -139,7 +139,7 @@ func (m *Memory) Dimension() int {
 // Config returns the store's configuration with its defaults resolved:
 // Dimension is the store's dimension (0 while not yet known), Workers the
 // number of goroutines a query may use, Keywords.K1 and Keywords.B the
-// BM25 parameters (-1 for one that is 0). A store made by [NewMemory]
+// BM25 parameters (math.SmallestNonzeroFloat64 for one that is 0). A store made by [NewMemory]
 // with the result accepts the same vectors and scores keywords alike.
 func (m *Memory) Config() MemoryConfig {
 	m.init()

@@ -325,10 +325,8 @@ func TestArgumentAndConfigErrors(t *testing.T) {
 	for _, tt := range configs {
 		t.Run(fmt.Sprintf("NewMemory/%+v", tt.cfg), func(t *testing.T) {
 			_, err := vectorstore.NewMemory(tt.cfg)
-			require.ErrorIs(t, err, vectorstore.ErrInvalidConfig)
-			var ce *vectorstore.ConfigError
-			require.ErrorAs(t, err, &ce)
-			require.Equal(t, tt.field, ce.Field)
+			require.ErrorIs(t, err, vectorstore.ErrConfig)
+			require.ErrorContains(t, err, "vectorstore: invalid configuration: "+tt.field+" is ")
 		})
 	}
 }
@@ -351,7 +349,7 @@ func TestEmptyStore(t *testing.T) {
 }
 
 // defaultKeywords is the zero KeywordConfig resolved.
-var defaultKeywords = vectorstore.KeywordConfig{K1: vectorstore.DefaultK1, B: vectorstore.DefaultB}
+var defaultKeywords = vectorstore.KeywordConfig{K1: 1.2, B: 0.75}
 
 func TestConfig(t *testing.T) {
 	m := newMemory(t, vectorstore.MemoryConfig{Compact: true, Workers: 3})

@@ -159,3 +159,6 @@ const KeywordsKey = "vectorstore.keywords"
 // compact store accumulates in int32, which cannot overflow below this
 // length, and no embedding model comes near it.
 const MaxDimension = 1 << 16
+
+// dimensionRange says what a Dimension setting may be.
+const dimensionRange = "must be 0 (taken from the vectors) to MaxDimension (65536)"

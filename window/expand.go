@@ -1,8 +1,8 @@
 package window
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -10,9 +10,9 @@ import (
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// DefaultSize is the number of units on each side of a hit when
-// ExpanderConfig.Size is zero.
-const DefaultSize = 3
+// defaultSize is the number of units on each side of a hit when
+// ExpanderConfig sets neither Size nor Before and After.
+const defaultSize = 3
 
 // ExpanderConfig configures an [Expander]. Only Source is required; the
 // zero value of every other field is the default.
@@ -21,10 +21,12 @@ type ExpanderConfig struct {
 	Source Source
 	// Size is the number of units a window takes on each side of a hit:
 	// a window of Size w holds w units before the hit and w after.
-	// Zero means [DefaultSize]; a negative value means none.
+	// Zero means 3, unless Before or After is set.
 	Size int
-	// Before and After, if not zero, override Size on one side; a
-	// negative value means none.
+	// Before and After, if either is set, are the numbers of units a
+	// window takes before and after a hit (0: none on that side), in
+	// place of Size, which must then be zero: {Before: 2} takes two units
+	// before each hit and none after.
 	Before, After int
 	// Tokenizer counts each window's Tokens. Required with MaxTokens or
 	// MaxTotalTokens; without it Tokens is 0.
@@ -59,42 +61,51 @@ type ExpanderConfig struct {
 
 // Expander turns the hits of a query into windows of neighbouring units:
 // sentence-window retrieval. It is safe for concurrent use if its Source
-// and Tokenizer are. The zero Expander returns [ErrNoSource].
+// and Tokenizer are. The zero Expander returns an error wrapping
+// [ErrConfig].
 type Expander struct {
 	cfg ExpanderConfig // with Before and After resolved from Size
 }
 
-// NewExpander returns an Expander configured by cfg. A missing Source gives
-// [ErrNoSource]; a negative cap [ErrInvalidConfig]; a cap without a
-// Tokenizer [ErrNoTokenizer].
+// NewExpander returns an Expander configured by cfg. A missing Source, a
+// negative setting, Size with Before or After, or a cap without a
+// Tokenizer gives an error wrapping [ErrConfig].
 func NewExpander(cfg ExpanderConfig) (*Expander, error) {
-	if cfg.Source == nil {
-		return nil, ErrNoSource
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
-	if cfg.MaxTokens < 0 || cfg.MaxTotalTokens < 0 {
-		return nil, fmt.Errorf("%w: MaxTokens %d, MaxTotalTokens %d", ErrInvalidConfig, cfg.MaxTokens, cfg.MaxTotalTokens)
-	}
-	if (cfg.MaxTokens > 0 || cfg.MaxTotalTokens > 0) && cfg.Tokenizer == nil {
-		return nil, fmt.Errorf("%w: with MaxTokens or MaxTotalTokens", ErrNoTokenizer)
-	}
-	size := side(cfg.Size, DefaultSize)
 	e := &Expander{cfg: cfg}
-	e.cfg.Size, e.cfg.Before, e.cfg.After = size, side(cfg.Before, size), side(cfg.After, size)
+	if cfg.Before == 0 && cfg.After == 0 {
+		size := cmp.Or(cfg.Size, defaultSize)
+		e.cfg.Before, e.cfg.After = size, size
+	}
+	e.cfg.Size = 0
 	return e, nil
 }
 
-func side(n, def int) int {
-	switch {
-	case n == 0:
-		return def
-	case n < 0:
-		return 0
+// check returns what is wrong with cfg, if anything.
+func (cfg *ExpanderConfig) check() error {
+	for _, f := range []struct {
+		name  string
+		value int
+	}{{"Size", cfg.Size}, {"Before", cfg.Before}, {"After", cfg.After}, {"MaxTokens", cfg.MaxTokens}, {"MaxTotalTokens", cfg.MaxTotalTokens}} {
+		if f.value < 0 {
+			return configError(f.name, f.value, "must be 0 or more")
+		}
 	}
-	return n
+	switch {
+	case cfg.Source == nil:
+		return errNoSource
+	case cfg.Size != 0 && (cfg.Before != 0 || cfg.After != 0):
+		return configError("Size", cfg.Size, "must be 0 when Before or After is set")
+	case (cfg.MaxTokens > 0 || cfg.MaxTotalTokens > 0) && cfg.Tokenizer == nil:
+		return configError("Tokenizer", nil, "is required with MaxTokens or MaxTotalTokens")
+	}
+	return nil
 }
 
-// Config returns the configuration of e with its defaults resolved: Size,
-// Before and After are the numbers of units used.
+// Config returns the configuration of e with its defaults resolved:
+// Before and After are the numbers of units used, and Size is zero.
 func (e *Expander) Config() ExpanderConfig { return e.cfg }
 
 // Expand returns the windows around hits, best first. Hits are the hits of
@@ -117,7 +128,7 @@ func (e *Expander) Config() ExpanderConfig { return e.cfg }
 // [ErrInvalidHit].
 func (e *Expander) Expand(ctx context.Context, hits []vectorstore.Hit) ([]Window, error) {
 	if e == nil || e.cfg.Source == nil {
-		return nil, ErrNoSource
+		return nil, errNoSource
 	}
 	docs, err := groupHits(hits)
 	if err != nil {

@@ -30,6 +30,12 @@ func FuzzExpand(f *testing.F) {
 		tok := tokentest.Lumpy{}
 		cfg := window.ExpanderConfig{Source: m, Size: int(size % 8), Tokenizer: tok,
 			MaxTokens: int(maxTokens), MaxTotalTokens: int(maxTotal)}
+		if size < 0 { // one side only: Before, or After for odd sizes
+			cfg.Size, cfg.Before = 0, int(-(size % 8))
+			if size%2 != 0 {
+				cfg.Before, cfg.After = 0, cfg.Before
+			}
+		}
 		if sections {
 			cfg.SectionKey = document.SectionKey
 		}

@@ -47,7 +47,7 @@ func Chunks(docID, text string, c *chunker.Chunker) ([]vectorstore.Record, error
 		return nil, err
 	}
 	if c == nil {
-		return nil, fmt.Errorf("%w: nil chunker", ErrInvalidConfig)
+		return nil, fmt.Errorf("%w: nil chunker", ErrConfig)
 	}
 	chunks, err := c.Split(text)
 	if err != nil {

@@ -89,5 +89,5 @@ func TestUnitsErrors(t *testing.T) {
 		})
 	}
 	_, err = window.Chunks("d", "Text.", nil)
-	require.ErrorIs(t, err, window.ErrInvalidConfig)
+	require.ErrorIs(t, err, window.ErrConfig)
 }
