@@ -53,7 +53,7 @@ func Example() {
 	}
 	fmt.Printf("after an edit: %d embedded, %d reused\n", second.Embedded, second.Reused)
 
-	recs, _ := store.RangeText(ctx, "lighthouse", 0, 9)
+	recs, _ := store.Range(ctx, "lighthouse", 0, 9)
 	for _, r := range recs {
 		fmt.Printf("%d %s %.40q\n", r.Index, r.ID, r.Text)
 	}

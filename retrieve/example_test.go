@@ -97,7 +97,7 @@ func ExampleWindowItems() {
 	if err != nil {
 		panic(err)
 	}
-	hits, err := store.QueryText(ctx, q[0], 1, vectorstore.Filter{})
+	hits, err := store.Query(ctx, q[0], 1, vectorstore.Filter{})
 	if err != nil {
 		panic(err)
 	}

@@ -109,7 +109,7 @@ var kwPool = sync.Pool{New: func() any { return new(kwScratch) }}
 // query by BM25, best first (ties in score by ID), among those that
 // match filter; it implements [KeywordQuerier]. A record that shares no
 // term with the query is not returned, so there may be fewer than k hits.
-// Hits carry no vectors, as with [Memory.QueryText].
+// Hits carry no vectors, as with [Memory.Query].
 //
 // Texts and queries are cut into terms alike: the words of
 // [segment.Words] that hold a letter or a digit, case-folded, apostrophes
@@ -173,7 +173,7 @@ func (m *Memory) keywordHits(sc *kwScratch, k int, filter Filter) []Hit {
 	if len(cands) == 0 {
 		return nil
 	}
-	return m.hits(cands, false)
+	return m.hits(cands)
 }
 
 // hybridSearch runs the two searches of a [Hybrid] query under one read
@@ -194,7 +194,7 @@ func (m *Memory) hybridSearch(ctx context.Context, vector []float32, text string
 		return nil, nil, err
 	}
 	defer m.mu.RUnlock()
-	if vhits, err = m.vectorHits(ctx, vs, len(vector), k, filter, false); err != nil {
+	if vhits, err = m.vectorHits(ctx, vs, len(vector), k, filter); err != nil {
 		return nil, nil, err
 	}
 	return vhits, m.keywordHits(ks, k, filter), nil

@@ -187,7 +187,7 @@ func TestHybrid(t *testing.T) {
 		text := "what did the environmental review of 24/01234 find"
 		got := query(t, h, text, 3, vectorstore.Filter{})
 		vec := embedOne(t, l, text)
-		vhits, err := m.QueryText(bg, vec, 50, vectorstore.Filter{})
+		vhits, err := m.Query(bg, vec, 50, vectorstore.Filter{})
 		require.NoError(t, err)
 		khits, err := m.QueryKeywords(bg, text, 50, vectorstore.Filter{})
 		require.NoError(t, err)
@@ -207,7 +207,7 @@ func TestHybrid(t *testing.T) {
 		require.NoError(t, err)
 		text := "the of and to"
 		got := query(t, h, text, 3, vectorstore.Filter{})
-		vhits, err := m.QueryText(bg, embedOne(t, l, text), 3, vectorstore.Filter{})
+		vhits, err := m.Query(bg, embedOne(t, l, text), 3, vectorstore.Filter{})
 		require.NoError(t, err)
 		require.Equal(t, hitIDs(vhits), hitIDs(got))
 		require.InDelta(t, 1.0/61, got[0].Score, 1e-7)
@@ -218,7 +218,7 @@ func TestHybrid(t *testing.T) {
 		require.Nil(t, h.Config().Keywords)
 		text := "ERR_CONN_RESET"
 		got := query(t, h, text, 7, vectorstore.Filter{})
-		vhits, err := m.QueryText(bg, embedOne(t, l, text), 7, vectorstore.Filter{})
+		vhits, err := m.Query(bg, embedOne(t, l, text), 7, vectorstore.Filter{})
 		require.NoError(t, err)
 		require.Equal(t, hitIDs(vhits), hitIDs(got), "the vector search's order")
 		require.InDelta(t, 2.0/61, got[0].Score, 1e-7, "scored by rank, weighted")

@@ -3,6 +3,7 @@ package vectorstore_test
 import (
 	"bytes"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -56,16 +57,17 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
-// allRecords returns every record of m, by a query for all of them.
+// allRecords returns every record of m, with its vector, document by
+// document.
 func allRecords(t *testing.T, m *vectorstore.Memory) []vectorstore.Record {
 	t.Helper()
-	q := make([]float32, m.Dimension())
-	q[0] = 1
-	hits, err := m.Query(bg, q, m.Len(), vectorstore.Filter{})
+	docs, err := m.DocumentIDs(bg)
 	require.NoError(t, err)
-	recs := make([]vectorstore.Record, len(hits))
-	for i, h := range hits {
-		recs[i] = h.Record
+	var recs []vectorstore.Record
+	for _, d := range docs {
+		rs, err := m.Range(bg, d, math.MinInt, math.MaxInt)
+		require.NoError(t, err)
+		recs = append(recs, rs...)
 	}
 	return recs
 }

@@ -164,9 +164,6 @@ func (h *Hybrid) vectorSearch(ctx context.Context, text string, n int, filter Fi
 	if err != nil {
 		return nil, err
 	}
-	if tq, ok := h.cfg.Store.(TextQuerier); ok {
-		return tq.QueryText(ctx, vec, n, filter)
-	}
 	hits, err := h.cfg.Store.Query(ctx, vec, n, filter)
 	for i := range hits {
 		hits[i].Vector = nil

@@ -211,26 +211,6 @@ func (m *Memory) Get(ctx context.Context, id string) (Record, error) {
 // document is cut to the records that exist, so a sentence window may ask
 // for Index-2 .. Index+2 without checking bounds.
 func (m *Memory) Range(ctx context.Context, docID string, from, to int) ([]Record, error) {
-	return m.rangeOf(ctx, docID, from, to, true)
-}
-
-// RangeText is [Memory.Range] without the vectors: each record's Vector is
-// nil. It implements [TextRanger].
-func (m *Memory) RangeText(ctx context.Context, docID string, from, to int) ([]Record, error) {
-	return m.rangeOf(ctx, docID, from, to, false)
-}
-
-// DocumentIDs returns the IDs of the documents in the store, sorted. It
-// implements [DocumentLister].
-func (m *Memory) DocumentIDs(ctx context.Context) ([]string, error) {
-	if err := m.rlock(ctx); err != nil {
-		return nil, err
-	}
-	defer m.mu.RUnlock()
-	return slices.Sorted(maps.Keys(m.docs)), nil
-}
-
-func (m *Memory) rangeOf(ctx context.Context, docID string, from, to int, vectors bool) ([]Record, error) {
 	if from > to {
 		return nil, fmt.Errorf("%w: range start %d is after its end %d", ErrInvalidArgument, from, to)
 	}
@@ -249,10 +229,17 @@ func (m *Memory) rangeOf(ctx context.Context, docID string, from, to int, vector
 	for hi < len(list) && m.st.recs[list[hi]].Index <= to {
 		hi++
 	}
-	if !vectors {
-		return m.texts(list[lo:hi]), nil
-	}
 	return m.records(list[lo:hi]), nil
+}
+
+// DocumentIDs returns the IDs of the documents in the store, sorted. It
+// implements [DocumentLister].
+func (m *Memory) DocumentIDs(ctx context.Context) ([]string, error) {
+	if err := m.rlock(ctx); err != nil {
+		return nil, err
+	}
+	defer m.mu.RUnlock()
+	return slices.Sorted(maps.Keys(m.docs)), nil
 }
 
 // records returns copies of the records in the given slots, their vectors
@@ -262,16 +249,6 @@ func (m *Memory) records(sl []int32) []Record {
 	slab := make([]float32, len(sl)*m.dim)
 	for i, s := range sl {
 		out[i] = m.record(s, nth(slab, i, m.dim))
-	}
-	return out
-}
-
-// texts returns copies of the records in the given slots without their
-// vectors. The caller holds the read lock.
-func (m *Memory) texts(sl []int32) []Record {
-	out := make([]Record, len(sl))
-	for i, s := range sl {
-		out[i] = m.record(s, nil)
 	}
 	return out
 }
@@ -296,7 +273,5 @@ func (m *Memory) record(slot int32, vec []float32) Record {
 var (
 	_ VectorStore      = (*Memory)(nil)
 	_ DocumentReplacer = (*Memory)(nil)
-	_ TextRanger       = (*Memory)(nil)
-	_ TextQuerier      = (*Memory)(nil)
 	_ KeywordQuerier   = (*Memory)(nil)
 )

@@ -46,9 +46,7 @@
 // # Cost
 //
 // Expand and Extract read each document of the hits once, with one Range
-// call covering all of its hits; a Source that implements
-// vectorstore.TextRanger (vectorstore.Memory does) is read without the
-// units' vectors, which are most of the bytes a Range copies. Token caps
+// call covering all of its hits. Token caps
 // cost O(log n) counts of at most twice a window's text for a window of n
 // units (see [ExpanderConfig.MaxTokens]), never one per unit.
 // benchmarks/README.md in the repository gives measured figures.

@@ -47,7 +47,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	hits, err := store.QueryText(ctx, q[0], 1, vectorstore.Filter{})
+	hits, err := store.Query(ctx, q[0], 1, vectorstore.Filter{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -134,14 +134,13 @@ func (e *Expander) Expand(ctx context.Context, hits []vectorstore.Hit) ([]Window
 	if err != nil {
 		return nil, err
 	}
-	rng := rangeFunc(e.cfg.Source)
 	out := make([]placed, 0, len(hits))
 	var owner []int
 	for _, d := range docs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		units, err := fetch(ctx, rng, d.docID, max(0, d.lo-e.cfg.Before), addSat(d.hi, e.cfg.After))
+		units, err := fetch(ctx, e.cfg.Source, d.docID, max(0, d.lo-e.cfg.Before), addSat(d.hi, e.cfg.After))
 		if err != nil {
 			return nil, err
 		}

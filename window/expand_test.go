@@ -71,8 +71,7 @@ func TestExpand(t *testing.T) {
 			for _, x := range tt.hits {
 				docsHit[x.doc] = true
 			}
-			require.Equal(t, int64(len(docsHit)), src.textRanges.Load(), "one RangeText per document")
-			require.Zero(t, src.ranges.Load(), "vectors are not read")
+			require.Equal(t, int64(len(docsHit)), src.ranges.Load(), "one Range per document")
 			for _, w := range ws {
 				require.Equal(t, docs[w.DocID][w.Start:w.End], w.Text)
 			}
@@ -276,7 +275,7 @@ func TestExpandReplaced(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []span{{"a", 2, 2}, {"a", 3, 5}, {"a", 8, 8}}, spansOf(ws))
 	require.Equal(t, []bool{true, false, true}, []bool{ws[0].Vanished, ws[1].Vanished, ws[2].Vanished})
-	require.Equal(t, int64(1), src.textRanges.Load())
+	require.Equal(t, int64(1), src.ranges.Load())
 }
 
 // cancelling cancels its context when the first document is read.

@@ -191,13 +191,12 @@ func (x *Extractor) Extract(ctx context.Context, hits []vectorstore.Hit) ([]Wind
 
 // gather reads the candidate units and values them.
 func (x *Extractor) gather(ctx context.Context, docs []*docHits) (*candidates, error) {
-	rng := rangeFunc(x.cfg.Source)
 	c := &candidates{}
 	for _, d := range docs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		units, err := fetch(ctx, rng, d.docID, d.lo, d.hi)
+		units, err := fetch(ctx, x.cfg.Source, d.docID, d.lo, d.hi)
 		if err != nil {
 			return nil, err
 		}

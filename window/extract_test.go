@@ -72,7 +72,7 @@ func TestExtractProfiles(t *testing.T) {
 			ws, err := x.Extract(context.Background(), hits)
 			require.NoError(t, err)
 			require.Equal(t, tt.want, segsOf(ws))
-			require.Equal(t, tt.ranges, src.textRanges.Load())
+			require.Equal(t, tt.ranges, src.ranges.Load())
 			for _, w := range ws {
 				require.Equal(t, docs[w.DocID][w.Start:w.End], w.Text)
 				require.NotEmpty(t, w.Hits)

@@ -262,7 +262,7 @@ func retrieve(ctx context.Context, ix *Index, m Method, q Query, k int) ([]Span,
 }
 
 func vectorSearch(ctx context.Context, ix *Index, q Query, k int) ([]vectorstore.Hit, error) {
-	return ix.Store.QueryText(ctx, q.Vector, k, vectorstore.Filter{})
+	return ix.Store.Query(ctx, q.Vector, k, vectorstore.Filter{})
 }
 
 func hitSpans(_ context.Context, _ *Index, hits []vectorstore.Hit) ([]Span, error) {

@@ -82,8 +82,8 @@ type Config struct {
 }
 
 // Store is a [vectorstore.VectorStore] in a PostgreSQL table with pgvector.
-// It implements [vectorstore.DocumentReplacer], [vectorstore.TextRanger],
-// [vectorstore.TextQuerier] and [vectorstore.KeywordQuerier] too. It is
+// It implements [vectorstore.DocumentReplacer] and
+// [vectorstore.KeywordQuerier] too. It is
 // safe for concurrent use, as the pool is.
 type Store struct {
 	cfg   Config
@@ -183,7 +183,5 @@ func (s *Store) begin(ctx context.Context) (pgx.Tx, error) {
 var (
 	_ vectorstore.VectorStore      = (*Store)(nil)
 	_ vectorstore.DocumentReplacer = (*Store)(nil)
-	_ vectorstore.TextRanger       = (*Store)(nil)
-	_ vectorstore.TextQuerier      = (*Store)(nil)
 	_ vectorstore.KeywordQuerier   = (*Store)(nil)
 )

@@ -27,7 +27,7 @@ func (s suite) fields(t *testing.T) {
 		hits, err := st.Query(bg, want.Vector, 1, vectorstore.Filter{DocIDs: []string{want.DocID}, Metadata: want.Metadata})
 		require.NoError(t, err)
 		require.Len(t, hits, 1, "record %s", want.ID)
-		s.checkRecord(t, want, hits[0].Record, true)
+		s.checkRecord(t, want, hits[0].Record, false)
 		require.InDelta(t, 1, hits[0].Score, s.cfg.Tolerance, "record %s against its own vector", want.ID)
 		got, err := st.Range(bg, want.DocID, want.Index, want.Index)
 		require.NoError(t, err)
