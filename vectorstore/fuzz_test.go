@@ -50,7 +50,7 @@ func FuzzLoad(f *testing.F) {
 		require.NoError(t, err, "reloading a saved store")
 		require.Equal(t, out, saved(t, again), "save, load, save is not stable")
 		if m.Len() > 0 {
-			rebuilt := newMemory(t, vectorstore.MemoryConfig{Dimension: m.Dimension()})
+			rebuilt := newMemory(t, vectorstore.MemoryConfig{Dimension: m.Config().Dimension})
 			require.NoError(t, rebuilt.Upsert(bg, allRecords(t, m)...), "Load accepted what Upsert refuses")
 			require.Equal(t, m.Len(), rebuilt.Len())
 		}

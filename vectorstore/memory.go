@@ -126,20 +126,12 @@ func (m *Memory) Len() int {
 	return len(m.st.recs)
 }
 
-// Dimension returns the length of the stored vectors, or 0 while it is not
-// yet known. Once known it stays, even when every record is deleted, and
-// [Memory.Save] keeps it.
-func (m *Memory) Dimension() int {
-	m.init()
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return m.dim
-}
-
 // Config returns the store's configuration with its defaults resolved:
-// Dimension is the store's dimension (0 while not yet known), Workers the
-// number of goroutines a query may use, Keywords.K1 and Keywords.B the
-// BM25 parameters (math.SmallestNonzeroFloat64 for one that is 0). A store made by [NewMemory]
+// Dimension is the store's dimension (0 while not yet known; once known it
+// stays, even when every record is deleted, and [Memory.Save] keeps it),
+// Workers the number of goroutines a query may use, Keywords.K1 and
+// Keywords.B the BM25 parameters (math.SmallestNonzeroFloat64 for one
+// that is 0). A store made by [NewMemory]
 // with the result accepts the same vectors and scores keywords alike.
 func (m *Memory) Config() MemoryConfig {
 	m.init()

@@ -329,14 +329,14 @@ func TestEmptyStore(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, hits)
 	require.Zero(t, m.Len())
-	require.Zero(t, m.Dimension())
+	require.Zero(t, m.Config().Dimension)
 	require.NoError(t, m.Upsert(bg), "empty Upsert")
 	// The first vector fixes the dimension, and it stays when the store
 	// is emptied.
 	require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 2, 3}}))
-	require.Equal(t, 3, m.Dimension())
+	require.Equal(t, 3, m.Config().Dimension)
 	require.NoError(t, m.DeleteDocument(bg, "d"))
-	require.Equal(t, 3, m.Dimension())
+	require.Equal(t, 3, m.Config().Dimension)
 	require.ErrorIs(t, m.Upsert(bg, vectorstore.Record{ID: "b", DocID: "d", Vector: []float32{1, 2}}), vectorstore.ErrDimensionMismatch)
 }
 

@@ -66,9 +66,6 @@ func matchMetadata(want, have map[string]string) bool {
 	return true
 }
 
-// IsZero reports whether f matches every record.
-func (f Filter) IsZero() bool { return len(f.DocIDs) == 0 && len(f.Metadata) == 0 }
-
 // Embedder turns texts into vectors, one per text, all of the same length.
 // Implementations must be safe for concurrent use and stop when ctx is
 // cancelled. [Lexical] is the dependency-free default; a neural model's
