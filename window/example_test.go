@@ -107,6 +107,7 @@ func ExampleExtractor() {
 	// Precision: units 0-2, value 1.04
 	// Recall: units 0-5, value 2.37
 }
+
 // Records that carry their section path (ingest writes it under
 // document.SectionKey) keep windows inside their sections, whatever kind
 // of heading opened them: here a plain-text heading line.
