@@ -3,6 +3,7 @@ package vectorstore_test
 import (
 	"bytes"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -49,23 +50,24 @@ func FuzzLoad(f *testing.F) {
 		require.NoError(t, err, "reloading a saved store")
 		require.Equal(t, out, saved(t, again), "save, load, save is not stable")
 		if m.Len() > 0 {
-			rebuilt := newMemory(t, vectorstore.MemoryConfig{Dimension: m.Dimension()})
+			rebuilt := newMemory(t, vectorstore.MemoryConfig{Dimension: m.Config().Dimension})
 			require.NoError(t, rebuilt.Upsert(bg, allRecords(t, m)...), "Load accepted what Upsert refuses")
 			require.Equal(t, m.Len(), rebuilt.Len())
 		}
 	})
 }
 
-// allRecords returns every record of m, by a query for all of them.
+// allRecords returns every record of m, with its vector, document by
+// document.
 func allRecords(t *testing.T, m *vectorstore.Memory) []vectorstore.Record {
 	t.Helper()
-	q := make([]float32, m.Dimension())
-	q[0] = 1
-	hits, err := m.Query(bg, q, m.Len(), vectorstore.Filter{})
+	docs, err := m.DocumentIDs(bg)
 	require.NoError(t, err)
-	recs := make([]vectorstore.Record, len(hits))
-	for i, h := range hits {
-		recs[i] = h.Record
+	var recs []vectorstore.Record
+	for _, d := range docs {
+		rs, err := m.Range(bg, d, math.MinInt, math.MaxInt)
+		require.NoError(t, err)
+		recs = append(recs, rs...)
 	}
 	return recs
 }

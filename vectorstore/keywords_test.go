@@ -166,8 +166,8 @@ func TestKeywordScoresMatchReference(t *testing.T) {
 		{},
 		{KeepStopWords: true},
 		{K1: 2, B: 1},
-		{K1: -1, B: 0.3},
-		{K1: 0.5, B: -1},
+		{K1: math.SmallestNonzeroFloat64, B: 0.3},
+		{K1: 0.5, B: 1e-10},
 	} {
 		for _, compact := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%+v/compact=%v", cfg, compact), func(t *testing.T) {
@@ -396,16 +396,18 @@ func TestKeywordConfigErrors(t *testing.T) {
 		{"Keywords.K1", vectorstore.KeywordConfig{K1: 1001}},
 		{"Keywords.B", vectorstore.KeywordConfig{B: 1.5}},
 		{"Keywords.B", vectorstore.KeywordConfig{B: math.NaN()}},
+		{"Keywords.K1", vectorstore.KeywordConfig{K1: -1}},
+		{"Keywords.B", vectorstore.KeywordConfig{B: -0.5}},
+		{"Keywords.K1", vectorstore.KeywordConfig{K1: math.Inf(-1)}},
 	} {
 		_, err := vectorstore.NewMemory(vectorstore.MemoryConfig{Keywords: tt.cfg})
-		require.ErrorIs(t, err, vectorstore.ErrInvalidConfig)
-		var ce *vectorstore.ConfigError
-		require.ErrorAs(t, err, &ce)
-		require.Equal(t, tt.field, ce.Field)
+		require.ErrorIs(t, err, vectorstore.ErrConfig)
+		require.ErrorContains(t, err, "vectorstore: invalid configuration: "+tt.field+" is ")
 	}
 	for _, tt := range []struct{ in, want vectorstore.KeywordConfig }{
 		{vectorstore.KeywordConfig{}, defaultKeywords},
-		{vectorstore.KeywordConfig{K1: -3, B: -0.5, KeepStopWords: true}, vectorstore.KeywordConfig{K1: -1, B: -1, KeepStopWords: true}},
+		{vectorstore.KeywordConfig{K1: 1e-12, B: math.SmallestNonzeroFloat64, KeepStopWords: true},
+			vectorstore.KeywordConfig{K1: math.SmallestNonzeroFloat64, B: math.SmallestNonzeroFloat64, KeepStopWords: true}},
 		{vectorstore.KeywordConfig{K1: 2, B: 1}, vectorstore.KeywordConfig{K1: 2, B: 1}},
 	} {
 		m := newMemory(t, vectorstore.MemoryConfig{Keywords: tt.in})
