@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/window"
@@ -65,18 +66,18 @@ func (a *app) retrieve(ctx context.Context, ix *index, s settings) ([]retrieve.P
 }
 
 // widener widens hits into sentence windows of s.Window chunks on each
-// side, or into relevant segments of at most s.Segment chunks.
+// side, kept inside their sections, or into relevant segments of at most
+// s.Segment chunks. Windows of no chunks are the hits alone: no widener.
 func (a *app) widener(ix *index, s settings) (retrieve.Widener, error) {
 	if s.Widen == "windows" {
-		size := s.Window
-		if size == 0 {
-			size = -1 // the hit alone: zero would mean the default size
+		if s.Window == 0 {
+			return nil, nil
 		}
-		return window.NewExpander(window.ExpanderConfig{Source: ix.store, Tokenizer: a.models.tokenizer, Size: size, Headings: true})
+		return window.NewExpander(window.ExpanderConfig{Source: ix.store, Tokenizer: a.models.tokenizer,
+			Size: s.Window, SectionKey: document.SectionKey})
 	}
 	return window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: a.models.tokenizer, MaxUnits: s.Segment})
 }
-
 // assemble fits the instructions, the passages and the question into the
 // prompt, the passages within the context budget.
 func (a *app) assemble(s settings, items []budget.Item) (budget.Result, error) {

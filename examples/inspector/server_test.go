@@ -247,3 +247,30 @@ func TestIndexesEvicted(t *testing.T) {
 	require.Equal(t, http.StatusOK, get(a, "q=hotel").Code)
 	assert.Contains(t, a.indexes.byKey, defaults().Index)
 }
+
+// TestWindows: windows of no chunks are the hits alone; wider ones hold
+// their neighbours within the section.
+func TestWindows(t *testing.T) {
+	a := newTestApp(t, testOptions())
+	units := regexp.MustCompile(`<dt>units</dt><dd>([^<]+)</dd>`)
+	q := "q=" + url.QueryEscape("What is the nightly hotel limit for staff of the Singapore office?") + "&widen=windows"
+
+	w := get(a, q+"&window=0")
+	require.Equal(t, http.StatusOK, w.Code, alert(w.Body.String()))
+	alone := units.FindAllStringSubmatch(w.Body.String(), -1)
+	require.NotEmpty(t, alone)
+	for _, m := range alone {
+		assert.Regexp(t, `^chunk \d+$`, m[1])
+	}
+
+	w = get(a, q+"&window=2")
+	require.Equal(t, http.StatusOK, w.Code, alert(w.Body.String()))
+	wide := units.FindAllStringSubmatch(w.Body.String(), -1)
+	spans := 0
+	for _, m := range wide {
+		if strings.HasPrefix(m[1], "chunks ") {
+			spans++
+		}
+	}
+	assert.Positive(t, spans, "some window holds its hit's neighbours (inside its section): %v", wide)
+}
