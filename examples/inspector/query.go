@@ -78,6 +78,7 @@ func (a *app) widener(ix *index, s settings) (retrieve.Widener, error) {
 	}
 	return window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: a.models.tokenizer, MaxUnits: s.Segment})
 }
+
 // assemble fits the instructions, the passages and the question into the
 // prompt, the passages within the context budget.
 func (a *app) assemble(s settings, items []budget.Item) (budget.Result, error) {
