@@ -1,0 +1,338 @@
+package genkitrag
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/firebase/genkit/go/ai"
+	"github.com/firebase/genkit/go/core"
+	"github.com/firebase/genkit/go/genkit"
+	"github.com/ragkit/ragkit/adapters/meta"
+	"github.com/ragkit/ragkit/vectorstore"
+)
+
+// ErrConfig reports a configuration that a constructor refused.
+var ErrConfig = errors.New("genkitrag: invalid configuration")
+
+// DefaultK is how many documents a retriever returns when neither its
+// Config nor the request's options set K.
+const DefaultK = 4
+
+// Config configures a retriever and an [Indexer].
+type Config struct {
+	// Store holds the records. Required.
+	Store vectorstore.VectorStore
+	// Embedder embeds documents and queries. Required.
+	Embedder vectorstore.Embedder
+	// DocIDKey is the metadata key of a document's ID when its metadata
+	// has no meta.DocIDKey (see meta.ToRecord); empty means none.
+	DocIDKey string
+	// K is how many documents a retriever returns unless the request's
+	// options set K. Zero means [DefaultK]; negative is an error.
+	K int
+}
+
+func (c Config) check() error {
+	switch {
+	case c.Store == nil:
+		return fmt.Errorf("%w: Store is nil: it is required", ErrConfig)
+	case c.Embedder == nil:
+		return fmt.Errorf("%w: Embedder is nil: it is required", ErrConfig)
+	case c.K < 0:
+		return fmt.Errorf("%w: K is %d: must be 0 (the default) or positive", ErrConfig, c.K)
+	}
+	return nil
+}
+
+// RetrieverOptions are the options of a retrieval request
+// (ai.RetrieverRequest.Options, or ai.WithConfig with genkit.Retrieve): a
+// *RetrieverOptions, a RetrieverOptions, or the same as a JSON object (as the
+// Genkit developer UI sends it). Nil means the defaults.
+type RetrieverOptions struct {
+	// K is how many documents to return; zero means Config.K.
+	K int `json:"k,omitempty"`
+	// ScoreThreshold, if set, keeps the documents whose cosine similarity
+	// to the query is at least this, in [-1, 1].
+	ScoreThreshold *float64 `json:"scoreThreshold,omitempty"`
+	// Filter keeps the documents whose metadata holds each key with
+	// exactly its value (meta.DocIDKey selects documents), mapped by
+	// meta.Filter.
+	Filter map[string]any `json:"filter,omitempty"`
+}
+
+// NewRetriever returns a Genkit retriever named name over cfg.Store, not
+// registered anywhere: a vector search by cosine similarity, best first, each
+// document its record's text with metadata by meta.FromHit. An empty name,
+// a missing Store or Embedder, or a negative K gives an error wrapping
+// [ErrConfig].
+//
+// Genkit checks the request's options against the JSON schema of
+// [RetrieverOptions] before the retriever runs, and refuses options of
+// another shape. The request's query is its text parts, joined; a query with
+// other parts, a threshold outside
+// [-1, 1] and a filter that meta.Filter refuses give an error wrapping
+// meta.ErrUnsupported. A negative K is refused by the store
+// (vectorstore.ErrInvalidArgument).
+func NewRetriever(name string, cfg Config) (ai.Retriever, error) {
+	fn, err := retrieveFunc(name, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return ai.NewRetriever(name, retrieverOptions(name), fn), nil
+}
+
+// DefineRetriever is [NewRetriever], registered in g under name, so that
+// genkit.Retrieve, genkit.LookupRetriever and Genkit's tools find it.
+func DefineRetriever(g *genkit.Genkit, name string, cfg Config) (ai.Retriever, error) {
+	fn, err := retrieveFunc(name, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return genkit.DefineRetriever(g, name, retrieverOptions(name), fn), nil
+}
+
+func retrieverOptions(name string) *ai.RetrieverOptions {
+	return &ai.RetrieverOptions{Label: name, ConfigSchema: core.InferSchemaMap(RetrieverOptions{})}
+}
+
+func retrieveFunc(name string, cfg Config) (ai.RetrieverFunc, error) {
+	if name == "" {
+		return nil, fmt.Errorf("%w: name is empty: a Genkit action needs one", ErrConfig)
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if cfg.K == 0 {
+		cfg.K = DefaultK
+	}
+	return func(ctx context.Context, req *ai.RetrieverRequest) (*ai.RetrieverResponse, error) {
+		return retrieve(ctx, cfg, req)
+	}, nil
+}
+
+func retrieve(ctx context.Context, cfg Config, req *ai.RetrieverRequest) (*ai.RetrieverResponse, error) {
+	opts, err := options(req.Options)
+	if err != nil {
+		return nil, err
+	}
+	if opts.K == 0 {
+		opts.K = cfg.K
+	}
+	if opts.ScoreThreshold != nil {
+		if err := meta.CheckThreshold(meta.Cosine, *opts.ScoreThreshold); err != nil {
+			return nil, err
+		}
+	}
+	filter, err := meta.Filter(opts.Filter)
+	if err != nil {
+		return nil, err
+	}
+	if req.Query == nil {
+		return nil, fmt.Errorf("%w: a request without a query", meta.ErrUnsupported)
+	}
+	query, err := text(req.Query)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := embed(ctx, cfg.Embedder, []string{query})
+	if err != nil {
+		return nil, err
+	}
+	hits, err := cfg.Store.Query(ctx, vs[0], opts.K, filter)
+	if err != nil {
+		return nil, err
+	}
+	resp := &ai.RetrieverResponse{Documents: make([]*ai.Document, 0, len(hits))}
+	for _, h := range hits {
+		if opts.ScoreThreshold != nil && float64(h.Score) < *opts.ScoreThreshold {
+			break // hits come best first
+		}
+		resp.Documents = append(resp.Documents, ai.DocumentFromText(h.Text, meta.FromHit(h, meta.Cosine)))
+	}
+	return resp, nil
+}
+
+// options reads a request's options.
+func options(v any) (RetrieverOptions, error) {
+	switch o := v.(type) {
+	case nil:
+		return RetrieverOptions{}, nil
+	case *RetrieverOptions:
+		if o == nil {
+			return RetrieverOptions{}, nil
+		}
+		return *o, nil
+	case RetrieverOptions:
+		return o, nil
+	case map[string]any:
+		b, err := json.Marshal(o)
+		if err != nil {
+			return RetrieverOptions{}, fmt.Errorf("%w: options: %v", meta.ErrUnsupported, err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		dec.UseNumber()
+		var out RetrieverOptions
+		if err := dec.Decode(&out); err != nil {
+			return RetrieverOptions{}, fmt.Errorf("%w: options: %v", meta.ErrUnsupported, err)
+		}
+		return out, nil
+	}
+	return RetrieverOptions{}, fmt.Errorf("%w: options of type %T: give a *genkitrag.RetrieverOptions", meta.ErrUnsupported, v)
+}
+
+// text returns a document's text: its text parts, joined.
+func text(d *ai.Document) (string, error) {
+	var b strings.Builder
+	for i, p := range d.Content {
+		if p == nil || p.Kind != ai.PartText {
+			return "", fmt.Errorf("%w: part %d is not text", meta.ErrUnsupported, i)
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String(), nil
+}
+
+// embed embeds texts with e and checks the count.
+func embed(ctx context.Context, e vectorstore.Embedder, texts []string) ([][]float32, error) {
+	vs, err := e.Embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) != len(texts) {
+		return nil, fmt.Errorf("%w: %d vectors for %d texts", meta.ErrEmbedding, len(vs), len(texts))
+	}
+	return vs, nil
+}
+
+// Indexer writes Genkit documents into a ragkit store. It is safe for
+// concurrent use if its store and embedder are.
+type Indexer struct {
+	cfg Config
+}
+
+// NewIndexer returns an Indexer configured by cfg (its K is not used); a
+// missing Store or Embedder gives an error wrapping [ErrConfig].
+func NewIndexer(cfg Config) (*Indexer, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &Indexer{cfg: cfg}, nil
+}
+
+// Index embeds docs in one call (each its meta.EmbedTextKey if it has one,
+// else its text) and upserts them as records made by meta.ToRecord. A
+// document whose metadata names its ID, document and place (as the records
+// a retriever returns do) is stored under them, so writing it again replaces
+// it. A nil document or one with parts other than text, and metadata that
+// meta.ToRecord refuses, give an error wrapping meta.ErrUnsupported naming
+// the document's position; the store's errors are returned as they are.
+func (x *Indexer) Index(ctx context.Context, docs []*ai.Document) error {
+	units := make([]meta.Unit, len(docs))
+	texts := make([]string, len(docs))
+	for i, d := range docs {
+		if d == nil {
+			return fmt.Errorf("genkitrag: document %d: %w: nil", i, meta.ErrUnsupported)
+		}
+		t, err := text(d)
+		if err != nil {
+			return fmt.Errorf("genkitrag: document %d: %w", i, err)
+		}
+		if units[i], err = meta.ToRecord(t, d.Metadata, x.cfg.DocIDKey); err != nil {
+			return fmt.Errorf("genkitrag: document %d: %w", i, err)
+		}
+		texts[i] = units[i].EmbedText
+	}
+	if len(docs) == 0 {
+		return nil
+	}
+	vs, err := embed(ctx, x.cfg.Embedder, texts)
+	if err != nil {
+		return err
+	}
+	records := make([]vectorstore.Record, len(units))
+	for i, u := range units {
+		records[i] = u.Record
+		records[i].Vector = vs[i]
+	}
+	return x.cfg.Store.Upsert(ctx, records...)
+}
+
+// NewEmbedder returns e as a Genkit embedder named name, not registered
+// anywhere (register it with genkit.RegisterAction, or use it directly). Each
+// input document is embedded as its text parts, joined; other parts give an
+// error wrapping meta.ErrUnsupported. An empty name gives an error wrapping
+// [ErrConfig].
+func NewEmbedder(name string, e vectorstore.Embedder) (ai.Embedder, error) {
+	if name == "" {
+		return nil, fmt.Errorf("%w: name is empty: a Genkit action needs one", ErrConfig)
+	}
+	if e == nil {
+		return nil, fmt.Errorf("%w: Embedder is nil: it is required", ErrConfig)
+	}
+	return ai.NewEmbedder(name, &ai.EmbedderOptions{Label: name}, func(ctx context.Context, req *ai.EmbedRequest) (*ai.EmbedResponse, error) {
+		texts := make([]string, len(req.Input))
+		for i, d := range req.Input {
+			if d == nil {
+				return nil, fmt.Errorf("genkitrag: input %d: %w: nil", i, meta.ErrUnsupported)
+			}
+			var err error
+			if texts[i], err = text(d); err != nil {
+				return nil, fmt.Errorf("genkitrag: input %d: %w", i, err)
+			}
+		}
+		vs, err := embed(ctx, e, texts)
+		if err != nil {
+			return nil, err
+		}
+		resp := &ai.EmbedResponse{Embeddings: make([]*ai.Embedding, len(vs))}
+		for i, v := range vs {
+			resp.Embeddings[i] = &ai.Embedding{Embedding: v}
+		}
+		return resp, nil
+	}), nil
+}
+
+// RagkitEmbedder returns a Genkit embedder as a vectorstore.Embedder: each
+// text goes in as a document of one text part, with options as the
+// request's Options (nil for the embedder's defaults). A response with a
+// number of embeddings other than of texts gives an error wrapping
+// meta.ErrEmbedding.
+func RagkitEmbedder(e ai.Embedder, options any) vectorstore.Embedder {
+	return ragkitEmbedder{e: e, options: options}
+}
+
+type ragkitEmbedder struct {
+	e       ai.Embedder
+	options any
+}
+
+func (e ragkitEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	req := &ai.EmbedRequest{Input: make([]*ai.Document, len(texts)), Options: e.options}
+	for i, t := range texts {
+		req.Input[i] = ai.DocumentFromText(t, nil)
+	}
+	resp, err := e.e.Embed(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if resp == nil || len(resp.Embeddings) != len(texts) {
+		n := 0
+		if resp != nil {
+			n = len(resp.Embeddings)
+		}
+		return nil, fmt.Errorf("%w: %d embeddings for %d texts", meta.ErrEmbedding, n, len(texts))
+	}
+	out := make([][]float32, len(texts))
+	for i, emb := range resp.Embeddings {
+		if emb == nil {
+			return nil, fmt.Errorf("%w: embedding %d is nil", meta.ErrEmbedding, i)
+		}
+		out[i] = emb.Embedding
+	}
+	return out, nil
+}
