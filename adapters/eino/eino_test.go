@@ -13,6 +13,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/ragkit/ragkit/adapters/eino"
+	"github.com/ragkit/ragkit/adapters/internal/testdoc"
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/chunker"
 	rkdoc "github.com/ragkit/ragkit/document"
@@ -29,15 +30,6 @@ var (
 	_ vectorstore.Embedder = eino.RagkitEmbedder(nil)
 )
 
-const policy = `# Travel policy
-
-## Ground transport
-
-Employees take the train for trips under four hours. Taxis are allowed after 22:00 or with heavy luggage.
-
-## Meals
-
-The daily allowance for meals is 45 euros in Germany and 60 euros in Switzerland. Receipts are kept for six years.`
 
 type parts struct {
 	mem *vectorstore.Memory
@@ -83,7 +75,7 @@ func TestChains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &schema.Document{ID: "travel", Content: policy, MetaData: map[string]any{"year": 2024}}
+	in := &schema.Document{ID: "travel", Content: testdoc.Policy, MetaData: map[string]any{"year": 2024}}
 	ids, err := index.Invoke(ctx, []*schema.Document{in.WithDenseVector([]float64{1, 2})})
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +92,7 @@ func TestChains(t *testing.T) {
 		t.Fatalf("Range: %d, %v", len(recs), err)
 	}
 	for i, r := range recs {
-		if r.Index != i || policy[r.Start:r.End] != r.Text || r.Metadata["year"] != "2024" {
+		if r.Index != i || testdoc.Policy[r.Start:r.End] != r.Text || r.Metadata["year"] != "2024" {
 			t.Errorf("record %d: %+v", i, r)
 		}
 	}
@@ -269,7 +261,7 @@ func TestCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	p := newParts(t)
-	if _, err := p.tr.Transform(ctx, []*schema.Document{{ID: "a", Content: policy}}); !errors.Is(err, context.Canceled) {
+	if _, err := p.tr.Transform(ctx, []*schema.Document{{ID: "a", Content: testdoc.Policy}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Transform: %v", err)
 	}
 	if _, err := p.ix.Store(ctx, []*schema.Document{{ID: "a", Content: "a"}}); !errors.Is(err, context.Canceled) {

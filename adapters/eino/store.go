@@ -258,3 +258,34 @@ func embedWith(ctx context.Context, e vectorstore.Embedder, call embedding.Embed
 	}
 	return vs, nil
 }
+
+// Hits converts retrieved eino documents back into ragkit hits, each with
+// its document's Score rounded to float32, by meta.ToHit (the document's ID
+// field as the record's ID when its metadata has none): the documents a
+// [Retriever] returns become the hits they were, ready for ragkit's windows,
+// retrieve.Items and budget. A nil document or one meta.ToHit refuses gives
+// an error naming its position.
+func Hits(docs []*schema.Document) ([]vectorstore.Hit, error) {
+	hits := make([]vectorstore.Hit, len(docs))
+	for i, d := range docs {
+		if d == nil {
+			return nil, fmt.Errorf("eino: document %d is nil", i)
+		}
+		m := maps.Clone(d.MetaData)
+		for _, k := range wholeDocumentKeys {
+			delete(m, k)
+		}
+		if _, ok := m[meta.IDKey]; !ok && d.ID != "" {
+			if m == nil {
+				m = make(map[string]any, 1)
+			}
+			m[meta.IDKey] = d.ID
+		}
+		h, err := meta.ToHit(d.Content, m, "", float32(d.Score()))
+		if err != nil {
+			return nil, fmt.Errorf("eino: document %d: %w", i, err)
+		}
+		hits[i] = h
+	}
+	return hits, nil
+}

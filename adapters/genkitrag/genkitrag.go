@@ -336,3 +336,34 @@ func (e ragkitEmbedder) Embed(ctx context.Context, texts []string) ([][]float32,
 	}
 	return out, nil
 }
+
+// Hits converts retrieved Genkit documents back into ragkit hits, each with
+// the score under its meta.ScoreKey (0 if it has none), by meta.ToHit: the
+// documents a retriever of this package returns become the hits they were,
+// ready for ragkit's windows, retrieve.Items and budget. A nil document, one
+// with parts other than text, or one meta.ToHit refuses gives an error
+// naming its position.
+func Hits(docs []*ai.Document) ([]vectorstore.Hit, error) {
+	hits := make([]vectorstore.Hit, len(docs))
+	for i, d := range docs {
+		if d == nil {
+			return nil, fmt.Errorf("genkitrag: document %d: %w: nil", i, meta.ErrUnsupported)
+		}
+		t, err := text(d)
+		if err != nil {
+			return nil, fmt.Errorf("genkitrag: document %d: %w", i, err)
+		}
+		var score float32
+		switch s := d.Metadata[meta.ScoreKey].(type) {
+		case float64:
+			score = float32(s)
+		case json.Number:
+			f, _ := s.Float64()
+			score = float32(f)
+		}
+		if hits[i], err = meta.ToHit(t, d.Metadata, "", score); err != nil {
+			return nil, fmt.Errorf("genkitrag: document %d: %w", i, err)
+		}
+	}
+	return hits, nil
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ragkit/ragkit/adapters/langchaingo"
+	"github.com/ragkit/ragkit/adapters/internal/testdoc"
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
@@ -30,19 +31,6 @@ var (
 	_ vectorstore.Embedder      = langchaingo.RagkitEmbedder(nil)
 )
 
-const policy = `# Travel policy
-
-## Ground transport
-
-Employees take the train for trips under four hours. Taxis are allowed after 22:00 or with heavy luggage.
-
-## Meals
-
-The daily allowance for meals is 45 euros in Germany and 60 euros in Switzerland. Receipts are kept for six years.
-
-## Hotels
-
-Hotels are booked through the travel desk. A room costs at most 150 euros a night, 200 in Zurich and Geneva.`
 
 func newChunker(t testing.TB, max int) *chunker.Chunker {
 	t.Helper()
@@ -80,11 +68,11 @@ func TestSplitTextMatchesChunker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	texts, err := s.SplitText(policy)
+	texts, err := s.SplitText(testdoc.Policy)
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunks, _ := c.Split(policy)
+	chunks, _ := c.Split(testdoc.Policy)
 	if len(texts) != len(chunks) || len(texts) < 3 {
 		t.Fatalf("%d texts, %d chunks", len(texts), len(chunks))
 	}
@@ -94,7 +82,7 @@ func TestSplitTextMatchesChunker(t *testing.T) {
 		}
 	}
 	// langchaingo's own helper runs it, losing the offsets as it does for every splitter.
-	docs, err := textsplitter.CreateDocuments(s, []string{policy}, []map[string]any{{"source": "p.md"}})
+	docs, err := textsplitter.CreateDocuments(s, []string{testdoc.Policy}, []map[string]any{{"source": "p.md"}})
 	if err != nil || len(docs) != len(chunks) || docs[0].Metadata["source"] != "p.md" {
 		t.Fatalf("CreateDocuments: %d docs, %v", len(docs), err)
 	}
@@ -104,7 +92,7 @@ func TestSplitDocumentsKeepsPlace(t *testing.T) {
 	c := newChunker(t, 30)
 	s, _ := langchaingo.NewSplitter(langchaingo.SplitterConfig{Chunker: c, DocIDKey: "source"})
 	tok, _ := tokencount.Encoding("cl100k_base")
-	in := []schema.Document{{PageContent: policy, Metadata: map[string]any{"source": "travel.md", "year": 2024}}}
+	in := []schema.Document{{PageContent: testdoc.Policy, Metadata: map[string]any{"source": "travel.md", "year": 2024}}}
 	docs, err := s.SplitDocuments(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -112,8 +100,8 @@ func TestSplitDocumentsKeepsPlace(t *testing.T) {
 	for i, d := range docs {
 		m := d.Metadata
 		start, end := m[meta.StartKey].(int), m[meta.EndKey].(int)
-		if policy[start:end] != d.PageContent {
-			t.Errorf("chunk %d: offsets [%d:%d] give %q, not its text", i, start, end, policy[start:end])
+		if testdoc.Policy[start:end] != d.PageContent {
+			t.Errorf("chunk %d: offsets [%d:%d] give %q, not its text", i, start, end, testdoc.Policy[start:end])
 		}
 		if m[meta.IndexKey] != i || m[meta.DocIDKey] != "travel.md" || m["year"] != 2024 || m["source"] != "travel.md" {
 			t.Errorf("chunk %d metadata %v", i, m)
@@ -142,7 +130,7 @@ func TestSplitStoreWindowRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := langchaingo.NewSplitter(langchaingo.SplitterConfig{Chunker: newChunker(t, 30), Decorator: dec, DocIDKey: "source"})
-	docs, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: policy, Metadata: map[string]any{"source": "travel.md", document.TitleKey: "Acme travel policy"}}})
+	docs, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: testdoc.Policy, Metadata: map[string]any{"source": "travel.md", document.TitleKey: "Acme travel policy"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +167,7 @@ func TestSplitStoreWindowRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ws) != 1 || ws[0].Text != policy[ws[0].Start:ws[0].End] || ws[0].Start != 0 || ws[0].End != len(policy) {
+	if len(ws) != 1 || ws[0].Text != testdoc.Policy[ws[0].Start:ws[0].End] || ws[0].Start != 0 || ws[0].End != len(testdoc.Policy) {
 		t.Errorf("window [%d:%d] %q; want the whole policy", ws[0].Start, ws[0].End, ws[0].Text)
 	}
 }
@@ -344,7 +332,7 @@ func TestCancellation(t *testing.T) {
 		t.Errorf("SimilaritySearch: %v", err)
 	}
 	s, _ := langchaingo.NewSplitter(langchaingo.SplitterConfig{Chunker: newChunker(t, 30)})
-	if _, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: policy}}); !errors.Is(err, context.Canceled) {
+	if _, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: testdoc.Policy}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("SplitDocuments: %v", err)
 	}
 	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})

@@ -194,3 +194,20 @@ func apply(options []vectorstores.Option) vectorstores.Options {
 	}
 	return o
 }
+
+// Hits converts retrieved langchaingo documents back into ragkit hits, each
+// with its document's Score, by meta.ToHit (no DocIDKey): the documents a
+// [Store] returns become the hits they were, ready for ragkit's windows,
+// retrieve.Items and budget. A document meta.ToHit refuses gives an error
+// naming its position.
+func Hits(docs []schema.Document) ([]vectorstore.Hit, error) {
+	hits := make([]vectorstore.Hit, len(docs))
+	for i, d := range docs {
+		h, err := meta.ToHit(d.PageContent, d.Metadata, "", d.Score)
+		if err != nil {
+			return nil, fmt.Errorf("langchaingo: document %d: %w", i, err)
+		}
+		hits[i] = h
+	}
+	return hits, nil
+}

@@ -360,3 +360,15 @@ func toInt(v any) (int, bool) {
 	}
 	return 0, false
 }
+
+// ToHit converts a framework's retrieved document back into a ragkit hit:
+// the record of [ToRecord] (docIDKey as there) with score as its Score, so
+// that ragkit's query side (windows, retrieve.Items, budget) works on what a
+// framework's retriever returned.
+func ToHit(text string, m map[string]any, docIDKey string, score float32) (vectorstore.Hit, error) {
+	u, err := ToRecord(text, m, docIDKey)
+	if err != nil {
+		return vectorstore.Hit{}, err
+	}
+	return vectorstore.Hit{Record: u.Record, Score: score}, nil
+}
