@@ -30,7 +30,6 @@ var (
 	_ vectorstore.Embedder = eino.RagkitEmbedder(nil)
 )
 
-
 type parts struct {
 	mem *vectorstore.Memory
 	lex *vectorstore.Lexical

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragkit/ragkit/adapters/langchaingo"
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
+	"github.com/ragkit/ragkit/adapters/langchaingo"
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
@@ -30,7 +30,6 @@ var (
 	_ embeddings.Embedder       = langchaingo.NewEmbedder(nil)
 	_ vectorstore.Embedder      = langchaingo.RagkitEmbedder(nil)
 )
-
 
 func newChunker(t testing.TB, max int) *chunker.Chunker {
 	t.Helper()
