@@ -12,6 +12,8 @@ import (
 	"github.com/cloudwego/eino/components/retriever"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/ragkit/ragkit/adapters/eino"
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
 	"github.com/ragkit/ragkit/adapters/meta"
@@ -130,6 +132,15 @@ func TestRetrieveOptions(t *testing.T) {
 	all, err := p.rt.Retrieve(ctx, "meal allowance euros")
 	if err != nil || len(all) != 2 || all[0].ID != "meals" {
 		t.Fatalf("%v, %v", all, err)
+	}
+	hits, err := eino.Hits(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qv, _ := p.lex.Embed(ctx, []string{"meal allowance euros"})
+	want, _ := p.mem.Query(ctx, qv[0], eino.DefaultTopK, vectorstore.Filter{})
+	if diff := cmp.Diff(want, hits, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(vectorstore.Record{}, "Vector")); diff != "" {
+		t.Errorf("Hits (-store +adapter):\n%s", diff)
 	}
 	th := (all[0].Score() + all[1].Score()) / 2
 	got, err := p.rt.Retrieve(ctx, "meal allowance euros", retriever.WithScoreThreshold(th))

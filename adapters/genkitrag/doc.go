@@ -10,6 +10,10 @@
 //   - [Indexer] writes Genkit documents into the store. Genkit for Go has no
 //     indexer action any more: its plugins (localvec, alloydb, postgresql)
 //     index with a plain method, Index(ctx, docs), and so does this one.
+//   - [Splitter] cuts Genkit documents with ragkit's chunker (and contextual
+//     headers), keeping each chunk's offsets, index, exact token count and
+//     section path in its metadata; Genkit has no splitter interface, so it
+//     is a plain method too.
 //   - [NewEmbedder] makes a ragkit Embedder (the offline
 //     vectorstore.Lexical, say) a Genkit ai.Embedder, and [RagkitEmbedder]
 //     makes a Genkit embedder a vectorstore.Embedder, for ingest or Hybrid.

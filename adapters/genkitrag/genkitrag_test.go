@@ -7,8 +7,14 @@ import (
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/firebase/genkit/go/genkit"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/ragkit/ragkit/adapters/genkitrag"
+	"github.com/ragkit/ragkit/adapters/internal/testdoc"
 	"github.com/ragkit/ragkit/adapters/meta"
+	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -63,6 +69,15 @@ func TestDefineRetriever(t *testing.T) {
 	}
 	if s0, s1 := d.Metadata[meta.ScoreKey].(float64), resp.Documents[1].Metadata[meta.ScoreKey].(float64); s0 < s1 || s0 <= 0 {
 		t.Errorf("scores %v %v", s0, s1)
+	}
+	hits, err := genkitrag.Hits(resp.Documents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qv, _ := cfg.Embedder.Embed(ctx, []string{"meal allowance euros"})
+	want, _ := mem.Query(ctx, qv[0], 2, vectorstore.Filter{})
+	if diff := cmp.Diff(want, hits, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(vectorstore.Record{}, "Vector")); diff != "" {
+		t.Errorf("Hits (-store +adapter):\n%s", diff)
 	}
 	// Retrieved documents indexed again are the same records.
 	if err := x.Index(ctx, resp.Documents); err != nil {
@@ -195,5 +210,43 @@ func TestConfig(t *testing.T) {
 	}
 	if _, err := genkitrag.NewEmbedder("", lex); !errors.Is(err, genkitrag.ErrConfig) {
 		t.Errorf("NewEmbedder: %v", err)
+	}
+}
+
+func TestSplitter(t *testing.T) {
+	ctx := context.Background()
+	tok, _ := tokencount.Encoding("cl100k_base")
+	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 30, Format: document.Markdown})
+	s, err := genkitrag.NewSplitter(genkitrag.SplitterConfig{Chunker: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A document of two text parts is their text, joined.
+	half := len(testdoc.Policy) / 2
+	in := &ai.Document{Content: []*ai.Part{ai.NewTextPart(testdoc.Policy[:half]), ai.NewTextPart(testdoc.Policy[half:])}, Metadata: map[string]any{meta.DocIDKey: "travel"}}
+	docs, err := s.Split(ctx, []*ai.Document{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) < 3 {
+		t.Fatalf("%d chunks", len(docs))
+	}
+	for i, d := range docs {
+		start, end := d.Metadata[meta.StartKey].(int), d.Metadata[meta.EndKey].(int)
+		if testdoc.Policy[start:end] != d.Content[0].Text || d.Metadata[meta.IndexKey] != i || d.Metadata[meta.TokensKey] != tok.Count(d.Content[0].Text) {
+			t.Errorf("chunk %d: %v", i, d.Metadata)
+		}
+	}
+	media := &ai.Document{Content: []*ai.Part{ai.NewMediaPart("image/png", "data:...")}}
+	if _, err := s.Split(ctx, []*ai.Document{media}); !errors.Is(err, meta.ErrUnsupported) {
+		t.Errorf("media: %v", err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.Split(cctx, []*ai.Document{in}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	if _, err := genkitrag.NewSplitter(genkitrag.SplitterConfig{}); !errors.Is(err, genkitrag.ErrConfig) {
+		t.Errorf("NewSplitter: %v", err)
 	}
 }

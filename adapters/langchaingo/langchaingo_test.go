@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/ragkit/ragkit/adapters/langchaingo"
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/chunker"
@@ -173,7 +175,7 @@ func TestSplitStoreWindowRoundTrip(t *testing.T) {
 
 func TestSimilaritySearch(t *testing.T) {
 	ctx := context.Background()
-	store, _ := newStore(t)
+	store, mem := newStore(t)
 	docs := []schema.Document{
 		{PageContent: "The meal allowance is 45 euros a day.", Metadata: map[string]any{"source": "meals", "year": 2024}},
 		{PageContent: "Hotels cost at most 150 euros a night.", Metadata: map[string]any{"source": "hotels", "year": 2023}},
@@ -193,6 +195,17 @@ func TestSimilaritySearch(t *testing.T) {
 		if got[i].Score > got[i-1].Score {
 			t.Errorf("scores not descending: %v", got)
 		}
+	}
+	// Back to ragkit: the hits the store's own Query gives, less vectors.
+	hits, err := langchaingo.Hits(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	qv, _ := lex.Embed(ctx, []string{"meal allowance euros"})
+	want, _ := mem.Query(ctx, qv[0], 3, vectorstore.Filter{})
+	if diff := cmp.Diff(want, hits, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(vectorstore.Record{}, "Vector")); diff != "" {
+		t.Errorf("Hits (-store +adapter):\n%s", diff)
 	}
 	// A threshold between the first score and the second keeps one.
 	th := (got[0].Score + got[1].Score) / 2
