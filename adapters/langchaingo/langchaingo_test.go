@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragkit/ragkit/adapters/internal/testdoc"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/ragkit/ragkit/adapters/internal/testdoc"
 	"github.com/ragkit/ragkit/adapters/langchaingo"
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/chunker"
