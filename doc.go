@@ -33,8 +33,8 @@
 //     document and an offline extractive summarizer.
 //   - [github.com/ragkit/ragkit/vectorstore]: the Embedder and VectorStore
 //     interfaces; Memory, an in-memory store with exact vector search,
-//     BM25 keyword search and persistence; rank fusion and hybrid search;
-//     Lexical, an offline embedder.
+//     BM25 keyword search (both at once over the same records) and
+//     persistence; Lexical, an offline embedder.
 //     [github.com/ragkit/ragkit/vectorstore/storetest] is the conformance
 //     suite every store passes.
 //   - github.com/ragkit/ragkit/vectorstore/pgvector: a VectorStore in
@@ -50,9 +50,11 @@
 //     headers, embed in batches, replace each document's records in one
 //     step; a re-index embeds only the chunks that changed, with stable
 //     record IDs, per-document failures and pruning.
-//   - [github.com/ragkit/ragkit/retrieve]: the query side's glue: a
-//     search's hits (or the windows and segments made from them) become
-//     budget items ranked by score and labelled with their source.
+//   - [github.com/ragkit/ragkit/retrieve]: the query side's owner, a
+//     Retriever from a question to passages: vector and keyword search
+//     fused, a filter, hits widened into windows or segments, passages
+//     ranked by their strongest evidence with their title and section
+//     path, and the items of a prompt's budget in one call.
 //   - [github.com/ragkit/ragkit/llm/openai]: a client of OpenAI-compatible
 //     servers (OpenAI, Ollama, vLLM, llama.cpp, LM Studio) on net/http
 //     alone: an Embedder, a Summarizer and streaming chat, with retries and

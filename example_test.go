@@ -13,8 +13,8 @@ import (
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// The whole flow: chunk a document, embed and index the chunks, find the
-// ones nearest a question, and assemble a prompt that fits its budget.
+// The whole flow: chunk a document, embed and index the chunks, retrieve
+// the passages for a question, and assemble a prompt that fits its budget.
 func Example() {
 	ctx := context.Background()
 	tok, err := tokencount.ForModel("gpt-4o")
@@ -65,19 +65,20 @@ func Example() {
 		}
 	}
 
-	// Retrieve.
-	question := "What did sailors count at night?"
-	q, err := emb.Embed(ctx, []string{question})
+	// Retrieve: hybrid search (vectors and keywords, fused), passages best
+	// first.
+	retriever, err := retrieve.New(retrieve.Config{Store: store, Embedder: emb, Passages: 2})
 	if err != nil {
 		panic(err)
 	}
-	hits, err := store.Query(ctx, q[0], 2, vectorstore.Filter{})
+	question := "What did sailors count at night?"
+	passages, err := retriever.Retrieve(ctx, question)
 	if err != nil {
 		panic(err)
 	}
 
 	// Assemble the prompt within budgets; the total is an exact count.
-	retrieved, err := retrieve.Items(hits, retrieve.ItemConfig{}) // ranked by score
+	retrieved, err := retrieve.Items(passages, retrieve.ItemConfig{}) // best first
 	if err != nil {
 		panic(err)
 	}
@@ -99,7 +100,7 @@ func Example() {
 	for _, ch := range chunks {
 		fmt.Printf("chunk %d: %d tokens\n", ch.Index, ch.Tokens)
 	}
-	fmt.Println("best hit:", hits[0].ID)
+	fmt.Println("best passage:", retrieve.Citation(passages[0]), "chunk", passages[0].First)
 	fmt.Println(res.Tokens == tok.Count(res.Text))
 	fmt.Println(res.Text)
 	fmt.Print(res)
@@ -108,7 +109,7 @@ func Example() {
 	// chunk 1: 27 tokens
 	// chunk 2: 27 tokens
 	// chunk 3: 30 tokens
-	// best hit: lighthouse#1
+	// best passage: [lighthouse] chunk 1
 	// true
 	// Answer from the context only.
 	//

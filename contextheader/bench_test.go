@@ -148,3 +148,35 @@ func BenchmarkHeadings(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLargeSummary decorates a 50-section document whose Summary is
+// 2.5 MB or 10 MB: the cost must stay in the headers' size, not the
+// summary's (see TestLargePartsAreCutOncePerDocument).
+func BenchmarkLargeSummary(b *testing.B) {
+	tok, err := tokencount.Encoding("cl100k_base")
+	require.NoError(b, err)
+	var sb strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&sb, "## Section %d\n\nThe committee reviewed item %d in detail. It found the figures sound and approved them.\n\n", i, i)
+	}
+	doc := document.Document{ID: "r", Title: "Report", Text: sb.String(), Format: document.Markdown}
+	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 40, Format: document.Markdown})
+	require.NoError(b, err)
+	chunks, err := c.Split(doc.Text)
+	require.NoError(b, err)
+	d, err := contextheader.New(contextheader.Config{Tokenizer: tok,
+		Parts: []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}, {Kind: contextheader.Summary}}})
+	require.NoError(b, err)
+	for _, size := range []int{2_500_000, 10_000_000} {
+		doc.Summary = strings.Repeat("The report covers an item of the review in some detail. ", size/56+1)[:size]
+		b.Run(fmt.Sprintf("%dMB", size/1_000_000), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(doc.Summary)))
+			for b.Loop() {
+				if _, err := d.Decorate(context.Background(), doc, chunks); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

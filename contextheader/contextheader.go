@@ -11,31 +11,29 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
 // Errors returned by [New], [Decorator.Decorate] and [Decorator.Summaries].
 // Returned errors wrap one of these, so test for them with [errors.Is].
 var (
-	// ErrNoTokenizer means Config.Tokenizer is nil, or the Decorator was
-	// not made by New.
-	ErrNoTokenizer = errors.New("contextheader: Tokenizer is required")
-	// ErrConfig means a field of [Config] is out of range, or a [Part]
-	// is malformed; the message names the field or the part.
-	ErrConfig = errors.New("contextheader: invalid Config")
+	// ErrConfig means a field of [Config] is missing or out of range, a
+	// [Part] is malformed or a prompt template does not hold its
+	// placeholders exactly once each, in order; the message names the
+	// field or the part. It is also the error of a Decorator not made by
+	// New.
+	ErrConfig = errors.New("contextheader: invalid configuration")
 	// ErrNoSummarizer means Config.Summarizer is nil but is needed: the
 	// header has a [ChunkContext] part, or a [Summary] part and a
 	// document without a Summary of its own, or [Decorator.Summaries]
 	// was called.
 	ErrNoSummarizer = errors.New("contextheader: Summarizer is required for ChunkContext parts and for summaries not given in Document.Summary")
-	// ErrPrompt means a prompt template does not hold its placeholders
-	// exactly once each, in order.
-	ErrPrompt = errors.New("contextheader: prompt template must contain " + DocumentPlaceholder + " once (and " + ChunkPlaceholder + " once after it, for chunk context)")
-	// ErrEmptyText means a document's text has no non-space character.
-	ErrEmptyText = errors.New("contextheader: document text is empty or only white space")
-	// ErrInvalidUTF8 means a document's text, title or metadata, or a
-	// summary, is not valid UTF-8.
-	ErrInvalidUTF8 = errors.New("contextheader: text is not valid UTF-8")
+	// ErrInvalidDocument means a document cannot be decorated as given:
+	// its text has no non-space character, or its text, title, metadata
+	// or summary (or a Custom part's text) is not valid UTF-8; the
+	// message says which.
+	ErrInvalidDocument = errors.New("contextheader: invalid document")
 	// ErrChunk means a chunk does not lie in its document: its offsets are
 	// out of range or its Text is not the document's text at them.
 	ErrChunk = errors.New("contextheader: chunk does not match the document")
@@ -43,34 +41,31 @@ var (
 	// more than Config.MaxEmbedTokens: chunk with
 	// [Decorator.ChunkMaxTokens] to prevent it.
 	ErrChunkTooLong = errors.New("contextheader: chunk is longer than MaxEmbedTokens")
-	// ErrSummarizer means the Summarizer failed; the error also wraps
-	// the Summarizer's own error.
+	// ErrSummarizer means the Summarizer failed, or returned a summary
+	// that is empty or not valid UTF-8 (which is not cached); the error
+	// also wraps the Summarizer's own error.
 	ErrSummarizer = errors.New("contextheader: Summarizer failed")
-	// ErrBadSummary means the Summarizer returned a summary that is empty
-	// or not valid UTF-8. It is not cached.
-	ErrBadSummary = errors.New("contextheader: Summarizer returned an empty or invalid summary")
 	// ErrCache means the Cache failed; the error also wraps the Cache's
 	// own error.
 	ErrCache = errors.New("contextheader: Cache failed")
+	// ErrPanic means a function of the caller's (a Summarizer, a Cache,
+	// a Custom part's Func; in package ingest also a SplitFunc or an
+	// Embedder) panicked. The panic is recovered, the document that
+	// caused it fails with an error wrapping ErrPanic, and the other
+	// documents and the Decorator are left sound.
+	ErrPanic = parallel.ErrPanic
 )
 
-// Defaults for the zero values of [Config]'s fields.
+// PathSeparator joins the headings of a section path.
+const PathSeparator = " > "
+
+// The defaults of [Config]'s fields, as their documentation gives them.
 const (
-	// DefaultSeparator goes between the header and the chunk's text.
-	DefaultSeparator = "\n\n"
-	// DefaultMaxHeaderTokens caps the header when Config.MaxHeaderTokens
-	// is zero (unless a quarter of MaxEmbedTokens is smaller).
-	DefaultMaxHeaderTokens = 128
-	// DefaultSummaryChars is how much of a document's start, in
-	// characters, a summary is made from.
-	DefaultSummaryChars = 5000
-	// DefaultChunkContextChars is how much of a document's start, in
-	// characters, goes into each chunk-context prompt.
-	DefaultChunkContextChars = 32000
-	// DefaultConcurrency is how many Summarizer calls may be in flight.
-	DefaultConcurrency = 4
-	// PathSeparator joins the headings of a section path.
-	PathSeparator = " > "
+	defaultSeparator         = "\n\n"
+	defaultMaxHeaderTokens   = 128
+	defaultSummaryChars      = 5000
+	defaultChunkContextChars = 32000
+	defaultConcurrency       = 4
 )
 
 // A Chunk is a chunk of a document with its contextual header.
@@ -107,7 +102,7 @@ const (
 	// Title is the document's Title.
 	Title Kind = iota
 	// Section is the section path: the breadcrumb of the headings that
-	// enclose the chunk (see [SectionPath]), joined by [PathSeparator].
+	// enclose the chunk (see [document.Outline.Path]), joined by [PathSeparator].
 	// Its first heading is left out when it repeats the title and the
 	// header has a Title part.
 	Section
@@ -123,6 +118,12 @@ const (
 	ChunkContext
 	// Custom is the text the part's Func returns.
 	Custom
+	// Table is, for a chunk that starts inside a Markdown table (after
+	// its first line), the table's header row: its header line and its
+	// delimiter line, so that the chunk's rows keep their column names.
+	// It is kept or dropped whole, never cut. Other chunks, and
+	// documents that are not Markdown, have no Table part.
+	Table
 )
 
 var kindNames = [...]string{
@@ -132,6 +133,7 @@ var kindNames = [...]string{
 	Summary:      "Summary",
 	ChunkContext: "ChunkContext",
 	Custom:       "Custom",
+	Table:        "Table",
 }
 
 // String returns the constant's Go name, or Kind(N) for a value out of
@@ -149,6 +151,7 @@ func (k Kind) String() string {
 var defaultPriority = [...]int{
 	Title:        60,
 	Section:      50,
+	Table:        45,
 	Metadata:     40,
 	Custom:       30,
 	ChunkContext: 20,
@@ -173,7 +176,8 @@ type Part struct {
 	// Priority decides which parts give way first when the header must
 	// be cut: lower priorities are cut first, and among equal priorities
 	// the part listed later. Zero means the kind's default: Title 60,
-	// Section 50, Metadata 40, Custom 30, ChunkContext 20, Summary 10.
+	// Section 50, Table 45, Metadata 40, Custom 30, ChunkContext 20,
+	// Summary 10.
 	Priority int
 }
 
@@ -207,15 +211,15 @@ type DocumentSummarizer interface {
 type Config struct {
 	// Tokenizer counts the tokens of headers and embed texts; required.
 	Tokenizer tokencount.Tokenizer
-	// Parts are the header's parts, one line each, in this order. Nil
-	// means the deterministic default, which needs no model: Title, then
-	// Section.
+	// Parts are the header's parts, one line each (two for a Table),
+	// in this order. Nil means the deterministic default, which needs no
+	// model: Title, Section, then Table.
 	Parts []Part
 	// Separator goes between the header and the chunk's text; empty
-	// means [DefaultSeparator].
+	// means "\n\n", a blank line.
 	Separator string
 	// MaxHeaderTokens caps every header by the Tokenizer's exact count.
-	// Zero means [DefaultMaxHeaderTokens], or a quarter of MaxEmbedTokens
+	// Zero means 128, or a quarter of MaxEmbedTokens
 	// when that is set and smaller. Negative is an error.
 	MaxHeaderTokens int
 	// MaxEmbedTokens, if set, is the embedder's input limit: no EmbedText
@@ -241,7 +245,7 @@ type Config struct {
 	SummaryPrompt string
 	// SummaryChars is how much of the document's start a summary is made
 	// from, in characters, cut back to a sentence boundary. Zero means
-	// [DefaultSummaryChars]; negative is an error.
+	// 5,000; negative is an error.
 	SummaryChars int
 	// ChunkContextPrompt is the chunk-context prompt: [DocumentPlaceholder]
 	// once and then [ChunkPlaceholder] once. Everything before the chunk
@@ -251,23 +255,30 @@ type Config struct {
 	ChunkContextPrompt string
 	// ChunkContextChars is how much of the document's start, in
 	// characters, goes into each chunk-context prompt, cut back to a
-	// sentence boundary. Zero means [DefaultChunkContextChars]; negative
+	// sentence boundary. Zero means 32,000; negative
 	// is an error.
 	ChunkContextChars int
 	// Cache keeps summaries and chunk contexts between calls and runs.
 	// Nil means a [MemoryCache] of the Decorator's own.
 	Cache Cache
 	// Concurrency bounds the Summarizer calls in flight. Zero means
-	// [DefaultConcurrency]; negative is an error.
+	// 4; negative is an error.
 	Concurrency int
 	// Progress, if set, is called after each document of
 	// [Decorator.Summaries] and each chunk context of
 	// [Decorator.Decorate] is done (cached, written or failed), with the
-	// number done and the total. Within one call of Summaries or
-	// Decorate, it is never called concurrently, and done counts up by
-	// one from 1 to total; calls of two Decorate calls at once may
-	// interleave.
-	Progress func(done, total int)
+	// counts so far. Within one call of Summaries or Decorate, it is
+	// never called concurrently, and Done counts up by one from 1 to
+	// Total; calls of two Decorate calls at once may interleave.
+	Progress func(Stats)
+}
+
+// Stats counts the Summarizer work of one call of [Decorator.Summaries]
+// (documents) or [Decorator.Decorate] (chunk contexts), for
+// Config.Progress.
+type Stats struct {
+	Done  int // summaries or chunk contexts done: cached, written or failed
+	Total int // summaries or chunk contexts to do in the call
 }
 
 // A Decorator adds contextual headers to the chunks of documents. It is
@@ -286,11 +297,10 @@ type Decorator struct {
 }
 
 // New validates cfg, resolves its defaults and returns a Decorator.
-// Errors wrap [ErrNoTokenizer], [ErrConfig], [ErrNoSummarizer] or
-// [ErrPrompt].
+// Errors wrap [ErrConfig] or [ErrNoSummarizer].
 func New(cfg Config) (*Decorator, error) {
 	if cfg.Tokenizer == nil {
-		return nil, ErrNoTokenizer
+		return nil, fmt.Errorf("%w: Tokenizer is nil: required", ErrConfig)
 	}
 	if err := resolve(&cfg); err != nil {
 		return nil, err
@@ -298,10 +308,10 @@ func New(cfg Config) (*Decorator, error) {
 	d := &Decorator{cfg: cfg, sepTokens: cfg.Tokenizer.Count(cfg.Separator), slots: make(chan struct{}, cfg.Concurrency), flights: map[string]*flight{}}
 	var err error
 	if d.summary, err = parsePrompt(cfg.SummaryPrompt, false); err != nil {
-		return nil, fmt.Errorf("%w: SummaryPrompt", err)
+		return nil, fmt.Errorf("%w: SummaryPrompt is %.40q: %w", ErrConfig, cfg.SummaryPrompt, err)
 	}
 	if d.context, err = parsePrompt(cfg.ChunkContextPrompt, true); err != nil {
-		return nil, fmt.Errorf("%w: ChunkContextPrompt", err)
+		return nil, fmt.Errorf("%w: ChunkContextPrompt is %.40q: %w", ErrConfig, cfg.ChunkContextPrompt, err)
 	}
 	if err := d.parseParts(); err != nil {
 		return nil, err
@@ -310,7 +320,7 @@ func New(cfg Config) (*Decorator, error) {
 		return nil, ErrNoSummarizer
 	}
 	if cfg.MaxEmbedTokens > 0 && cfg.MaxEmbedTokens-d.reserve() < 1 {
-		return nil, fmt.Errorf("%w: MaxEmbedTokens %d leaves no room for a chunk after MaxHeaderTokens %d and the separator",
+		return nil, fmt.Errorf("%w: MaxEmbedTokens is %d: must leave room for a chunk after MaxHeaderTokens %d and the separator",
 			ErrConfig, cfg.MaxEmbedTokens, cfg.MaxHeaderTokens)
 	}
 	return d, nil
@@ -325,19 +335,19 @@ func resolve(cfg *Config) error {
 	}{
 		{"MaxEmbedTokens", &cfg.MaxEmbedTokens, 0},
 		{"MaxHeaderTokens", &cfg.MaxHeaderTokens, defaultMaxHeader(cfg.MaxEmbedTokens)},
-		{"SummaryChars", &cfg.SummaryChars, DefaultSummaryChars},
-		{"ChunkContextChars", &cfg.ChunkContextChars, DefaultChunkContextChars},
-		{"Concurrency", &cfg.Concurrency, DefaultConcurrency},
+		{"SummaryChars", &cfg.SummaryChars, defaultSummaryChars},
+		{"ChunkContextChars", &cfg.ChunkContextChars, defaultChunkContextChars},
+		{"Concurrency", &cfg.Concurrency, defaultConcurrency},
 	} {
 		if *f.v < 0 {
-			return fmt.Errorf("%w: %s must not be negative (got %d)", ErrConfig, f.name, *f.v)
+			return fmt.Errorf("%w: %s is %d: must not be negative", ErrConfig, f.name, *f.v)
 		}
 		if *f.v == 0 {
 			*f.v = f.def
 		}
 	}
 	if cfg.Separator == "" {
-		cfg.Separator = DefaultSeparator
+		cfg.Separator = defaultSeparator
 	}
 	if cfg.SummaryPrompt == "" {
 		cfg.SummaryPrompt = DefaultSummaryPrompt
@@ -346,7 +356,7 @@ func resolve(cfg *Config) error {
 		cfg.ChunkContextPrompt = DefaultChunkContextPrompt
 	}
 	if cfg.Parts == nil {
-		cfg.Parts = []Part{{Kind: Title}, {Kind: Section}}
+		cfg.Parts = []Part{{Kind: Title}, {Kind: Section}, {Kind: Table}}
 	}
 	if cfg.Cache == nil {
 		cfg.Cache = new(MemoryCache)
@@ -360,10 +370,10 @@ func resolve(cfg *Config) error {
 }
 
 func defaultMaxHeader(maxEmbed int) int {
-	if maxEmbed > 0 && maxEmbed/4 < DefaultMaxHeaderTokens {
+	if maxEmbed > 0 && maxEmbed/4 < defaultMaxHeaderTokens {
 		return max(maxEmbed/4, 1)
 	}
-	return DefaultMaxHeaderTokens
+	return defaultMaxHeaderTokens
 }
 
 func (d *Decorator) parseParts() error {
@@ -371,13 +381,13 @@ func (d *Decorator) parseParts() error {
 	for i, p := range d.cfg.Parts {
 		switch {
 		case p.Kind < 0 || int(p.Kind) >= len(kindNames):
-			return fmt.Errorf("%w: part %d has unknown %v", ErrConfig, i, p.Kind)
+			return fmt.Errorf("%w: Parts[%d].Kind is %v: must be one of the Kind constants", ErrConfig, i, p.Kind)
 		case p.Kind == Custom && p.Func == nil:
-			return fmt.Errorf("%w: part %d is Custom without a Func", ErrConfig, i)
+			return fmt.Errorf("%w: Parts[%d].Func is nil: a Custom part needs one", ErrConfig, i)
 		case !utf8.ValidString(p.Label) || !utf8.ValidString(p.Template):
-			return fmt.Errorf("%w: part %d has a Label or Template that is not valid UTF-8", ErrConfig, i)
+			return fmt.Errorf("%w: Parts[%d].Label or Template is not valid UTF-8: must be", ErrConfig, i)
 		case strings.ContainsAny(p.Label, "\r\n"):
-			return fmt.Errorf("%w: part %d has a line break in its Label", ErrConfig, i)
+			return fmt.Errorf("%w: Parts[%d].Label is %q: must be one line", ErrConfig, i, p.Label)
 		}
 		d.hasKind[p.Kind] = true
 		if p.Kind == Metadata {
@@ -416,7 +426,7 @@ func (d *Decorator) ChunkMaxTokens() (int, error) {
 		return 0, err
 	}
 	if d.cfg.MaxEmbedTokens == 0 {
-		return 0, fmt.Errorf("%w: ChunkMaxTokens needs MaxEmbedTokens", ErrConfig)
+		return 0, fmt.Errorf("%w: MaxEmbedTokens is 0: ChunkMaxTokens needs it set", ErrConfig)
 	}
 	return d.cfg.MaxEmbedTokens - d.reserve(), nil
 }
@@ -424,16 +434,17 @@ func (d *Decorator) ChunkMaxTokens() (int, error) {
 // check reports a Decorator that was not made by New.
 func (d *Decorator) check() error {
 	if d == nil || d.cfg.Tokenizer == nil {
-		return ErrNoTokenizer
+		return fmt.Errorf("%w: Decorator not made by New", ErrConfig)
 	}
 	return nil
 }
 
-// A DocumentError reports a document that could not be summarised or
-// decorated, and why.
+// A DocumentError reports a document that could not be summarised,
+// decorated or (in package ingest) indexed, and why.
 type DocumentError struct {
-	// Index is the document's position in the slice given to
-	// [Decorator.Summaries] (0 for [Decorator.Decorate]).
+	// Index is the document's position among the documents given to
+	// [Decorator.Summaries] or ingest's Index (0 for
+	// [Decorator.Decorate]).
 	Index int
 	// ID is the document's ID.
 	ID string
@@ -449,19 +460,20 @@ func (e *DocumentError) Error() string {
 // Unwrap returns the cause.
 func (e *DocumentError) Unwrap() error { return e.Err }
 
-// A BatchError is the error of [Decorator.Summaries] when some documents
-// got no summary. The others did, and their summaries are returned with
-// it.
+// A BatchError is the error of a call that works on many documents when
+// some of them failed: [Decorator.Summaries] (the others got their
+// summaries, returned with it) and ingest's Index (the others were
+// indexed). Its message names no package, since the causes do.
 type BatchError struct {
-	// Failed lists the documents without a summary, in document order.
+	// Failed lists the documents that failed, in document order.
 	Failed []*DocumentError
 }
 
 func (e *BatchError) Error() string {
 	if len(e.Failed) == 1 {
-		return "contextheader: 1 document failed: " + e.Failed[0].Error()
+		return "1 document failed: " + e.Failed[0].Error()
 	}
-	return fmt.Sprintf("contextheader: %d documents failed; the first: %v", len(e.Failed), e.Failed[0])
+	return fmt.Sprintf("%d documents failed; the first: %v", len(e.Failed), e.Failed[0])
 }
 
 // Unwrap returns the documents' errors, so that [errors.Is] and

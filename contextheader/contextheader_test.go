@@ -22,7 +22,7 @@ func TestNewErrors(t *testing.T) {
 		cfg  contextheader.Config
 		want error
 	}{
-		{"no tokenizer", contextheader.Config{}, contextheader.ErrNoTokenizer},
+		{"no tokenizer", contextheader.Config{}, contextheader.ErrConfig},
 		{"negative MaxHeaderTokens", contextheader.Config{Tokenizer: tok, MaxHeaderTokens: -1}, contextheader.ErrConfig},
 		{"negative MaxEmbedTokens", contextheader.Config{Tokenizer: tok, MaxEmbedTokens: -1}, contextheader.ErrConfig},
 		{"negative SummaryChars", contextheader.Config{Tokenizer: tok, SummaryChars: -1}, contextheader.ErrConfig},
@@ -33,10 +33,10 @@ func TestNewErrors(t *testing.T) {
 		{"label with newline", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.Title, Label: "a\nb"}}}, contextheader.ErrConfig},
 		{"invalid separator", contextheader.Config{Tokenizer: tok, Separator: "\xff"}, contextheader.ErrConfig},
 		{"context without summarizer", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.ChunkContext}}}, contextheader.ErrNoSummarizer},
-		{"prompt without placeholder", contextheader.Config{Tokenizer: tok, SummaryPrompt: "Summarise."}, contextheader.ErrPrompt},
-		{"prompt with two placeholders", contextheader.Config{Tokenizer: tok, SummaryPrompt: "{document} {document}"}, contextheader.ErrPrompt},
-		{"chunk before document", contextheader.Config{Tokenizer: tok, ChunkContextPrompt: "{chunk} in {document}"}, contextheader.ErrPrompt},
-		{"context prompt without chunk", contextheader.Config{Tokenizer: tok, ChunkContextPrompt: "{document}"}, contextheader.ErrPrompt},
+		{"prompt without placeholder", contextheader.Config{Tokenizer: tok, SummaryPrompt: "Summarise."}, contextheader.ErrConfig},
+		{"prompt with two placeholders", contextheader.Config{Tokenizer: tok, SummaryPrompt: "{document} {document}"}, contextheader.ErrConfig},
+		{"chunk before document", contextheader.Config{Tokenizer: tok, ChunkContextPrompt: "{chunk} in {document}"}, contextheader.ErrConfig},
+		{"context prompt without chunk", contextheader.Config{Tokenizer: tok, ChunkContextPrompt: "{document}"}, contextheader.ErrConfig},
 		{"no room for a chunk", contextheader.Config{Tokenizer: tok, MaxHeaderTokens: 10, MaxEmbedTokens: 12}, contextheader.ErrConfig},
 		{"ok", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.Custom, Func: custom}}}, nil},
 	}
@@ -56,12 +56,12 @@ func TestNewErrors(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	cfg := newDecorator(t, contextheader.Config{Tokenizer: tokentest.Words{}}).Config()
-	assert.Equal(t, []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}}, cfg.Parts)
-	assert.Equal(t, contextheader.DefaultSeparator, cfg.Separator)
-	assert.Equal(t, contextheader.DefaultMaxHeaderTokens, cfg.MaxHeaderTokens)
-	assert.Equal(t, contextheader.DefaultSummaryChars, cfg.SummaryChars)
-	assert.Equal(t, contextheader.DefaultChunkContextChars, cfg.ChunkContextChars)
-	assert.Equal(t, contextheader.DefaultConcurrency, cfg.Concurrency)
+	assert.Equal(t, []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}, {Kind: contextheader.Table}}, cfg.Parts)
+	assert.Equal(t, "\n\n", cfg.Separator)
+	assert.Equal(t, 128, cfg.MaxHeaderTokens)
+	assert.Equal(t, 5000, cfg.SummaryChars)
+	assert.Equal(t, 32000, cfg.ChunkContextChars)
+	assert.Equal(t, 4, cfg.Concurrency)
 	assert.Equal(t, contextheader.DefaultSummaryPrompt, cfg.SummaryPrompt)
 	assert.Equal(t, contextheader.DefaultChunkContextPrompt, cfg.ChunkContextPrompt)
 	assert.NotNil(t, cfg.Cache)
@@ -70,7 +70,7 @@ func TestConfigDefaults(t *testing.T) {
 	cfg = newDecorator(t, contextheader.Config{Tokenizer: tokentest.Words{}, MaxEmbedTokens: 128}).Config()
 	assert.Equal(t, 32, cfg.MaxHeaderTokens)
 	cfg = newDecorator(t, contextheader.Config{Tokenizer: tokentest.Words{}, MaxEmbedTokens: 8192}).Config()
-	assert.Equal(t, contextheader.DefaultMaxHeaderTokens, cfg.MaxHeaderTokens)
+	assert.Equal(t, 128, cfg.MaxHeaderTokens)
 }
 
 func TestKindString(t *testing.T) {
@@ -80,7 +80,8 @@ func TestKindString(t *testing.T) {
 	assert.Equal(t, "Summary", contextheader.Summary.String())
 	assert.Equal(t, "ChunkContext", contextheader.ChunkContext.String())
 	assert.Equal(t, "Custom", contextheader.Custom.String())
-	assert.Equal(t, "Kind(6)", contextheader.Kind(6).String())
+	assert.Equal(t, "Table", contextheader.Table.String())
+	assert.Equal(t, "Kind(7)", contextheader.Kind(7).String())
 	assert.Equal(t, "Kind(-1)", contextheader.Kind(-1).String())
 }
 
@@ -89,11 +90,11 @@ func TestZeroDecorator(t *testing.T) {
 	doc := document.Document{Text: "Some text."}
 	for _, d := range []*contextheader.Decorator{nil, {}} {
 		_, err := d.Decorate(ctx, doc, nil)
-		require.ErrorIs(t, err, contextheader.ErrNoTokenizer)
+		require.ErrorIs(t, err, contextheader.ErrConfig)
 		_, err = d.Summaries(ctx, []document.Document{doc})
-		require.ErrorIs(t, err, contextheader.ErrNoTokenizer)
+		require.ErrorIs(t, err, contextheader.ErrConfig)
 		_, err = d.ChunkMaxTokens()
-		require.ErrorIs(t, err, contextheader.ErrNoTokenizer)
+		require.ErrorIs(t, err, contextheader.ErrConfig)
 		require.Equal(t, contextheader.Config{}, d.Config())
 	}
 }
@@ -125,7 +126,7 @@ func TestDecorateDefaultHeader(t *testing.T) {
 	var headers []string
 	for i, c := range got {
 		require.Equal(t, chunks[i], c.Chunk, "the chunk is kept unchanged")
-		require.Equal(t, c.Header+contextheader.DefaultSeparator+c.Text, c.EmbedText)
+		require.Equal(t, c.Header+"\n\n"+c.Text, c.EmbedText)
 		require.Equal(t, tok.Count(c.Header), c.HeaderTokens)
 		require.Equal(t, tok.Count(c.EmbedText), c.EmbedTokens)
 		require.False(t, c.HeaderCut)
@@ -249,15 +250,15 @@ func TestDecorateBadInput(t *testing.T) {
 		chunks []chunker.Chunk
 		want   error
 	}{
-		{"empty text", document.Document{Text: " \n "}, nil, contextheader.ErrEmptyText},
-		{"invalid text", document.Document{Text: "a\xffb"}, nil, contextheader.ErrInvalidUTF8},
-		{"invalid title", document.Document{Text: "a", Title: "\xfe"}, nil, contextheader.ErrInvalidUTF8},
-		{"invalid metadata", document.Document{Text: "a", Metadata: map[string]string{"k": "\xfe"}}, nil, contextheader.ErrInvalidUTF8},
+		{"empty text", document.Document{Text: " \n "}, nil, contextheader.ErrInvalidDocument},
+		{"invalid text", document.Document{Text: "a\xffb"}, nil, contextheader.ErrInvalidDocument},
+		{"invalid title", document.Document{Text: "a", Title: "\xfe"}, nil, contextheader.ErrInvalidDocument},
+		{"invalid metadata", document.Document{Text: "a", Metadata: map[string]string{"k": "\xfe"}}, nil, contextheader.ErrInvalidDocument},
 		{"chunk of another text", document.Document{Text: "Hello, there."}, chunks, contextheader.ErrChunk},
 		{"chunk out of range", good, []chunker.Chunk{{Start: 3, End: 40}}, contextheader.ErrChunk},
 		{"chunk backwards", good, []chunker.Chunk{{Start: 3, End: 2}}, contextheader.ErrChunk},
 		{"chunk negative", good, []chunker.Chunk{{Start: -1, End: 2}}, contextheader.ErrChunk},
-		{"invalid custom part", good, chunks, contextheader.ErrInvalidUTF8},
+		{"invalid custom part", good, chunks, contextheader.ErrInvalidDocument},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,11 +3,15 @@ package contextheader
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/chunks"
+	"github.com/ragkit/ragkit/internal/markdown"
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/internal/space"
 )
 
@@ -23,8 +27,7 @@ import (
 // part costs one call per chunk not in the cache, at most
 // Config.Concurrency in flight.
 //
-// Errors: the document and chunks are checked first ([ErrEmptyText],
-// [ErrInvalidUTF8], [ErrChunk]); a failing Summarizer or Cache, or a
+// Errors: the document and chunks are checked first ([ErrInvalidDocument], [ErrChunk]); a failing Summarizer or Cache, or a
 // cancelled ctx, gives a [*DocumentError] that wraps [ErrSummarizer],
 // [ErrCache] or the context's error; a chunk too long for MaxEmbedTokens
 // without any header gives [ErrChunkTooLong]. No partial result is
@@ -58,12 +61,9 @@ func (d *Decorator) Decorate(ctx context.Context, doc document.Document, chunks 
 	return out, nil
 }
 
-func checkChunks(text string, chunks []chunker.Chunk) error {
-	for i, c := range chunks {
-		if c.Start < 0 || c.Start > c.End || c.End > len(text) || text[c.Start:c.End] != c.Text {
-			return fmt.Errorf("%w: chunk %d (offsets %d to %d, text of %d bytes, document of %d bytes)",
-				ErrChunk, i, c.Start, c.End, len(c.Text), len(text))
-		}
+func checkChunks(text string, cs []chunker.Chunk) error {
+	if err := chunks.Check(text, cs); err != nil {
+		return fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	return nil
 }
@@ -76,12 +76,13 @@ type builder struct {
 	base     []piece  // the parts, with the document's own texts filled in
 	contexts []string // the chunk contexts, by chunk
 	outline  *document.Outline
-	perChunk bool // some part depends on more than the chunk's section
+	tables   []markdown.Block // the document's Markdown tables, if a Table part needs them
+	perChunk bool             // some part depends on more than the chunk's section
 
 	// The header of the previous chunk, reused for the next chunk of the
-	// same section when no part depends on more.
-	prevSection int
-	prev        header
+	// same section (and table) when no part depends on more.
+	prevSection, prevTable int
+	prev                   header
 }
 
 type header struct {
@@ -98,6 +99,13 @@ func (d *Decorator) newBuilder(ctx context.Context, doc document.Document, chunk
 		perChunk:    d.hasKind[Custom] || d.hasKind[ChunkContext],
 		prevSection: -2,
 	}
+	if d.hasKind[Table] && doc.Format == document.Markdown {
+		for _, bl := range markdown.AppendBlocks(nil, doc.Text, 0, len(doc.Text)) {
+			if bl.Kind == markdown.KindTable {
+				b.tables = append(b.tables, bl)
+			}
+		}
+	}
 	for i, p := range d.cfg.Parts {
 		b.base[i] = piece{label: p.Label, prio: p.priority()}
 		switch p.Kind {
@@ -111,6 +119,9 @@ func (d *Decorator) newBuilder(ctx context.Context, doc document.Document, chunk
 				return nil, err
 			}
 			b.base[i].text = s
+		}
+		if b.base[i].text != "" {
+			b.base[i] = d.measure(b.base[i])
 		}
 	}
 	if d.hasKind[ChunkContext] {
@@ -127,14 +138,15 @@ func (d *Decorator) newBuilder(ctx context.Context, doc document.Document, chunk
 func (b *builder) decorate(i int, c chunker.Chunk) (Chunk, error) {
 	sec := b.outline.Section(c.Start, c.End)
 	path := b.outline.Path(c.Start, c.End)
+	table := b.table(c.Start)
 	out := Chunk{Chunk: c, Section: path}
-	if b.perChunk || sec != b.prevSection {
+	if b.perChunk || sec != b.prevSection || table != b.prevTable {
 		ps, err := b.pieces(i, c, path)
 		if err != nil {
 			return Chunk{}, err
 		}
 		b.prev.text, b.prev.tokens, b.prev.cut = b.d.fit(ps, b.d.cfg.MaxHeaderTokens)
-		b.prevSection = sec
+		b.prevSection, b.prevTable = sec, table
 	}
 	h := b.prev
 	embed, n := b.d.embed(h.text, c.Text)
@@ -162,16 +174,44 @@ func (b *builder) pieces(i int, c chunker.Chunk, path []string) ([]piece, error)
 				ps[j].path, ps[j].text = path, strings.Join(path, PathSeparator)
 			}
 		case Custom:
-			s := p.Func(b.doc, c)
+			s, err := parallel.Call(func() (string, error) { return p.Func(b.doc, c), nil })
+			if err != nil {
+				return nil, fmt.Errorf("Custom part %d of chunk %d: %w", j, i, err)
+			}
 			if !utf8.ValidString(s) {
-				return nil, fmt.Errorf("%w: Custom part %d of chunk %d", ErrInvalidUTF8, j, i)
+				return nil, fmt.Errorf("%w: Custom part %d of chunk %d is not valid UTF-8", ErrInvalidDocument, j, i)
 			}
 			ps[j].text = space.OneLine(s)
 		case ChunkContext:
 			ps[j].text = b.contexts[i]
+		case Table:
+			if t := b.table(c.Start); t >= 0 {
+				ps[j].text, ps[j].whole = b.tableHead(b.tables[t]), true
+			}
 		}
 	}
 	return ps, nil
+}
+
+// table returns the index in b.tables of the table that offset lies in
+// after its first line's start, or -1.
+func (b *builder) table(offset int) int {
+	i := sort.Search(len(b.tables), func(i int) bool { return b.tables[i].End > offset })
+	if i < len(b.tables) && b.tables[i].Start < offset {
+		return i
+	}
+	return -1
+}
+
+// tableHead returns the header line and the delimiter line of table t,
+// each trimmed of white space.
+func (b *builder) tableHead(t markdown.Block) string {
+	text := b.doc.Text
+	hasCR := strings.IndexByte(text[t.Start:t.End], '\r') >= 0
+	end, next := markdown.LineAt(text, t.Start, hasCR)
+	head := strings.TrimSpace(text[t.Start:end])
+	end, _ = markdown.LineAt(text, next, hasCR)
+	return head + "\n" + strings.TrimSpace(text[next:min(end, t.End)])
 }
 
 // shrink cuts header h of chunk i until the embed text, now n tokens,

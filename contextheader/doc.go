@@ -10,7 +10,7 @@
 //
 // A [Decorator] is made once from a [Config] with [New] and decorates the
 // chunks of any number of documents with [Decorator.Decorate], which
-// takes a [Document] and its chunks (from a chunker.Chunker) and returns
+// takes a [document.Document] and its chunks (from a chunker.Chunker) and returns
 // a [Chunk] for each:
 //
 //	d, err := contextheader.New(contextheader.Config{Tokenizer: tok})
@@ -33,10 +33,10 @@
 //   - [Section]: the section path, "Travel policy > Ground transport >
 //     Ride-hailing": the headings that enclose the chunk's start (or, for
 //     a chunk that opens with headings, its first text after them), found
-//     by [Headings] and [SectionPath]. For Markdown these are ATX and
+//     by [document.Headings] and [document.Outline]. For Markdown these are ATX and
 //     setext headings, never lines in code blocks; for plain text, lines
 //     that look like headings (numbered, in capitals, or short lines on
-//     their own; see [Headings] for the rule). A first heading that
+//     their own; see [document.Headings] for the rule). A first heading that
 //     repeats the title is left out when the header has a Title part.
 //   - [Metadata]: Document.Metadata through the part's Template, such as
 //     "{department}, {year}".
@@ -44,8 +44,11 @@
 //     or Document.Summary.
 //   - [ChunkContext]: a context written for each chunk (see below).
 //   - [Custom]: what the part's Func returns for the document and chunk.
+//   - [Table]: for a chunk that starts inside a Markdown table, the
+//     table's header line and delimiter line, so that its rows keep their
+//     column names; the chunk's own text and offsets are unchanged.
 //
-// The default, Title then Section, is deterministic and needs no model;
+// The default, Title, Section then Table, is deterministic and needs no model;
 // a document with neither gets no header, and its EmbedText is its Text.
 //
 // # Token limits
@@ -120,12 +123,15 @@
 //
 // # Errors
 //
-// Configuration errors wrap [ErrNoTokenizer], [ErrConfig],
-// [ErrNoSummarizer] or [ErrPrompt]. Bad input wraps [ErrEmptyText],
-// [ErrInvalidUTF8] or [ErrChunk]. A failing Summarizer or Cache gives
-// errors wrapping [ErrSummarizer] or [ErrCache] and the cause itself, and
-// a summary that is empty or not valid UTF-8 wraps [ErrBadSummary]; none
-// of these is cached.
+// Configuration errors wrap [ErrConfig] (or [ErrNoSummarizer]). Bad input
+// wraps [ErrInvalidDocument] or [ErrChunk]. A failing
+// Summarizer or Cache gives errors wrapping [ErrSummarizer] or [ErrCache]
+// and the cause itself (a summary that is empty or not valid UTF-8 wraps
+// ErrSummarizer too), and one that panics an error wrapping [ErrPanic];
+// none of these is cached, and the document can be decorated again.
+//
+// [DocumentError] and [BatchError] name the documents that failed in a
+// call over many; package ingest reports its failures with them too.
 //
 // # Cost
 //

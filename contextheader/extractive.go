@@ -11,20 +11,20 @@ import (
 	"github.com/ragkit/ragkit/segment"
 )
 
-// Defaults of [ExtractiveConfig].
+// The defaults of [ExtractiveConfig]'s fields.
 const (
-	DefaultExtractiveSentences = 1
-	DefaultExtractiveChars     = 300
+	defaultExtractiveSentences = 1
+	defaultExtractiveChars     = 300
 )
 
 // ExtractiveConfig configures an [Extractive] summarizer. The zero value
 // gives one sentence of at most 300 characters.
 type ExtractiveConfig struct {
-	// Sentences is how many sentences to pick; zero means
-	// [DefaultExtractiveSentences]. Negative is an error.
+	// Sentences is how many sentences to pick; zero means 1.
+	// Negative is an error.
 	Sentences int
-	// MaxChars caps the summary's length in characters; zero means
-	// [DefaultExtractiveChars]. Sentences that would take the summary
+	// MaxChars caps the summary's length in characters; zero means 300.
+	// Sentences that would take the summary
 	// over it are left out, and a first sentence longer than it is cut
 	// at a word. Negative is an error.
 	MaxChars int
@@ -78,10 +78,10 @@ func (e *Extractive) Config() ExtractiveConfig {
 		cfg = e.cfg
 	}
 	if cfg.Sentences <= 0 {
-		cfg.Sentences = DefaultExtractiveSentences
+		cfg.Sentences = defaultExtractiveSentences
 	}
 	if cfg.MaxChars <= 0 {
-		cfg.MaxChars = DefaultExtractiveChars
+		cfg.MaxChars = defaultExtractiveChars
 	}
 	return cfg
 }
@@ -92,8 +92,8 @@ func (e *Extractive) Summarize(ctx context.Context, text string) (string, error)
 }
 
 // SummarizeDocument returns the summary of document. A document that is
-// not valid UTF-8 is an error wrapping [ErrInvalidUTF8], one that is
-// empty or white space one wrapping [ErrEmptyText]. A document without an
+// not valid UTF-8, or empty or white space, is an error wrapping
+// [ErrInvalidDocument]. A document without an
 // informative sentence is summarised by its first words.
 func (e *Extractive) SummarizeDocument(ctx context.Context, document string) (string, error) {
 	if err := ctx.Err(); err != nil {

@@ -67,9 +67,9 @@ func TestExtractiveErrors(t *testing.T) {
 	var e *contextheader.Extractive // nil is the default configuration
 	require.Equal(t, contextheader.ExtractiveConfig{Sentences: 1, MaxChars: 300}, e.Config())
 	_, err = e.SummarizeDocument(context.Background(), " \n")
-	require.ErrorIs(t, err, contextheader.ErrEmptyText)
+	require.ErrorIs(t, err, contextheader.ErrInvalidDocument)
 	_, err = e.SummarizeDocument(context.Background(), "caf\xe9")
-	require.ErrorIs(t, err, contextheader.ErrInvalidUTF8)
+	require.ErrorIs(t, err, contextheader.ErrInvalidDocument)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = e.SummarizeDocument(ctx, "A sentence of enough words to be informative.")

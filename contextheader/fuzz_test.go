@@ -43,6 +43,7 @@ var fuzzParts = []contextheader.Part{
 	{Kind: contextheader.Section},
 	{Kind: contextheader.Metadata, Template: "{author}, {year}"},
 	{Kind: contextheader.Summary},
+	{Kind: contextheader.Table},
 }
 
 // decorateRandom chunks text to leave room for headers and decorates it;
@@ -78,6 +79,7 @@ func FuzzDecorate(f *testing.F) {
 	f.Add(policy, "Travel policy", "Staff travel rules for 2024. Second.", "A. Author", true, uint8(10), uint16(60))
 	f.Add("4 REVIEW\n\n4.2 Noise\n\nA limit of 35 dB applies.", "Report", "", "", false, uint8(3), uint16(20))
 	f.Add("x", "", "\xff", "y", false, uint8(1), uint16(0))
+	f.Add("# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n| 5 | 6 |\n", "T", strings.Repeat("Long summary. ", 300), "", true, uint8(12), uint16(24))
 	tok := cl100k(f)
 	f.Fuzz(func(t *testing.T, text, title, summary, author string, markdown bool, maxHeader uint8, maxEmbed uint16) {
 		doc := document.Document{

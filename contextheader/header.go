@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/segment"
 )
@@ -13,7 +14,13 @@ type piece struct {
 	label string
 	text  string
 	path  []string // a Section part's headings, which are cut whole
+	whole bool     // a part kept or dropped whole, never cut (a Table)
 	prio  int
+	// big says that the part alone counts more than MaxHeaderTokens, so
+	// that every header that holds it whole is over budget; cuts are then
+	// its ways to shorten it, found once per document (see measure).
+	big  bool
+	cuts [][]string
 }
 
 // joinHeader renders the pieces that have text, one per line.
@@ -41,8 +48,7 @@ func joinHeader(ps []piece) string {
 // outermost headings first, and its innermost heading is cut at a word.
 // ps is modified.
 func (d *Decorator) fit(ps []piece, budget int) (string, int, bool) {
-	h := joinHeader(ps)
-	n := d.cfg.Tokenizer.Count(h)
+	h, n := d.count(ps, budget)
 	if n <= budget {
 		return h, n, false
 	}
@@ -51,12 +57,15 @@ func (d *Decorator) fit(ps []piece, budget int) (string, int, bool) {
 			continue
 		}
 		whole := ps[i]
-		ps[i].text = ""
-		h = joinHeader(ps)
-		if n = d.cfg.Tokenizer.Count(h); n > budget {
+		ps[i].text, ps[i].big = "", false
+		if h, n = d.count(ps, budget); n > budget {
 			continue // dropping this part is not enough: cut the next one too
 		}
-		for _, cands := range shorter(whole) {
+		cuts := whole.cuts
+		if !whole.big {
+			cuts = shorter(whole)
+		}
+		for _, cands := range cuts {
 			if ch, cn, ok := d.longest(ps, i, cands, budget); ok {
 				return ch, cn, true
 			}
@@ -64,6 +73,56 @@ func (d *Decorator) fit(ps []piece, budget int) (string, int, bool) {
 		return h, n, true
 	}
 	return h, n, true
+}
+
+// count joins the pieces and counts the header, or, when a piece is big
+// (over any budget fit is given on its own), returns "" and budget+1
+// without joining or counting a text that may be megabytes long.
+func (d *Decorator) count(ps []piece, budget int) (string, int) {
+	for _, p := range ps {
+		if p.big {
+			return "", budget + 1
+		}
+	}
+	h := joinHeader(ps)
+	return h, d.cfg.Tokenizer.Count(h)
+}
+
+// measure finds out, once per document, whether p (a title, metadata or
+// a summary, the same for every chunk) counts more than MaxHeaderTokens on
+// its own, and if so its ways to shorten it, so that fit, done per
+// section, never segments or counts the whole of a large part: it is
+// marked big, and fit cuts it from these.
+//
+// Only the start of the text is read: prefixes of 256, 512, ... bytes are
+// counted until one is over the budget, and the ways to shorten it are
+// those of twice that prefix, since no longer prefix fits in a header.
+// The cost is in the header's size, not the text's.
+func (d *Decorator) measure(p piece) piece {
+	budget := d.cfg.MaxHeaderTokens
+	probe := []piece{p}
+	n := 256
+	for ; n < len(p.text); n *= 2 {
+		probe[0].text = p.text[:runeStart(p.text, n)]
+		if d.cfg.Tokenizer.Count(joinHeader(probe)) > budget {
+			break
+		}
+	}
+	if n >= len(p.text) && d.cfg.Tokenizer.Count(joinHeader([]piece{p})) <= budget {
+		return p
+	}
+	window := p
+	window.text = p.text[:runeStart(p.text, min(2*n, len(p.text)))]
+	p.big, p.cuts = true, shorter(window)
+	return p
+}
+
+// runeStart returns i, or the start of the character that holds byte i.
+func runeStart(s string, i int) int {
+	for i < len(s) && i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }
 
 // longest finds, by binary search, the longest of cands (shortest first)
@@ -112,6 +171,9 @@ func cutOrder(ps []piece) []int {
 // section path, its innermost headings without the outer ones, then the
 // word prefixes of the innermost heading.
 func shorter(p piece) [][]string {
+	if p.whole {
+		return nil
+	}
 	if p.path != nil {
 		var tails []string
 		for i := len(p.path) - 1; i > 0; i-- {

@@ -1,6 +1,7 @@
 package contextheader
 
 import (
+	"errors"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -47,16 +48,19 @@ Write one short sentence that situates this chunk within the document, to improv
 // {chunk} tail (mid is empty and unused for a document prompt).
 type prompt struct{ head, mid, tail string }
 
+// errPrompt says what a prompt template must hold.
+const errPrompt = "must contain " + DocumentPlaceholder + " once (and " + ChunkPlaceholder + " once after it, for chunk context)"
+
 func parsePrompt(t string, chunk bool) (prompt, error) {
 	if strings.Count(t, DocumentPlaceholder) != 1 {
-		return prompt{}, ErrPrompt
+		return prompt{}, errors.New(errPrompt)
 	}
 	head, rest, _ := strings.Cut(t, DocumentPlaceholder)
 	if !chunk {
 		return prompt{head: head, tail: rest}, nil
 	}
 	if strings.Count(t, ChunkPlaceholder) != 1 || !strings.Contains(rest, ChunkPlaceholder) {
-		return prompt{}, ErrPrompt
+		return prompt{}, errors.New(errPrompt)
 	}
 	mid, tail, _ := strings.Cut(rest, ChunkPlaceholder)
 	return prompt{head: head, mid: mid, tail: tail}, nil

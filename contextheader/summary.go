@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/internal/space"
 )
 
@@ -58,8 +58,11 @@ func (c *MemoryCache) Put(_ context.Context, key, value string) error {
 	return nil
 }
 
-// Len returns the number of entries.
+// Len returns the number of entries; 0 for a nil MemoryCache.
 func (c *MemoryCache) Len() int {
+	if c == nil {
+		return 0
+	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return len(c.m)
@@ -120,7 +123,7 @@ func (d *Decorator) Summaries(ctx context.Context, docs []document.Document) ([]
 func (d *Decorator) documentSummary(ctx context.Context, doc document.Document) (string, error) {
 	if doc.Summary != "" {
 		if !utf8.ValidString(doc.Summary) {
-			return "", fmt.Errorf("%w: Summary", ErrInvalidUTF8)
+			return "", fmt.Errorf("%w: Summary is not valid UTF-8", ErrInvalidDocument)
 		}
 		return space.OneLine(doc.Summary), nil
 	}
@@ -171,7 +174,7 @@ func (d *Decorator) chunkContexts(ctx context.Context, doc document.Document, te
 func (d *Decorator) cached(ctx context.Context, what, kind, input string, call func(context.Context) (string, error)) (string, error) {
 	key := cacheKey(d.cfg.SummarizerModel, kind, input)
 	return d.shared(ctx, key, what, func() (string, error) {
-		s, ok, err := d.cfg.Cache.Get(ctx, key)
+		s, ok, err := cacheGet(ctx, d.cfg.Cache, key)
 		if err != nil {
 			return "", fmt.Errorf("%w: get %s: %w", ErrCache, what, err)
 		}
@@ -182,9 +185,9 @@ func (d *Decorator) cached(ctx context.Context, what, kind, input string, call f
 			return "", fmt.Errorf("%w: %s: %w", ErrSummarizer, what, err)
 		}
 		if s = space.OneLine(s); s == "" || !utf8.ValidString(s) {
-			return "", fmt.Errorf("%w: %s", ErrBadSummary, what)
+			return "", fmt.Errorf("%w: %s: the Summarizer returned an empty or invalid summary", ErrSummarizer, what)
 		}
-		if err := d.cfg.Cache.Put(ctx, key, s); err != nil {
+		if _, err := parallel.Call(func() (struct{}, error) { return struct{}{}, d.cfg.Cache.Put(ctx, key, s) }); err != nil {
 			return "", fmt.Errorf("%w: put %s: %w", ErrCache, what, err)
 		}
 		return s, nil
@@ -212,11 +215,7 @@ func (d *Decorator) shared(ctx context.Context, key, what string, work func() (s
 		}
 		d.mu.Unlock()
 		if !busy {
-			f.text, f.err = work()
-			d.mu.Lock()
-			delete(d.flights, key)
-			d.mu.Unlock()
-			close(f.done)
+			d.fly(key, f, work)
 			return f.text, f.err
 		}
 		select {
@@ -228,6 +227,32 @@ func (d *Decorator) shared(ctx context.Context, key, what string, work func() (s
 			return f.text, nil
 		}
 	}
+}
+
+// fly does the work of flight f, and then lets its waiters go whatever
+// happens, a panic included: an entry left in flights would make every
+// later request for key wait forever.
+func (d *Decorator) fly(key string, f *flight, work func() (string, error)) {
+	defer func() {
+		d.mu.Lock()
+		delete(d.flights, key)
+		d.mu.Unlock()
+		close(f.done)
+	}()
+	f.text, f.err = parallel.Call(work)
+}
+
+// cacheGet calls c.Get, recovering a panic into an error.
+func cacheGet(ctx context.Context, c Cache, key string) (string, bool, error) {
+	type result struct {
+		s  string
+		ok bool
+	}
+	r, err := parallel.Call(func() (result, error) {
+		s, ok, err := c.Get(ctx, key)
+		return result{s, ok}, err
+	})
+	return r.s, r.ok, err
 }
 
 // call makes one Summarizer call within the Decorator's bound on calls
@@ -242,7 +267,7 @@ func (d *Decorator) call(ctx context.Context, call func(context.Context) (string
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	return call(ctx)
+	return parallel.Call(func() (string, error) { return call(ctx) })
 }
 
 // each runs job for 0..n-1 on at most Config.Concurrency goroutines and
@@ -250,30 +275,19 @@ func (d *Decorator) call(ctx context.Context, call func(context.Context) (string
 // fail with its error.
 func (d *Decorator) each(ctx context.Context, n int, job func(context.Context, int) error) []error {
 	errs := make([]error, n)
-	var (
-		next atomic.Int64
-		mu   sync.Mutex
-		done int
-		wg   sync.WaitGroup
-	)
-	for range min(d.cfg.Concurrency, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				if errs[i] = ctx.Err(); errs[i] == nil {
-					errs[i] = job(ctx, i)
-				}
-				if d.cfg.Progress != nil {
-					mu.Lock()
-					done++
-					d.cfg.Progress(done, n)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	var mu sync.Mutex
+	done := 0
+	parallel.Each(n, d.cfg.Concurrency, func(i int) {
+		if errs[i] = ctx.Err(); errs[i] == nil {
+			errs[i] = job(ctx, i)
+		}
+		if d.cfg.Progress != nil {
+			mu.Lock()
+			done++
+			d.cfg.Progress(Stats{Done: done, Total: n})
+			mu.Unlock()
+		}
+	})
 	return errs
 }
 
@@ -281,10 +295,10 @@ func (d *Decorator) each(ctx context.Context, n int, job func(context.Context, i
 // nothing but white space.
 func checkText(text string) error {
 	if !utf8.ValidString(text) {
-		return fmt.Errorf("%w: Text", ErrInvalidUTF8)
+		return fmt.Errorf("%w: Text is not valid UTF-8", ErrInvalidDocument)
 	}
 	if first, last := space.Trim(text, 0, len(text)); first >= last {
-		return ErrEmptyText
+		return fmt.Errorf("%w: Text is empty or only white space", ErrInvalidDocument)
 	}
 	return nil
 }
@@ -296,11 +310,11 @@ func checkDocument(doc document.Document) error {
 		return err
 	}
 	if !utf8.ValidString(doc.Title) || !utf8.ValidString(doc.Summary) {
-		return fmt.Errorf("%w: Title or Summary", ErrInvalidUTF8)
+		return fmt.Errorf("%w: Title or Summary is not valid UTF-8", ErrInvalidDocument)
 	}
 	for k, v := range doc.Metadata {
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
-			return fmt.Errorf("%w: Metadata[%q]", ErrInvalidUTF8, strings.ToValidUTF8(k, "\uFFFD"))
+			return fmt.Errorf("%w: Metadata[%q] is not valid UTF-8", ErrInvalidDocument, strings.ToValidUTF8(k, "\uFFFD"))
 		}
 	}
 	return nil

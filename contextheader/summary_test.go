@@ -186,7 +186,7 @@ func TestSummariesCancelled(t *testing.T) {
 	var progress []int
 	d := newDecorator(t, contextheader.Config{
 		Tokenizer: cl100k(t), Summarizer: s, Concurrency: 2,
-		Progress: func(done, total int) { progress = append(progress, done) },
+		Progress: func(s contextheader.Stats) { progress = append(progress, s.Done) },
 	})
 	docs := corpusOf(50)
 	sums, err := d.Summaries(ctx, docs)
@@ -318,10 +318,10 @@ func TestProgress(t *testing.T) {
 	var seen [][2]int
 	d := newDecorator(t, contextheader.Config{
 		Tokenizer: cl100k(t), Summarizer: &fakeSummarizer{answer: echo}, Concurrency: 3,
-		Progress: func(done, total int) {
+		Progress: func(s contextheader.Stats) {
 			mu.Lock()
 			defer mu.Unlock()
-			seen = append(seen, [2]int{done, total})
+			seen = append(seen, [2]int{s.Done, s.Total})
 		},
 	})
 	_, err := d.Summaries(context.Background(), corpusOf(7))
@@ -348,7 +348,7 @@ func TestBadSummaries(t *testing.T) {
 			cache := new(contextheader.MemoryCache)
 			d := newDecorator(t, contextheader.Config{Tokenizer: cl100k(t), Summarizer: s, Cache: cache})
 			_, err := d.Summaries(context.Background(), corpusOf(1))
-			require.ErrorIs(t, err, contextheader.ErrBadSummary)
+			require.ErrorIs(t, err, contextheader.ErrSummarizer)
 			require.Zero(t, cache.Len(), "a bad summary is not cached")
 		})
 	}
@@ -361,9 +361,9 @@ func TestSummariesBadDocuments(t *testing.T) {
 	var be *contextheader.BatchError
 	require.ErrorAs(t, err, &be)
 	require.Len(t, be.Failed, 3)
-	require.ErrorIs(t, be.Failed[0], contextheader.ErrEmptyText)
-	require.ErrorIs(t, be.Failed[1], contextheader.ErrInvalidUTF8)
-	require.ErrorIs(t, be.Failed[2], contextheader.ErrInvalidUTF8)
+	require.ErrorIs(t, be.Failed[0], contextheader.ErrInvalidDocument)
+	require.ErrorIs(t, be.Failed[1], contextheader.ErrInvalidDocument)
+	require.ErrorIs(t, be.Failed[2], contextheader.ErrInvalidDocument)
 	require.Equal(t, "A summary.", sums[0])
 
 	_, err = newDecorator(t, contextheader.Config{Tokenizer: cl100k(t)}).Summaries(context.Background(), docs)
@@ -432,7 +432,7 @@ func TestChunkContext(t *testing.T) {
 	d := newDecorator(t, contextheader.Config{
 		Tokenizer: tok, Summarizer: s, Concurrency: 3,
 		Parts:    []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.ChunkContext}},
-		Progress: func(done, total int) { progress.Add(1) },
+		Progress: func(contextheader.Stats) { progress.Add(1) },
 	})
 	doc := document.Document{ID: "ctx", Title: "T", Text: paragraphs(8)}
 	chunks := cutAt(t, tok, doc.Text, "Paragraph xx ", "Paragraph xxx ", "Paragraph xxxx ", "Paragraph xxxxx ")

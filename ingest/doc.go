@@ -20,7 +20,7 @@
 //
 // Embedding is the expensive step: money for a hosted model, minutes for a
 // local one. Each record the Indexer writes carries, in its metadata under
-// [MetadataKey], the [Key] of its embed text: a SHA-256 of the
+// [EmbedKey], the key of its embed text: a SHA-256 of the
 // Config.EmbedderName, the header and the chunk's text. On the next run a
 // chunk whose key is found among the store's records of the documents being
 // indexed takes that record's vector; the others are looked up in
@@ -35,12 +35,36 @@
 // more chunks for fewer changed ones. benchmarks/README.md in the
 // repository has the figures.
 //
+// # Summaries
+//
+// Where Config.Headers has a contextheader.Summary part and a Summarizer,
+// the Indexer asks it for each document's summary (unless
+// Document.Summary gives one) and stores the summary on the document's
+// records under [SummaryKey], with a digest of what it was made from. A
+// later run over the same text, model and prompt takes the summary from
+// the records, as it takes vectors: re-indexing an unchanged document
+// calls no model, and a program keeps no summary cache of its own.
+//
 // # Record IDs
 //
 // A record's ID is derived from the document's ID and the chunk's content
-// ([ChunkIDs]): the same chunk of the same document gets the same ID on
+// (see [Records]): the same chunk of the same document gets the same ID on
 // every run and every machine, even when the text before it changed and its
 // Index moved, and two equal chunks of one document get two IDs.
+//
+// # What records carry
+//
+// Besides its text, offsets and the document's Metadata, each record
+// carries the document's title under [document.TitleKey] and its section
+// path under [document.SectionKey], so that the query side labels, groups
+// and filters passages from the records alone, and the text between it and
+// the record before it under window.GapKey, so that windows rebuild the
+// document's text exactly.
+//
+// # Formats
+//
+// Config.Chunker's settings cut each document as its own Format says: a
+// folder of Markdown and plain text indexes with one Chunker.
 //
 // # Consistency
 //
@@ -51,8 +75,13 @@
 // which readers may see half done; see [Indexer.Index].
 //
 // Failure is per document: a document that cannot be chunked, decorated,
-// embedded or written is reported in a [*BatchError] (its ID and cause) and
-// left in the store as it was, while the others are indexed. A cancelled
+// embedded or written is reported in a [*contextheader.BatchError] (its ID
+// and cause) and left in the store as it was, while the others are indexed.
+// A panic in a function of the caller's (a SplitFunc, an Embedder, a
+// Summarizer, a Cache) is recovered into an error wrapping [ErrPanic]. A
+// vector that is empty, all zeros, not finite or of another length than
+// the run's others fails its document before anything caches or writes
+// it. A cancelled
 // context stops new work and leaves every document either fully old or fully
 // new. Documents gone from the source are deleted by [Indexer.Prune], or by
 // every Index call with Config.Prune.
@@ -61,9 +90,9 @@
 //
 // The pieces of the pipeline are functions too, for callers who write
 // their own loop: [Plain] turns chunks into chunks ready to embed (a
-// [contextheader.Decorator] gives them with headers), [EmbedTexts] gives an
-// Embed call's input, and [Records] turns chunks and their vectors into
-// records with stable IDs.
+// [contextheader.Decorator] gives them with headers), whose EmbedText
+// fields are an Embed call's input, and [Records] turns chunks and their
+// vectors into records with stable IDs.
 //
 // # Cost
 //

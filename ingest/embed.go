@@ -2,12 +2,14 @@ package ingest
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
+	"math"
 	"time"
 
+	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -21,7 +23,7 @@ func (r *run) plan() [][]text {
 			continue
 		}
 		for _, o := range j.old {
-			k := o.Metadata[MetadataKey]
+			k := o.Metadata[EmbedKey]
 			switch {
 			case k == "" || r.pool[k] != nil:
 			case len(o.Vector) > 0:
@@ -72,16 +74,12 @@ func (r *run) lookup(j *job) ([]text, error) {
 			r.stats.Reused++
 			continue
 		}
-		if r.cfg.Cache != nil {
-			v, ok, err := r.cfg.Cache.Get(r.ctx, k)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrCache, err)
-			}
-			if ok && len(v) > 0 {
-				r.pool[k] = v
-				r.stats.Cached++
-				continue
-			}
+		if v, err := r.cached(k); err != nil {
+			return nil, err
+		} else if v != nil {
+			r.pool[k] = v
+			r.stats.Cached++
+			continue
 		}
 		t := text{key: k, text: j.chunks[i].EmbedText, tokens: j.chunks[i].EmbedTokens}
 		if r.cfg.MaxBatchTokens > 0 {
@@ -89,12 +87,37 @@ func (r *run) lookup(j *job) ([]text, error) {
 				t.tokens = r.cfg.Tokenizer.Count(t.text)
 			}
 			if t.tokens > r.cfg.MaxBatchTokens {
-				return nil, fmt.Errorf("%w: chunk %d counts %d tokens, over %d", ErrTooLong, i, t.tokens, r.cfg.MaxBatchTokens)
+				return nil, fmt.Errorf("%w: chunk %d counts %d tokens, over MaxBatchTokens %d", ErrChunk, i, t.tokens, r.cfg.MaxBatchTokens)
 			}
 		}
 		missing = append(missing, t)
 	}
 	return missing, nil
+}
+
+// cached returns the vector Config.Cache holds for key, or nil if it holds
+// none or one that is not a valid vector (which the run then embeds again
+// and replaces in the cache).
+func (r *run) cached(key string) ([]float32, error) {
+	if r.cfg.Cache == nil {
+		return nil, nil
+	}
+	type entry struct {
+		s  string
+		ok bool
+	}
+	e, err := parallel.Call(func() (entry, error) {
+		s, ok, err := r.cfg.Cache.Get(r.ctx, key)
+		return entry{s, ok}, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCache, err)
+	}
+	v := decodeVector(e.s)
+	if !e.ok || v == nil || r.checkDim(v) != nil {
+		return nil, nil
+	}
+	return v, nil
 }
 
 // storedVector returns the vector of key known to the run, reading it from
@@ -116,7 +139,7 @@ func (r *run) storedVector(key string) ([]float32, error) {
 		return nil, r.storeErr(err)
 	}
 	for _, rec := range recs {
-		if rec.ID == o.ID && rec.Metadata[MetadataKey] == key && len(rec.Vector) > 0 {
+		if rec.ID == o.ID && rec.Metadata[EmbedKey] == key && len(rec.Vector) > 0 {
 			r.pool[key] = rec.Vector
 		}
 	}
@@ -167,51 +190,45 @@ func (r *run) batches(queue []text) [][]text {
 // embedAll makes the Embed calls, Concurrency at a time, until all are
 // made or ctx is cancelled.
 func (r *run) embedAll(batches [][]text) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(r.cfg.Concurrency, len(batches)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(batches) && r.ctx.Err() == nil; i = int(next.Add(1)) - 1 {
-				r.embed(batches[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(len(batches), r.cfg.Concurrency, func(i int) {
+		if r.ctx.Err() == nil {
+			r.embed(batches[i])
+		}
+	})
 }
 
 // embed makes one Embed call and hands its vectors to the documents
-// waiting for them, writing those that have all theirs.
+// waiting for them, writing those that have all theirs. Vectors are
+// checked before anything caches or writes them.
 func (r *run) embed(batch []text) {
 	texts := make([]string, len(batch))
 	for i, t := range batch {
 		texts[i] = t.text
 	}
 	start := time.Now()
-	vecs, err := r.cfg.Embedder.Embed(r.ctx, texts)
+	vecs, err := parallel.Call(func() ([][]float32, error) { return r.cfg.Embedder.Embed(r.ctx, texts) })
 	timed(&r.embedTime, start)
 	if err == nil {
-		err = checkVectors(vecs, len(texts))
+		err = r.checkVectors(vecs, len(texts))
 	}
 	if err != nil && !errors.Is(err, r.ctx.Err()) {
 		err = fmt.Errorf("%w: %w", ErrEmbed, err)
 	}
 	r.mu.Lock()
 	r.stats.EmbedCalls++
-	r.stats.Embedded += len(texts)
+	if err == nil {
+		r.stats.Embedded += len(texts)
+	}
 	r.progress()
 	r.mu.Unlock()
 	var ready []*job
 	for i, t := range batch {
-		if err == nil && r.cfg.Cache != nil {
-			if perr := r.cfg.Cache.Put(r.ctx, t.key, vecs[i]); perr != nil {
-				r.failWaiting(t.key, fmt.Errorf("%w: %w", ErrCache, perr))
-				continue
-			}
-		}
 		if err != nil {
 			r.failWaiting(t.key, err)
+			continue
+		}
+		if perr := r.cache(t.key, vecs[i]); perr != nil {
+			r.failWaiting(t.key, perr)
 			continue
 		}
 		ready = append(ready, r.deliver(t.key, vecs[i])...)
@@ -221,17 +238,82 @@ func (r *run) embed(batch []text) {
 	}
 }
 
-// checkVectors checks what an Embedder returned for n texts.
-func checkVectors(vecs [][]float32, n int) error {
+// cache puts vec under key in Config.Cache, if there is one.
+func (r *run) cache(key string, vec []float32) error {
+	if r.cfg.Cache == nil {
+		return nil
+	}
+	_, err := parallel.Call(func() (struct{}, error) {
+		return struct{}{}, r.cfg.Cache.Put(r.ctx, key, encodeVector(vec))
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrCache, err)
+	}
+	return nil
+}
+
+// checkVectors checks what an Embedder returned for n texts: n vectors,
+// each valid (see checkDim).
+func (r *run) checkVectors(vecs [][]float32, n int) error {
 	if len(vecs) != n {
 		return fmt.Errorf("%d vectors for %d texts", len(vecs), n)
 	}
 	for i, v := range vecs {
-		if len(v) == 0 || len(v) != len(vecs[0]) {
-			return fmt.Errorf("vector %d has %d dimensions, vector 0 has %d", i, len(v), len(vecs[0]))
+		if err := r.checkDim(v); err != nil {
+			return fmt.Errorf("vector %d of %d: %w", i, n, err)
 		}
 	}
 	return nil
+}
+
+// checkDim reports a vector that no store should hold: empty, all zeros
+// (it has no direction), with a NaN or an infinity, or of another length
+// than the run's first vector.
+func (r *run) checkDim(v []float32) error {
+	if len(v) == 0 {
+		return errors.New("empty vector")
+	}
+	zero := true
+	for i, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Errorf("component %d is %v", i, x)
+		}
+		zero = zero && x == 0
+	}
+	if zero {
+		return errors.New("all components are zero")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.dim == 0 {
+		r.dim = len(v)
+	}
+	if len(v) != r.dim {
+		return fmt.Errorf("%d dimensions, the run's other vectors have %d", len(v), r.dim)
+	}
+	return nil
+}
+
+// encodeVector and decodeVector turn a vector into a Cache's string and
+// back: 4 bytes a dimension, IEEE 754, little-endian. decodeVector returns
+// nil for a string of no whole vector.
+func encodeVector(v []float32) string {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return string(b)
+}
+
+func decodeVector(s string) []float32 {
+	if len(s) == 0 || len(s)%4 != 0 {
+		return nil
+	}
+	v := make([]float32, len(s)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32([]byte(s[4*i : 4*i+4])))
+	}
+	return v
 }
 
 // deliver records the vector of key and returns the documents that now
@@ -274,6 +356,7 @@ func (r *run) write(j *job) {
 		r.failLocked(j, err)
 		return
 	}
+	r.stats.Written++
 	r.completeLocked(j)
 }
 
@@ -358,7 +441,7 @@ func (r *run) snapshot() Stats {
 func (r *run) finish() (Stats, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var be BatchError
+	var be contextheader.BatchError
 	for _, j := range r.jobs {
 		if !j.done {
 			err := r.ctx.Err()
@@ -368,7 +451,7 @@ func (r *run) finish() (Stats, error) {
 			r.failLocked(j, err)
 		}
 		if j.err != nil {
-			be.Failed = append(be.Failed, &DocumentError{Index: j.index, ID: j.doc.ID, Err: j.err})
+			be.Failed = append(be.Failed, &contextheader.DocumentError{Index: j.index, ID: j.doc.ID, Err: j.err})
 		}
 	}
 	if len(be.Failed) > 0 {

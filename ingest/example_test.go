@@ -11,6 +11,7 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
 )
 
 // Index two documents with headers, then edit one sentence of one of them:
@@ -63,4 +64,30 @@ func Example() {
 	// 0 lighthouse#5857223c31987f3b "The keeper rose before dawn. He climbed "
 	// 1 lighthouse#97952ac5b58a7d96 "Ships passed the headland at night. The "
 	// 2 lighthouse#626252307f0816f0 "In winter storms the keeper stayed awake"
+}
+
+// Sentence units for sentence-window retrieval: index the sentences, and
+// their records carry the text between them, so that package window
+// rebuilds the document's text exactly at query time.
+func ExampleSentences() {
+	ctx := context.Background()
+	store := &vectorstore.Memory{}
+	ix, err := ingest.New(ingest.Config{Split: ingest.Sentences, Embedder: &vectorstore.Lexical{}, Store: store})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	doc := document.Document{ID: "log", Title: "Keeper's log", Text: "# Keeper\n\nThe keeper rose before dawn. He trimmed the wick.", Format: document.Markdown}
+	if _, err := ix.Index(ctx, doc); err != nil {
+		fmt.Println(err)
+		return
+	}
+	units, _ := store.RangeText(ctx, "log", 0, 10)
+	for _, u := range units {
+		fmt.Printf("%d [%d:%d] %q gap %q section %q\n", u.Index, u.Start, u.End, u.Text, u.Metadata[window.GapKey], u.Metadata[document.SectionKey])
+	}
+	// Output:
+	// 0 [0:8] "# Keeper" gap "" section "Keeper"
+	// 1 [10:38] "The keeper rose before dawn." gap "\n\n" section "Keeper"
+	// 2 [39:59] "He trimmed the wick." gap "" section "Keeper"
 }

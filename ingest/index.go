@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/chunks"
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -22,7 +25,7 @@ import (
 // records in the store with the new ones, returning what it did.
 //
 // A chunk's vector is reused, not embedded, when a record of the store
-// already holds a vector for the same [Key] (the same header, text and
+// already holds a vector for the same key (the same header, text and
 // EmbedderName): first among the records of the documents of this call, then
 // in Config.Cache. A text that several chunks share is embedded once. A
 // document whose records would not change is not written at all. Embed
@@ -58,6 +61,11 @@ func (ix *Indexer) Index(ctx context.Context, docs ...document.Document) (Stats,
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
+	release, err := ix.lock(ctx, docs)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer release()
 	r := newRun(ctx, ix, docs)
 	r.prepareAll()
 	batches := r.plan()
@@ -84,12 +92,61 @@ func checkDocuments(docs []document.Document) error {
 		if d.ID == "" {
 			return fmt.Errorf("%w: document %d has an empty ID", ErrInvalidDocument, i)
 		}
+		if !d.Format.Valid() {
+			return fmt.Errorf("%w: document %d (ID %q) has %v", ErrInvalidDocument, i, d.ID, d.Format)
+		}
 		if j, ok := seen[d.ID]; ok {
 			return fmt.Errorf("%w: documents %d and %d have the same ID %q", ErrInvalidDocument, j, i, d.ID)
 		}
 		seen[d.ID] = i
 	}
 	return nil
+}
+
+// lock waits until no other Index call of the Indexer works on any of
+// docs, and marks them as its own until release is called: two calls that
+// index one document at once would otherwise mix their records in a store
+// without ReplaceDocument. IDs are taken in sorted order, so that two
+// calls never wait for each other.
+func (ix *Indexer) lock(ctx context.Context, docs []document.Document) (release func(), err error) {
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	slices.Sort(ids)
+	var held []string
+	release = func() {
+		ix.mu.Lock()
+		defer ix.mu.Unlock()
+		for _, id := range held {
+			close(ix.busy[id])
+			delete(ix.busy, id)
+		}
+	}
+	for _, id := range ids {
+		for {
+			ix.mu.Lock()
+			if ix.busy == nil {
+				ix.busy = make(map[string]chan struct{})
+			}
+			wait, busy := ix.busy[id]
+			if !busy {
+				ix.busy[id] = make(chan struct{})
+				held = append(held, id)
+			}
+			ix.mu.Unlock()
+			if !busy {
+				break
+			}
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				release()
+				return nil, ctx.Err()
+			}
+		}
+	}
+	return release, nil
 }
 
 // A job is one document on its way to the store.
@@ -107,6 +164,10 @@ type job struct {
 	// chunked.
 	fingerprint string
 	skip        bool
+	// summary is the document's summary that a Summarizer wrote (made in
+	// this run or read from its records), and summaryOf what it was made
+	// from; both empty when the headers need none.
+	summary, summaryOf string
 	// same says that the store's records are those the chunks make, so
 	// there is nothing to embed or write (see unchanged).
 	same bool
@@ -127,11 +188,13 @@ type text struct {
 // A run is the state of one Index call.
 type run struct {
 	ctx  context.Context
+	ix   *Indexer
 	cfg  *Config
 	jobs []*job
 
 	mu      sync.Mutex // guards what follows, and serialises Progress
 	stats   Stats
+	dim     int                           // the length of the run's vectors, once one is known
 	pool    map[string][]float32          // vectors known so far, by key
 	waiting map[string][]*job             // jobs waiting for each key
 	stored  map[string]vectorstore.Record // records read without their vector, by key
@@ -140,7 +203,7 @@ type run struct {
 }
 
 func newRun(ctx context.Context, ix *Indexer, docs []document.Document) *run {
-	r := &run{ctx: ctx, cfg: &ix.cfg, pool: make(map[string][]float32), waiting: make(map[string][]*job)}
+	r := &run{ctx: ctx, ix: ix, cfg: &ix.cfg, pool: make(map[string][]float32), waiting: make(map[string][]*job)}
 	r.jobs = make([]*job, len(docs))
 	for i, d := range docs {
 		r.jobs[i] = &job{index: i, doc: d}
@@ -155,20 +218,10 @@ func timed(t *atomic.Int64, start time.Time) { t.Add(int64(time.Since(start))) }
 // prepareAll chunks, decorates and looks up every document, on as many
 // goroutines as there are processors, since chunking is CPU work.
 func (r *run) prepareAll() {
-	workers := min(runtime.GOMAXPROCS(0), len(r.jobs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(r.jobs); i = int(next.Add(1)) - 1 {
-				j := r.jobs[i]
-				j.err = r.prepare(j)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.Each(len(r.jobs), runtime.GOMAXPROCS(0), func(i int) {
+		j := r.jobs[i]
+		j.err = r.prepare(j)
+	})
 	for _, j := range r.jobs {
 		if j.err == nil {
 			r.stats.TotalChunks += j.size()
@@ -193,14 +246,17 @@ func (r *run) prepare(j *job) error {
 			return nil
 		}
 	}
-	chunks, err := r.chunk(j.doc)
+	if err := r.summarize(j); err != nil {
+		return err
+	}
+	chunks, err := r.chunk(j)
 	if err != nil {
 		return err
 	}
 	j.chunks = chunks
 	j.keys = make([]string, len(chunks))
 	for i, c := range chunks {
-		j.keys[i] = Key(r.cfg.EmbedderName, c.EmbedText)
+		j.keys[i] = key(r.cfg.EmbedderName, c.EmbedText)
 	}
 	j.vecs = make([][]float32, len(chunks))
 	return r.loadOld(j)
@@ -210,7 +266,7 @@ func (r *run) prepare(j *job) error {
 // document as it is now, by its fingerprint.
 func (j *job) current() bool {
 	for _, o := range j.old {
-		if o.Metadata[MetadataDocumentKey] != j.fingerprint {
+		if o.Metadata[FingerprintKey] != j.fingerprint {
 			return false
 		}
 	}
@@ -225,31 +281,82 @@ func (j *job) size() int {
 	return len(j.chunks)
 }
 
-// chunk cuts doc into chunks ready to embed.
-func (r *run) chunk(doc document.Document) ([]contextheader.Chunk, error) {
-	split := r.cfg.Split
-	if split == nil {
-		split = r.cfg.chunkerSplit
+// summarize finds the summary of j's document where its headers need one
+// from the Summarizer: in the store's records of the document, if they
+// carry one made from the same text, model and prompt, or else from one
+// Summarizer call.
+func (r *run) summarize(j *job) error {
+	h := r.cfg.Headers
+	if h == nil || j.doc.Summary != "" || !r.ix.summaries {
+		return nil
 	}
-	start := time.Now()
-	cs, err := split(r.ctx, doc)
-	timed(&r.chunkTime, start)
+	if !j.loaded {
+		if err := r.readOld(j); err != nil {
+			return err
+		}
+	}
+	cfg := h.Config()
+	j.summaryOf = summarySource(cfg.SummarizerModel, cfg.SummaryPrompt, cfg.SummaryChars, j.doc.Text)
+	for _, o := range j.old {
+		if s := o.Metadata[SummaryKey]; s != "" && o.Metadata[summaryOfKey] == j.summaryOf {
+			j.summary = s
+			return nil
+		}
+	}
+	defer timed(&r.headerTime, time.Now())
+	sums, err := h.Summaries(r.ctx, []document.Document{j.doc})
 	if err != nil {
 		if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return err
+		}
+		return fmt.Errorf("%w: %w", ErrHeader, err)
+	}
+	j.summary = sums[0]
+	r.mu.Lock()
+	r.stats.Summarized++
+	r.progress()
+	r.mu.Unlock()
+	return nil
+}
+
+// chunk cuts j's document into chunks ready to embed, with their section
+// paths.
+func (r *run) chunk(j *job) ([]contextheader.Chunk, error) {
+	doc := j.doc
+	split := r.cfg.Split
+	if split == nil {
+		split = r.ix.chunkerSplit
+	}
+	start := time.Now()
+	cs, err := parallel.Call(func() ([]chunker.Chunk, error) { return split(r.ctx, doc) })
+	timed(&r.chunkTime, start)
+	if err != nil {
+		if ctxErr := r.ctx.Err(); (ctxErr != nil && errors.Is(err, ctxErr)) || errors.Is(err, ErrChunk) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
-	if r.cfg.Headers == nil {
-		return Plain(cs), nil
+	if err := chunks.Check(doc.Text, cs); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
-	return r.decorate(doc, cs)
+	if r.cfg.Headers != nil {
+		if j.summary != "" {
+			doc.Summary = j.summary
+		}
+		return r.decorate(doc, cs) // the Decorator finds the sections
+	}
+	out := Plain(cs)
+	o := doc.Outline()
+	for i := range out {
+		out[i].Section = o.Path(out[i].Start, out[i].End)
+	}
+	return out, nil
 }
 
 // decorate adds the contextual headers of Config.Headers to doc's chunks.
 func (r *run) decorate(doc document.Document, cs []chunker.Chunk) ([]contextheader.Chunk, error) {
 	defer timed(&r.headerTime, time.Now())
-	out, err := r.cfg.Headers.Decorate(r.ctx, doc, cs)
+	out, err := parallel.Call(func() ([]contextheader.Chunk, error) { return r.cfg.Headers.Decorate(r.ctx, doc, cs) })
 	if err != nil {
 		if ctxErr := r.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return nil, err
@@ -318,7 +425,7 @@ func (j *job) reusable() bool {
 		keys[k] = true
 	}
 	for _, o := range j.old {
-		if keys[o.Metadata[MetadataKey]] {
+		if keys[o.Metadata[EmbedKey]] {
 			return true
 		}
 	}
@@ -327,14 +434,18 @@ func (j *job) reusable() bool {
 
 // records returns j's records, with the vectors known so far.
 func (r *run) records(j *job) []vectorstore.Record {
-	recs, _ := Records(j.doc, j.chunks, j.vecs) // cannot fail: one vector slot per chunk
+	recs := records(j.doc, j.chunks, j.vecs)
 	for i := range recs {
 		if recs[i].Metadata == nil {
 			recs[i].Metadata = make(map[string]string, 1)
 		}
-		recs[i].Metadata[MetadataKey] = j.keys[i]
+		recs[i].Metadata[EmbedKey] = j.keys[i]
+		if j.summary != "" {
+			recs[i].Metadata[SummaryKey] = j.summary
+			recs[i].Metadata[summaryOfKey] = j.summaryOf
+		}
 		if j.fingerprint != "" {
-			recs[i].Metadata[MetadataDocumentKey] = j.fingerprint
+			recs[i].Metadata[FingerprintKey] = j.fingerprint
 		}
 	}
 	return recs

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/ragkit/ragkit/chunker"
@@ -13,58 +15,71 @@ import (
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// Defaults of [Config].
+// The defaults of [Config]'s fields, as their documentation gives them.
 const (
-	// DefaultBatchSize is how many texts go into one Embed call when
-	// Config.BatchSize is zero: the size most hosted embedding APIs handle
-	// well, far below their limits (2048 inputs for OpenAI, 96 for Cohere).
-	DefaultBatchSize = 64
-	// DefaultConcurrency is how many Embed calls are in flight at once
-	// when Config.Concurrency is zero.
-	DefaultConcurrency = 1
+	defaultBatchSize   = 64
+	defaultConcurrency = 1
 )
 
-// MetadataKey is the metadata field in which [Indexer] records the
-// [Key] of each record's embed text (its header and chunk, and the
-// embedder's name). A later run reuses the record's vector when its chunk
-// has the same key, so a record without it is always embedded again.
-const MetadataKey = "ingest.embed"
+// Metadata keys under which an [Indexer] keeps, on each record, what a
+// later run needs to reuse the record's work. Records also carry
+// [document.TitleKey] and [document.SectionKey] (see [Records]).
+const (
+	// EmbedKey holds a SHA-256 of the record's embed text (its header and
+	// chunk) and the embedder's name. A later run reuses the record's
+	// vector for a chunk with the same key, so a record without it is
+	// always embedded again.
+	EmbedKey = "ingest.embed"
+	// FingerprintKey holds, when Config.Version is set, a fingerprint of
+	// the document the record was made from (its text, title, format,
+	// summary and metadata, with Version and EmbedderName), so that a
+	// later run can skip the document without chunking it.
+	FingerprintKey = "ingest.doc"
+	// SummaryKey holds the document's summary, where Config.Headers has a
+	// contextheader.Summary part and the Summarizer wrote it (not where
+	// Document.Summary gave it), with a SHA-256 of what it was made from
+	// (the text, SummarizerModel, SummaryPrompt and SummaryChars) under
+	// "ingest.summary.of". A later run takes the summary from the records
+	// while these are unchanged, as it takes vectors, so that re-indexing
+	// calls no model for unchanged documents, with no Cache.
+	SummaryKey = "ingest.summary"
+)
 
-// MetadataDocumentKey is the metadata field in which [Indexer] records,
-// when Config.Version is set, a fingerprint of the document that each
-// record was made from (its text, title, format, summary and metadata, with
-// Version and EmbedderName), so that a later run can skip the document
-// without chunking it.
-const MetadataDocumentKey = "ingest.doc"
+// summaryOfKey holds what the summary under SummaryKey was made from.
+const summaryOfKey = SummaryKey + ".of"
 
 // Errors returned by the package, wrapped with details; test for them with
 // errors.Is.
 var (
-	// ErrConfig reports a Config that New refused, or an Indexer that was
-	// not made by New.
+	// ErrConfig reports a Config that New refused, an Indexer that was
+	// not made by New, or a Prune on a store that cannot list its
+	// documents.
 	ErrConfig = errors.New("ingest: invalid configuration")
 	// ErrInvalidDocument reports a document that cannot be indexed as given:
 	// an empty ID, or an ID given twice in one call.
 	ErrInvalidDocument = errors.New("ingest: invalid document")
-	// ErrChunk reports a document that its chunker refused.
+	// ErrChunk reports a document whose chunks could not be made or
+	// cannot be indexed: its chunker refused it, a SplitFunc gave chunks
+	// that do not lie in its text, or a chunk's embed text counts more
+	// than Config.MaxBatchTokens, which no Embed call can take.
 	ErrChunk = errors.New("ingest: chunking failed")
 	// ErrHeader reports a document whose headers could not be made.
 	ErrHeader = errors.New("ingest: headers failed")
 	// ErrEmbed reports a failed Embed call, or one that returned the
-	// wrong number of vectors, empty ones or ones of different lengths.
+	// wrong number of vectors, or a vector that is empty, all zeros,
+	// holds a NaN or an infinity, or differs in length from the run's
+	// other vectors. No such vector is cached or written.
 	ErrEmbed = errors.New("ingest: embedding failed")
-	// ErrTooLong reports an embed text that counts more tokens than
-	// Config.MaxBatchTokens on its own, which no Embed call can take.
-	ErrTooLong = errors.New("ingest: text longer than MaxBatchTokens")
 	// ErrStore reports a failed read or write of the store.
 	ErrStore = errors.New("ingest: store failed")
 	// ErrCache reports a failed Get or Put of Config.Cache. It fails the
 	// document rather than being taken as a miss, so that a broken cache
 	// never turns silently into paid Embed calls.
 	ErrCache = errors.New("ingest: cache failed")
-	// ErrNoLister reports a Prune on a store that cannot list its
-	// documents (see [DocumentLister]).
-	ErrNoLister = errors.New("ingest: store cannot list its documents")
+	// ErrPanic is contextheader.ErrPanic: a SplitFunc, Embedder, Cache or
+	// Summarizer that panicked fails the document that it was working on
+	// with an error wrapping it, and the other documents are indexed.
+	ErrPanic = contextheader.ErrPanic
 )
 
 // A SplitFunc cuts a document into chunks: any function will do, as long
@@ -75,7 +90,11 @@ type SplitFunc func(ctx context.Context, doc document.Document) ([]chunker.Chunk
 // Config configures an Indexer. Embedder, Store and one of Chunker and
 // Split are required; every other field's zero value means the default.
 type Config struct {
-	// Chunker cuts each document's Text. Required unless Split is set.
+	// Chunker cuts each document's Text, read as the document's Format:
+	// the Indexer chunks each document with the Chunker's settings and
+	// the document's own Format, so that one Chunker indexes a mix of
+	// Markdown and plain text (its own Config.Format is not used).
+	// Required unless Split is set.
 	Chunker *chunker.Chunker
 	// Split, if set, cuts documents instead of Chunker (set only one).
 	Split SplitFunc
@@ -89,20 +108,27 @@ type Config struct {
 	// Embedder turns embed texts into vectors; required.
 	Embedder vectorstore.Embedder
 	// EmbedderName names the model (and version) behind Embedder. It is
-	// part of every [Key], so that vectors of another model are never
+	// part of every embed key, so that vectors of another model are never
 	// reused. Empty is a name like any other.
 	EmbedderName string
 	// Store receives the records; required. Where it implements
 	// vectorstore.DocumentReplacer a document's records are replaced in
 	// one step; see [Indexer.Index] for the fallback.
 	Store vectorstore.VectorStore
-	// Cache, if set, keeps vectors between runs and across documents, by
-	// [Key]; vectors found in the store's records of the same document are
-	// reused without it.
-	Cache Cache
+	// Cache, if set, keeps vectors between runs and across documents,
+	// under a SHA-256 of the embed text and EmbedderName; vectors found in
+	// the store's records of the same document are reused without it.
+	// Vectors are stored as strings of 4 bytes a dimension (IEEE 754,
+	// little-endian). A value read back that is not a valid vector is
+	// taken as a miss, embedded again and replaced; an error from the
+	// Cache fails the document (wrapping ErrCache), so that a broken
+	// cache never turns silently into paid Embed calls. A
+	// contextheader.MemoryCache keeps them in memory.
+	Cache contextheader.Cache
 
-	// BatchSize is the most texts in one Embed call. Zero means
-	// [DefaultBatchSize]; negative is an error.
+	// BatchSize is the most texts in one Embed call. Zero means 64,
+	// which most hosted embedding APIs handle well, far below their limits
+	// (2048 inputs for OpenAI, 96 for Cohere); negative is an error.
 	BatchSize int
 	// MaxBatchTokens, if positive, is the most tokens of input in one
 	// Embed call (the sum over its texts, as embedding APIs count it).
@@ -112,8 +138,8 @@ type Config struct {
 	// embedder's own tokenizer where it differs from the chunker's. Nil
 	// means the chunks' own counts (chunker.Chunk.Tokens).
 	Tokenizer tokencount.Tokenizer
-	// Concurrency is the most Embed calls in flight. Zero means
-	// [DefaultConcurrency]; negative is an error.
+	// Concurrency is the most Embed calls in flight. Zero means 1;
+	// negative is an error.
 	Concurrency int
 
 	// Version, if set, names the chunker and header settings (for example
@@ -133,9 +159,9 @@ type Config struct {
 	// documents.
 	Prune bool
 
-	// Progress, if set, is called after each Embed call and each document
-	// done (written, unchanged or failed), never concurrently, with the
-	// counts so far.
+	// Progress, if set, is called after each summary the Summarizer
+	// writes, each Embed call and each document done (written, unchanged
+	// or failed), never concurrently, with the counts so far.
 	Progress func(Stats)
 }
 
@@ -147,8 +173,10 @@ type Stats struct {
 	TotalDocuments int // documents given
 	Chunks         int // chunks of the documents done (written or unchanged)
 	TotalChunks    int // chunks of the documents that could be chunked
+	Written        int // documents written to the store
 	EmbedCalls     int // calls of the Embedder, failed ones included
-	Embedded       int // texts sent to the Embedder
+	Embedded       int // texts embedded: given a valid vector by the Embedder
+	Summarized     int // documents summarised by the Summarizer (not reused)
 	Reused         int // chunks whose vector came from the store or the run
 	Cached         int // chunks whose vector came from Config.Cache
 	Pruned         int // documents deleted by Config.Prune
@@ -160,10 +188,18 @@ type Stats struct {
 
 // An Indexer chunks documents, embeds their chunks and writes them to a
 // store, re-embedding on each run only the chunks that changed. It is made
-// with New, immutable, and safe for concurrent use (two Index calls of the
-// same document at once leave one of their results).
+// with New, immutable, and safe for concurrent use: an Index call waits
+// while another call of the same Indexer works on one of its documents,
+// so that two calls that index one document at once leave one of their
+// results whatever the store. (Two Indexers writing one store do not
+// wait for each other; share one Indexer.)
 type Indexer struct {
-	cfg Config
+	cfg       Config
+	chunkers  [2]*chunker.Chunker // Config.Chunker's settings, by document.Format
+	summaries bool                // Headers has a Summary part and a Summarizer
+
+	mu   sync.Mutex
+	busy map[string]chan struct{} // the documents being indexed, closed when done
 }
 
 // New returns an Indexer configured by cfg. A missing Embedder or Store,
@@ -171,75 +207,61 @@ type Indexer struct {
 func New(cfg Config) (*Indexer, error) {
 	switch {
 	case cfg.Embedder == nil:
-		return nil, fmt.Errorf("%w: Embedder is required", ErrConfig)
+		return nil, fmt.Errorf("%w: Embedder is nil: required", ErrConfig)
 	case cfg.Store == nil:
-		return nil, fmt.Errorf("%w: Store is required", ErrConfig)
+		return nil, fmt.Errorf("%w: Store is nil: required", ErrConfig)
 	case cfg.Chunker == nil && cfg.Split == nil:
-		return nil, fmt.Errorf("%w: Chunker or Split is required", ErrConfig)
+		return nil, fmt.Errorf("%w: Chunker and Split are nil: one is required", ErrConfig)
 	case cfg.Chunker != nil && cfg.Split != nil:
-		return nil, fmt.Errorf("%w: set Chunker or Split, not both", ErrConfig)
+		return nil, fmt.Errorf("%w: Chunker and Split are both set: set one", ErrConfig)
 	case cfg.BatchSize < 0:
-		return nil, fmt.Errorf("%w: BatchSize %d is negative", ErrConfig, cfg.BatchSize)
+		return nil, fmt.Errorf("%w: BatchSize is %d: must not be negative", ErrConfig, cfg.BatchSize)
 	case cfg.MaxBatchTokens < 0:
-		return nil, fmt.Errorf("%w: MaxBatchTokens %d is negative", ErrConfig, cfg.MaxBatchTokens)
+		return nil, fmt.Errorf("%w: MaxBatchTokens is %d: must not be negative", ErrConfig, cfg.MaxBatchTokens)
 	case cfg.Concurrency < 0:
-		return nil, fmt.Errorf("%w: Concurrency %d is negative", ErrConfig, cfg.Concurrency)
+		return nil, fmt.Errorf("%w: Concurrency is %d: must not be negative", ErrConfig, cfg.Concurrency)
+	case cfg.Prune && !lists(cfg.Store):
+		return nil, fmt.Errorf("%w: Prune is true: the Store (%T) must be a vectorstore.DocumentLister", ErrConfig, cfg.Store)
 	}
 	if cfg.BatchSize == 0 {
-		cfg.BatchSize = DefaultBatchSize
+		cfg.BatchSize = defaultBatchSize
 	}
 	if cfg.Concurrency == 0 {
-		cfg.Concurrency = DefaultConcurrency
+		cfg.Concurrency = defaultConcurrency
 	}
-	return &Indexer{cfg: cfg}, nil
+	ix := &Indexer{cfg: cfg}
+	if cfg.Headers != nil {
+		hc := cfg.Headers.Config()
+		ix.summaries = hc.Summarizer != nil && slices.ContainsFunc(hc.Parts, func(p contextheader.Part) bool { return p.Kind == contextheader.Summary })
+	}
+	if cfg.Chunker != nil {
+		cc := cfg.Chunker.Config()
+		for _, f := range []document.Format{document.Text, document.Markdown} {
+			ix.chunkers[f] = cfg.Chunker
+			if cc.Format != f {
+				cc.Format = f
+				c, err := chunker.New(cc)
+				if err != nil {
+					return nil, fmt.Errorf("%w: Chunker: %w", ErrConfig, err)
+				}
+				ix.chunkers[f] = c
+			}
+		}
+	}
+	return ix, nil
 }
 
 // Config returns the Indexer's configuration with its defaults resolved.
 func (ix *Indexer) Config() Config { return ix.cfg }
 
-// A DocumentError reports a document that could not be indexed, and why.
-// The store holds the document's records as they were before the call.
-type DocumentError struct {
-	// Index is the document's position among the documents given.
-	Index int
-	// ID is the document's ID.
-	ID string
-	// Err is the cause; it wraps one of the package's errors (and the
-	// underlying error) or the context's.
-	Err error
+// lists reports whether store can list its documents, as Prune needs.
+func lists(store vectorstore.VectorStore) bool {
+	_, ok := store.(vectorstore.DocumentLister)
+	return ok
 }
 
-func (e *DocumentError) Error() string {
-	return fmt.Sprintf("document %d (ID %q): %v", e.Index, e.ID, e.Err)
-}
-
-// Unwrap returns the cause.
-func (e *DocumentError) Unwrap() error { return e.Err }
-
-// A BatchError is the error of [Indexer.Index] when some documents failed.
-// The others were indexed.
-type BatchError struct {
-	// Failed lists the documents that failed, in the order given.
-	Failed []*DocumentError
-}
-
-func (e *BatchError) Error() string {
-	if len(e.Failed) == 1 {
-		return "ingest: " + e.Failed[0].Error()
-	}
-	return fmt.Sprintf("ingest: %d documents failed; first: %v", len(e.Failed), e.Failed[0])
-}
-
-// Unwrap returns the documents' errors, so that errors.Is finds any cause.
-func (e *BatchError) Unwrap() []error {
-	errs := make([]error, len(e.Failed))
-	for i, f := range e.Failed {
-		errs[i] = f
-	}
-	return errs
-}
-
-// chunkerSplit is the SplitFunc of Config.Chunker.
-func (c *Config) chunkerSplit(_ context.Context, doc document.Document) ([]chunker.Chunk, error) {
-	return c.Chunker.Split(doc.Text)
+// chunkerSplit is the SplitFunc of Config.Chunker: its settings with the
+// document's Format.
+func (ix *Indexer) chunkerSplit(_ context.Context, doc document.Document) ([]chunker.Chunk, error) {
+	return ix.chunkers[doc.Format].Split(doc.Text)
 }

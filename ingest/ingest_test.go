@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
@@ -46,8 +47,8 @@ func TestNewRefuses(t *testing.T) {
 	}
 	ix, err := ingest.New(ok)
 	require.NoError(t, err)
-	require.Equal(t, ingest.DefaultBatchSize, ix.Config().BatchSize)
-	require.Equal(t, ingest.DefaultConcurrency, ix.Config().Concurrency)
+	require.Equal(t, 64, ix.Config().BatchSize)
+	require.Equal(t, 1, ix.Config().Concurrency)
 }
 
 func TestZeroIndexer(t *testing.T) {
@@ -95,24 +96,24 @@ func TestIndexWritesRecords(t *testing.T) {
 	for _, d := range docs {
 		cs, err := c.Split(d.Text)
 		require.NoError(t, err)
-		chunks := ingest.Plain(cs)
-		ids := ingest.ChunkIDs(d.ID, chunks)
+		glued, err := ingest.Records(d, ingest.Plain(cs), make([][]float32, len(cs)))
+		require.NoError(t, err)
 		recs := got[d.ID]
 		require.Len(t, recs, len(cs), d.ID)
 		for i, ch := range cs {
 			r := recs[i]
-			assert.Equal(t, ids[i], r.ID)
+			assert.Equal(t, glued[i].ID, r.ID)
 			assert.Equal(t, i, r.Index)
 			assert.Equal(t, ch.Text, r.Text)
 			assert.Equal(t, d.Text[r.Start:r.End], r.Text)
 			assert.Equal(t, fakeVector(ch.Text), r.Vector)
 			assert.Equal(t, "room_with_a_view.txt", r.Metadata["source"])
-			assert.Equal(t, ingest.Key("fake-1", ch.Text), r.Metadata[ingest.MetadataKey])
+			assert.Equal(t, ingest.Key("fake-1", ch.Text), r.Metadata[ingest.EmbedKey])
 		}
 		total += len(cs)
 	}
 	assert.Equal(t, ingest.Stats{
-		Documents: 4, TotalDocuments: 4, Chunks: total, TotalChunks: total,
+		Documents: 4, TotalDocuments: 4, Written: 4, Chunks: total, TotalChunks: total,
 		EmbedCalls: emb.numCalls(), Embedded: total,
 	}, untimed(stats))
 	assert.Len(t, emb.texts(), total)
@@ -230,19 +231,24 @@ func TestStableIDs(t *testing.T) {
 	require.Subset(t, ids(c["doc-000"]), ids(a["doc-000"]))
 	require.Equal(t, ids(a["doc-001"]), ids(c["doc-001"]))
 
-	rep := ingest.Plain([]chunker.Chunk{{Text: "Same."}, {Text: "Other."}, {Text: "Same."}})
-	got := ingest.ChunkIDs("d", rep)
+	rep := ingest.Plain([]chunker.Chunk{{Start: 0, End: 5, Text: "Same."}, {Start: 6, End: 12, Text: "Other."}, {Start: 13, End: 18, Text: "Same."}})
+	idsOf := func(docID string) []string {
+		recs, err := ingest.Records(document.Document{ID: docID, Text: "Same. Other. Same."}, rep, make([][]float32, 3))
+		require.NoError(t, err)
+		return ids(recs)
+	}
+	got := idsOf("d")
 	require.Len(t, got, 3)
 	require.NotEqual(t, got[0], got[2])
 	require.True(t, strings.HasPrefix(got[0], "d#"))
-	require.Equal(t, got, ingest.ChunkIDs("d", rep))
-	require.NotEqual(t, got, ingest.ChunkIDs("e", rep))
+	require.Equal(t, got, idsOf("d"))
+	require.NotEqual(t, got, idsOf("e"))
 }
 
 // A document whose Embed call fails is reported and left as it was; the
 // others are indexed.
 func TestEmbedFailureIsPerDocument(t *testing.T) {
-	for _, batch := range []int{1, ingest.DefaultBatchSize} {
+	for _, batch := range []int{1, 64} {
 		t.Run("batch "+strconv.Itoa(batch), func(t *testing.T) {
 			ctx := context.Background()
 			docs := corpus(t, "room_with_a_view.txt", 6, 12)
@@ -262,7 +268,7 @@ func TestEmbedFailureIsPerDocument(t *testing.T) {
 			edited[4].Text += "\n\nPOISON in this one."
 			emb.fail = poison
 			stats, err := ix.Index(ctx, edited...)
-			var be *ingest.BatchError
+			var be *contextheader.BatchError
 			require.ErrorAs(t, err, &be)
 			require.ErrorIs(t, err, ingest.ErrEmbed)
 			require.ErrorIs(t, err, errPoison)
@@ -308,7 +314,7 @@ func TestChunkFailureIsPerDocument(t *testing.T) {
 		document.Document{ID: "good", Text: "A good document."},
 		document.Document{ID: "bad", Text: "A bad one."},
 		document.Document{ID: "empty", Text: ""})
-	var be *ingest.BatchError
+	var be *contextheader.BatchError
 	require.ErrorAs(t, err, &be)
 	require.Len(t, be.Failed, 2)
 	require.Equal(t, "bad", be.Failed[0].ID)
@@ -394,14 +400,16 @@ func TestPrune(t *testing.T) {
 	require.Equal(t, fresh(t, ingest.Config{}, docs[1:2]), dump(t, store))
 
 	_, err = newIndexer(t, ingest.Config{Store: plainStore{store}}).Prune(ctx)
-	require.ErrorIs(t, err, ingest.ErrNoLister)
+	require.ErrorIs(t, err, ingest.ErrConfig)
+	_, err = ingest.New(ingest.Config{Store: plainStore{store}, Embedder: &counting{}, Split: ingest.Sentences, Prune: true})
+	require.ErrorIs(t, err, ingest.ErrConfig)
 }
 
 // A cache keeps vectors across stores; another embedder name misses it.
 func TestCache(t *testing.T) {
 	ctx := context.Background()
 	docs := corpus(t, "sherlock_1661.txt", 3, 12)
-	cache := &ingest.MemoryCache{}
+	cache := &contextheader.MemoryCache{}
 	emb := &counting{}
 	first, err := newIndexer(t, ingest.Config{Cache: cache, Embedder: emb, EmbedderName: "m1"}).Index(ctx, docs...)
 	require.NoError(t, err)
@@ -419,12 +427,12 @@ func TestCache(t *testing.T) {
 	require.Equal(t, first.Embedded, third.Embedded)
 }
 
-type brokenCache struct{ ingest.MemoryCache }
+type brokenCache struct{ contextheader.MemoryCache }
 
 var errCache = errors.New("cache down")
 
-func (*brokenCache) Get(context.Context, string) ([]float32, bool, error) {
-	return nil, false, errCache
+func (*brokenCache) Get(context.Context, string) (string, bool, error) {
+	return "", false, errCache
 }
 
 func TestCacheErrorFailsDocument(t *testing.T) {
@@ -470,7 +478,7 @@ func TestBatches(t *testing.T) {
 func TestTooLongForBatch(t *testing.T) {
 	_, err := newIndexer(t, ingest.Config{MaxBatchTokens: 5}).Index(context.Background(),
 		document.Document{ID: "a", Text: "This sentence counts more than five tokens, surely."})
-	require.ErrorIs(t, err, ingest.ErrTooLong)
+	require.ErrorIs(t, err, ingest.ErrChunk)
 }
 
 // Progress counts up, is never called concurrently, and ends at the result.
@@ -513,7 +521,7 @@ func TestFallbackRestoresOnFailure(t *testing.T) {
 	edited[0].Text += "\n\nOne more paragraph."
 	store.failures = 1
 	_, err = ix.Index(ctx, edited...)
-	var be *ingest.BatchError
+	var be *contextheader.BatchError
 	require.ErrorAs(t, err, &be)
 	require.Len(t, be.Failed, 1)
 	require.Equal(t, "doc-000", be.Failed[0].ID)
@@ -595,7 +603,10 @@ func TestGlue(t *testing.T) {
 	cs, err := newChunker(t, 6).Split(doc.Text)
 	require.NoError(t, err)
 	chunks := ingest.Plain(cs)
-	texts := ingest.EmbedTexts(chunks)
+	var texts []string
+	for _, c := range chunks {
+		texts = append(texts, c.EmbedText)
+	}
 	require.Equal(t, []string{"First paragraph here.", "Second paragraph there."}, texts)
 	vecs, err := (&counting{}).Embed(ctx, texts)
 	require.NoError(t, err)
@@ -607,7 +618,7 @@ func TestGlue(t *testing.T) {
 	require.NoError(t, err)
 	want := dump(t, store)["d"]
 	for i := range want {
-		delete(want[i].Metadata, ingest.MetadataKey)
+		delete(want[i].Metadata, ingest.EmbedKey)
 	}
 	require.Equal(t, want, recs)
 

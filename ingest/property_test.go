@@ -45,7 +45,7 @@ func TestReindexEqualsFreshIndex(t *testing.T) {
 		{"fallback", ingest.Config{BatchSize: 3, MaxBatchTokens: 300}, func(m *vectorstore.Memory) vectorstore.VectorStore {
 			return listingStore{m, m}
 		}},
-		{"cache", ingest.Config{Cache: &ingest.MemoryCache{}, Concurrency: 3}, nil},
+		{"cache", ingest.Config{Cache: &contextheader.MemoryCache{}, Concurrency: 3}, nil},
 		{"version", ingest.Config{Version: "v1", Headers: headers}, nil},
 		{"version fallback", ingest.Config{Version: "v1"}, func(m *vectorstore.Memory) vectorstore.VectorStore {
 			return listingStore{m, m}
@@ -95,7 +95,7 @@ func keys(recs map[string][]vectorstore.Record, docs []document.Document) map[st
 	out := map[string]bool{}
 	for _, d := range docs {
 		for _, r := range recs[d.ID] {
-			out[r.Metadata[ingest.MetadataKey]] = true
+			out[r.Metadata[ingest.EmbedKey]] = true
 		}
 	}
 	return out

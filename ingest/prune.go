@@ -11,7 +11,7 @@ import (
 // the documents gone from the source, when keep lists the source's
 // documents. It returns the IDs of the documents deleted, sorted. The
 // store must list its documents (vectorstore.DocumentLister, which Memory
-// implements), or the error wraps ErrNoLister; with another store, call
+// implements), or the error wraps ErrConfig; with another store, call
 // its DeleteDocument for the documents known to be gone. A failed delete
 // stops Prune with an error wrapping ErrStore, and the deletions done so far
 // stay done.
@@ -21,7 +21,7 @@ func (ix *Indexer) Prune(ctx context.Context, keep ...string) ([]string, error) 
 	}
 	lister, ok := ix.cfg.Store.(vectorstore.DocumentLister)
 	if !ok {
-		return nil, fmt.Errorf("%w: %T", ErrNoLister, ix.cfg.Store)
+		return nil, fmt.Errorf("%w: the Store (%T) cannot list its documents: Prune needs a vectorstore.DocumentLister", ErrConfig, ix.cfg.Store)
 	}
 	ids, err := lister.DocumentIDs(ctx)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/chunks"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
@@ -26,33 +27,62 @@ func Plain(chunks []chunker.Chunk) []contextheader.Chunk {
 	return out
 }
 
-// EmbedTexts returns the embed texts of chunks, in order: the argument of
-// an Embed call.
-func EmbedTexts(chunks []contextheader.Chunk) []string {
-	texts := make([]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = c.EmbedText
-	}
-	return texts
-}
-
 // Records returns the records of doc's chunks with their vectors (vectors[i]
 // is the vector of chunks[i]), ready for VectorStore.Upsert or
-// ReplaceDocument: IDs from [ChunkIDs], DocID doc.ID, the chunk's index,
-// offsets and Text, and a copy of doc.Metadata, with the text between a
-// chunk and the one before it under [window.GapKey] where it is not a
-// single space, so that windows rebuild the document's text exactly, and
-// the chunk's header under [vectorstore.KeywordsKey] where it has one, so
-// that keyword search finds the chunk by its header's words as the vector
-// search does. A
-// count of vectors other than of chunks gives an error wrapping ErrEmbed. The records carry no
-// [MetadataKey], which only an [Indexer] sets: an Indexer given the same
+// ReplaceDocument. Each record has an ID made from doc.ID and the chunk's
+// content (the same chunk of the same document gets the same ID on every
+// run and machine, and two equal chunks two IDs), DocID doc.ID, the
+// chunk's index, offsets and Text, and a copy of doc.Metadata with:
+//
+//   - [document.TitleKey]: doc.Title, where it is set;
+//   - [document.SectionKey]: the chunk's section path in doc's outline
+//     ([document.JoinSection] of Outline.Path(Start, End)), where it has
+//     one, so that labels and filters at query time need no copy of the
+//     document;
+//   - [window.GapKey]: the text between the chunk and the one before it,
+//     where it is not a single space, so that windows rebuild the
+//     document's text exactly;
+//   - [vectorstore.KeywordsKey]: the chunk's header, where it has one, so
+//     that keyword search finds the chunk by its header's words as the
+//     vector search does.
+//
+// A chunk whose offsets do not lie in doc.Text, or whose Text is not
+// doc.Text[Start:End], gives an error wrapping ErrChunk; a count of vectors
+// other than of chunks one wrapping ErrEmbed. The records carry no
+// [EmbedKey], which only an [Indexer] sets: an Indexer given the same
 // documents later embeds their chunks once more.
 func Records(doc document.Document, chunks []contextheader.Chunk, vectors [][]float32) ([]vectorstore.Record, error) {
 	if len(vectors) != len(chunks) {
 		return nil, fmt.Errorf("%w: %d vectors for %d chunks", ErrEmbed, len(vectors), len(chunks))
 	}
-	ids := ChunkIDs(doc.ID, chunks)
+	if err := checkChunks(doc.Text, chunks); err != nil {
+		return nil, err
+	}
+	o := doc.Outline()
+	withSections := make([]contextheader.Chunk, len(chunks))
+	for i, c := range chunks {
+		c.Section = o.Path(c.Start, c.End)
+		withSections[i] = c
+	}
+	return records(doc, withSections, vectors), nil
+}
+
+// checkChunks reports a chunk that does not lie in text.
+func checkChunks(text string, cs []contextheader.Chunk) error {
+	plain := make([]chunker.Chunk, len(cs))
+	for i, c := range cs {
+		plain[i] = c.Chunk
+	}
+	if err := chunks.Check(text, plain); err != nil {
+		return fmt.Errorf("%w: %w", ErrChunk, err)
+	}
+	return nil
+}
+
+// records makes the records of Records from chunks that lie in doc.Text
+// and carry their section paths.
+func records(doc document.Document, chunks []contextheader.Chunk, vectors [][]float32) []vectorstore.Record {
+	ids := chunkIDs(doc.ID, chunks)
 	recs := make([]vectorstore.Record, len(chunks))
 	for i, c := range chunks {
 		recs[i] = vectorstore.Record{
@@ -60,7 +90,13 @@ func Records(doc document.Document, chunks []contextheader.Chunk, vectors [][]fl
 			Start: c.Start, End: c.End, Text: c.Text,
 			Vector: vectors[i], Metadata: maps.Clone(doc.Metadata),
 		}
-		if i > 0 && chunks[i-1].End <= c.Start && c.Start <= len(doc.Text) {
+		if doc.Title != "" {
+			setMetadata(&recs[i], document.TitleKey, doc.Title)
+		}
+		if len(c.Section) > 0 {
+			setMetadata(&recs[i], document.SectionKey, document.JoinSection(c.Section))
+		}
+		if i > 0 && chunks[i-1].End <= c.Start {
 			if gap := doc.Text[chunks[i-1].End:c.Start]; gap != " " {
 				setMetadata(&recs[i], window.GapKey, gap)
 			}
@@ -69,7 +105,7 @@ func Records(doc document.Document, chunks []contextheader.Chunk, vectors [][]fl
 			setMetadata(&recs[i], vectorstore.KeywordsKey, c.Header)
 		}
 	}
-	return recs, nil
+	return recs
 }
 
 // setMetadata sets r.Metadata[key], making the map if r has none.
@@ -80,14 +116,11 @@ func setMetadata(r *vectorstore.Record, key, value string) {
 	r.Metadata[key] = value
 }
 
-// ChunkIDs returns the record IDs of a document's chunks: the document's
+// chunkIDs returns the record IDs of a document's chunks: the document's
 // ID, "#", and 16 hex digits of a SHA-256 of the document's ID, the
 // chunk's Text, and how many chunks of the same Text come before it in
-// the document. An ID therefore depends on nothing but the document and the
-// chunk's content: the same chunk gets the same ID on every run and
-// machine, even when text before it changed, and two equal chunks of one
-// document get two IDs.
-func ChunkIDs(docID string, chunks []contextheader.Chunk) []string {
+// the document.
+func chunkIDs(docID string, chunks []contextheader.Chunk) []string {
 	seen := make(map[string]uint64, len(chunks))
 	ids := make([]string, len(chunks))
 	for i, c := range chunks {
@@ -99,9 +132,9 @@ func ChunkIDs(docID string, chunks []contextheader.Chunk) []string {
 	return ids
 }
 
-// Key returns the cache key of a vector: the hex SHA-256 of the embedder's
+// key returns the cache key of a vector: the hex SHA-256 of the embedder's
 // name and the embed text, so that two models never share vectors.
-func Key(embedderName, embedText string) string {
+func key(embedderName, embedText string) string {
 	sum := digest(embedderName, embedText, 0)
 	return hex.EncodeToString(sum[:])
 }
@@ -123,14 +156,14 @@ func digest(a, b string, n uint64) [sha256.Size]byte {
 	return sum
 }
 
-// fingerprint identifies everything a document's records are made from,
-// as far as the Indexer can see: the document and Config.Version and
-// EmbedderName, which name the rest.
-func fingerprint(cfg *Config, doc document.Document) string {
-	parts := []string{cfg.Version, cfg.EmbedderName, doc.ID, doc.Title, doc.Text, strconv.Itoa(int(doc.Format)), doc.Summary}
-	for _, k := range slices.Sorted(maps.Keys(doc.Metadata)) {
-		parts = append(parts, k, doc.Metadata[k])
-	}
+// summarySource identifies what a document's summary is made from.
+func summarySource(model, prompt string, chars int, text string) string {
+	return hashParts(model, prompt, strconv.Itoa(chars), text)
+}
+
+// hashParts returns 32 hex digits of a SHA-256 of parts, each prefixed by
+// its length so that no two lists give the same input.
+func hashParts(parts ...string) string {
 	h := sha256.New()
 	var buf [8]byte
 	for _, p := range parts {
@@ -139,4 +172,15 @@ func fingerprint(cfg *Config, doc document.Document) string {
 		h.Write([]byte(p))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// fingerprint identifies everything a document's records are made from,
+// as far as the Indexer can see: the document and Config.Version and
+// EmbedderName, which name the rest.
+func fingerprint(cfg *Config, doc document.Document) string {
+	parts := []string{cfg.Version, cfg.EmbedderName, doc.ID, doc.Title, doc.Text, strconv.Itoa(int(doc.Format)), doc.Summary}
+	for _, k := range slices.Sorted(maps.Keys(doc.Metadata)) {
+		parts = append(parts, k, doc.Metadata[k])
+	}
+	return hashParts(parts...)
 }

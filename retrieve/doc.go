@@ -1,20 +1,41 @@
-// Package retrieve is the query side of ragkit's flow, between a search and
-// the prompt: it turns what a search found into the [budget.Item] values that
-// a [budget.Assembler] fits into a model's context window, so that a program
-// does not write the same conversion loop by hand.
+// Package retrieve is the query side of ragkit's flow: a [Retriever] owns
+// the path from a question to the passages of a prompt's context, as
+// package ingest owns the path from a document to the store.
 //
-// [Items] converts the hits of a query ([vectorstore.Hit], from
-// [vectorstore.Memory.Query], [vectorstore.Hybrid.Query] or any store) into
-// items whose Rank is the hit's score, so that [budget.DropLowestRank] drops
-// the weakest hits first, and whose ID is the record's, so that the budget's
-// report names what it kept and dropped. [WindowItems] does the same for
-// the windows and segments of package window ([window.Expander.Expand],
-// [window.Extractor.Extract]), ranked by the best score of their hits.
-// [ItemConfig.Label] puts a line of provenance (a source, a section path) before each item's text, where the
-// model can cite it.
+// A Retriever embeds the question once, runs the vector search and, over a
+// store with keyword search (vectorstore.KeywordQuerier), the keyword
+// search, each with the same filter and to the same depth; fuses their
+// rankings by reciprocal rank fusion ([Fuse], weighted); widens the best
+// hits into passages with a [Widener], sentence windows
+// ([window.Expander]) or relevant segments ([window.Extractor]); and
+// returns the passages best first, each with its document's ID, title and
+// section path (read from the records' metadata under document.TitleKey
+// and document.SectionKey), its byte offsets, text, tokens, score and the
+// hits it holds. [Items] turns them into the [budget.Item] values of a
+// prompt's context section in one call, labelled with [Citation] or a
+// label of your own.
 //
-// Scores become ranks unchanged: a float32 converts to a float64 exactly, so
-// the order of the items is the order of the search, ties included. Scores of
-// different searches are not comparable (see [vectorstore.Hit]); convert the
-// hits of one search, or of one fusion, at a time.
+//	r, err := retrieve.New(retrieve.Config{Store: store, Embedder: emb, Widener: extractor})
+//	passages, err := r.Retrieve(ctx, "How many vacation days?")
+//	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation})
+//
+// # Ranking
+//
+// Passages are ranked by their strongest evidence: the scores of their
+// hits compared best first (see [Passage]), so that a passage holding the
+// best hit is never ranked below one holding only weaker hits, however
+// many. A segment's value, which sums over its hits, lets several weak
+// hits outweigh the one strong hit that answers the question; it chooses
+// which segments to cut, not their order.
+//
+// Every ranking the package builds breaks ties in document order: by
+// DocID, then Index (a passage's First), so that equal scores come back
+// in an order a reader can follow, not in the order of record IDs.
+//
+// # Defaults
+//
+// The zero values of the weights, the depth and the number of passages
+// were chosen on the project's retrieval evaluation (benchmarks/eval),
+// comparing chunks, sentence windows and segments with and without
+// keyword search; the README gives the tables.
 package retrieve

@@ -5,123 +5,94 @@ import (
 	"fmt"
 
 	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
 
-// Hits of a search become the items of a prompt's context section, each
-// labelled with its source, ranked by score.
-func ExampleItems() {
+// From a question to the prompt: the Retriever searches by vector and by
+// keywords, widens the best hit into a window of its neighbours, and the
+// prompt labels it with its source.
+func Example() {
 	ctx := context.Background()
-	texts := []string{
-		"Hotels may cost up to 170 euros a night.",
-		"Claims are entered within 30 days.",
-		"The daily meal allowance is 55 euros.",
-	}
-	emb := &vectorstore.Lexical{}
-	vecs, err := emb.Embed(ctx, texts)
+	// A store of sentences, labelled with their document's title and
+	// section as ingest labels its records.
+	doc := "Trains are second class. First class needs approval.\n\n" +
+		"Hotels may cost 170 euros a night. Breakfast is included.\n\n" +
+		"Taxis are for late nights."
+	d := document.Document{ID: "travel.md", Text: doc}
+	sentences, err := ingest.Sentences(ctx, d)
 	if err != nil {
 		panic(err)
 	}
-	store := &vectorstore.Memory{}
-	for i, text := range texts {
-		rec := vectorstore.Record{ID: fmt.Sprint("policy#", i), DocID: "policy", Index: i,
-			Start: 100 * i, End: 100*i + len(text), Text: text, Vector: vecs[i]}
-		if err := store.Upsert(ctx, rec); err != nil {
+	units, err := ingest.Records(d, ingest.Plain(sentences), make([][]float32, len(sentences)))
+	if err != nil {
+		panic(err)
+	}
+	emb := &vectorstore.Lexical{}
+	for i := range units {
+		if units[i].Metadata == nil { // it may hold the text between sentences
+			units[i].Metadata = map[string]string{}
+		}
+		units[i].Metadata[document.TitleKey] = "Travel policy"
+		units[i].Metadata[document.SectionKey] = "Costs"
+		vecs, err := emb.Embed(ctx, []string{units[i].Text})
+		if err != nil {
 			panic(err)
 		}
-	}
-	search, err := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: store, Embedder: emb})
-	if err != nil {
-		panic(err)
-	}
-	hits, err := search.Query(ctx, "How much may a hotel cost a night?", 2, vectorstore.Filter{})
-	if err != nil {
-		panic(err)
-	}
-
-	items, err := retrieve.Items(hits, retrieve.ItemConfig{
-		Label: func(o retrieve.Origin) string { return fmt.Sprintf("[%s, bytes %d-%d]", o.DocID, o.Start, o.End) },
-	})
-	if err != nil {
-		panic(err)
-	}
-	tok, err := tokencount.Encoding("cl100k_base")
-	if err != nil {
-		panic(err)
-	}
-	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 100})
-	if err != nil {
-		panic(err)
-	}
-	res, err := a.Assemble(budget.Section{Name: "context", MaxTokens: 30, Strategy: budget.DropLowestRank, Items: items})
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(res.Text)
-	// Output:
-	// [policy, bytes 0-40]
-	// Hotels may cost up to 170 euros a night.
-}
-
-// Sentence windows: the document is embedded sentence by sentence, and the
-// best hit grows into the sentences around it before it becomes an item.
-func ExampleWindowItems() {
-	ctx := context.Background()
-	doc := "Trains are second class. First class needs approval.\n\n" +
-		"Hotels may cost 170 euros a night. Breakfast is included. Taxes are included.\n\n" +
-		"Taxis are for late nights."
-	units, err := window.Sentences("travel", doc, nil)
-	if err != nil {
-		panic(err)
-	}
-	emb := &vectorstore.Lexical{}
-	texts := make([]string, len(units))
-	for i, u := range units {
-		texts[i] = u.Text
-	}
-	vecs, err := emb.Embed(ctx, texts)
-	if err != nil {
-		panic(err)
-	}
-	for i := range units {
-		units[i].Vector = vecs[i]
+		units[i].Vector = vecs[0]
 	}
 	store := &vectorstore.Memory{}
 	if err := store.Upsert(ctx, units...); err != nil {
 		panic(err)
 	}
-	q, err := emb.Embed(ctx, []string{"How much may a hotel cost?"})
+
+	windows, err := window.NewExpander(window.ExpanderConfig{Source: store, Size: 1})
 	if err != nil {
 		panic(err)
 	}
-	hits, err := store.QueryText(ctx, q[0], 1, vectorstore.Filter{})
+	r, err := retrieve.New(retrieve.Config{Store: store, Embedder: emb, Widener: windows, Depth: 1, Passages: 1})
 	if err != nil {
 		panic(err)
 	}
-	x, err := window.NewExpander(window.ExpanderConfig{Source: store, Size: 1})
+	passages, err := r.Retrieve(ctx, "How much may a hotel cost?")
 	if err != nil {
 		panic(err)
 	}
-	ws, err := x.Expand(ctx, hits)
+	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation})
 	if err != nil {
 		panic(err)
 	}
 
-	items, err := retrieve.WindowItems(ws, retrieve.ItemConfig{
-		Label: func(o retrieve.Origin) string { return fmt.Sprintf("[%s, bytes %d-%d]", o.DocID, o.Start, o.End) },
-	})
+	tok, err := tokencount.Encoding(tokencount.Cl100kBase)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(items[0].ID)
-	fmt.Println(items[0].Text)
+	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 200})
+	if err != nil {
+		panic(err)
+	}
+	prompt, err := a.Assemble(
+		budget.Section{Name: "context", Priority: 1, MaxTokens: 100, Strategy: budget.DropLowestRank, Heading: "Context:", Items: items},
+		budget.Section{Name: "question", Priority: 2, Required: true, Items: []budget.Item{{Text: "How much may a hotel cost?"}}},
+	)
+	if err != nil {
+		panic(err)
+	}
+	p := passages[0]
+	fmt.Printf("%s, units %d-%d, bytes %d-%d, best hit unit %d\n\n", p.DocID, p.First, p.Last, p.Start, p.End, p.Hits[0].Index)
+	fmt.Println(prompt.Text)
 	// Output:
-	// travel#1-3
-	// [travel, bytes 25-111]
+	// travel.md, units 1-3, bytes 25-111, best hit unit 2
+	//
+	// Context:
+	// [Travel policy, Costs]
 	// First class needs approval.
 	//
 	// Hotels may cost 170 euros a night. Breakfast is included.
+	//
+	// How much may a hotel cost?
 }

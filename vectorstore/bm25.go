@@ -114,8 +114,8 @@ var kwPool = sync.Pool{New: func() any { return new(kwScratch) }}
 // no upper bound: a sum over the query's terms of their rarity in the
 // store times their weight in the record's text. It ranks the records for
 // one query; it is not comparable to the cosine similarity of
-// [Memory.Query], nor between queries. Use [Fuse] or [Hybrid] to combine
-// both kinds of search.
+// [Memory.Query], nor between queries. Combine both kinds of search by
+// rank (package retrieve fuses them).
 //
 // A query that is empty, only white space, or not valid UTF-8, or a k
 // below 1, gives an error wrapping [ErrInvalidArgument]. A query with no
@@ -167,7 +167,7 @@ func (m *Memory) keywordHits(sc *kwScratch, k int, filter Filter) []Hit {
 	return m.hits(cands, false)
 }
 
-// hybridSearch runs the two searches of a [Hybrid] query under one read
+// hybridSearch runs the two searches of a hybrid query under one read
 // lock, so that both see the same records: a write cannot fall between
 // them.
 func (m *Memory) hybridSearch(ctx context.Context, vector []float32, text string, k int, filter Filter) (vhits, khits []Hit, err error) {

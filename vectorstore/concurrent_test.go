@@ -1,7 +1,6 @@
 package vectorstore_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -39,8 +38,6 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 				return recs
 			}
 			require.NoError(t, m.ReplaceDocument(bg, "live", version(0)...))
-			hybrid, err := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: m, Embedder: randomEmbedder{32}})
-			require.NoError(t, err)
 			var stop atomic.Bool
 			var wg sync.WaitGroup
 			errc := make(chan error, 16)
@@ -116,8 +113,16 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 							fail(fmt.Errorf("keywords: %w", err))
 							return
 						}
-						if err := sameVersionHits(hybrid.Query(bg, "live", 12, vectorstore.Filter{DocIDs: []string{"live"}})); err != nil {
-							fail(fmt.Errorf("hybrid: %w", err))
+						vhits, khits, err := m.QueryHybrid(bg, randVec(rr, 32), "live", 12, vectorstore.Filter{DocIDs: []string{"live"}})
+						if err == nil && len(vhits) > 0 && len(khits) > 0 && vhits[0].Text != khits[0].Text {
+							err = fmt.Errorf("the vector search saw %q, the keyword search %q", vhits[0].Text, khits[0].Text)
+						}
+						if err := sameVersionHits(vhits, err); err != nil {
+							fail(fmt.Errorf("hybrid, vector: %w", err))
+							return
+						}
+						if err := sameVersionHits(khits, nil); err != nil {
+							fail(fmt.Errorf("hybrid, keywords: %w", err))
 							return
 						}
 						if _, err := m.QueryKeywords(bg, "unit document", 5, vectorstore.Filter{Metadata: map[string]string{"parity": "odd"}}); err != nil {
@@ -152,20 +157,6 @@ func sameVersionHits(hits []vectorstore.Hit, err error) error {
 		recs[i] = h.Record
 	}
 	return sameVersion(recs)
-}
-
-// randomEmbedder embeds any text as a random vector: the hybrid search
-// of the concurrency test finds the live document by keywords, and by
-// vector whatever it finds.
-type randomEmbedder struct{ dim int }
-
-func (e randomEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
-	r := rand.New(rand.NewPCG(uint64(len(texts[0])), 1))
-	out := make([][]float32, len(texts))
-	for i := range out {
-		out[i] = randVec(r, e.dim)
-	}
-	return out, nil
 }
 
 // sameVersion checks that records are all of one version of document

@@ -63,13 +63,11 @@
 // index is not saved: [Load] rebuilds it from the texts, so files written
 // before it existed load unchanged.
 //
-// [Fuse] combines any ranked lists by reciprocal rank fusion, and
-// [Hybrid] runs a vector search and a keyword search for one text and
-// fuses them: over a [Memory] both run under one read lock; over another
-// store its [KeywordQuerier] (a database's full-text search), or the one
-// given in [HybridConfig.Keywords], is used, and without one a query is
-// the vector search alone. An adapter for a database with a full-text
-// index implements [KeywordQuerier] to take part.
+// Combining the vector and the keyword search (fusion, hybrid search) is
+// the query side's job, package retrieve's Retriever: a store takes part
+// by implementing [KeywordQuerier] (a database adapter, with its
+// full-text index), and [HybridQuerier] to run both searches over the
+// same records, as [Memory] does under one read lock.
 //
 // Every record must have an ID, a DocID, an Index of zero or more and
 // byte offsets with 0 <= Start <= End; records returned are copies. A
@@ -142,7 +140,7 @@
 //     (PostgreSQL: a tsvector column with a GIN index, ranked by ts_rank;
 //     Qdrant: a sparse vector of BM25 weights). Apply the same [Filter],
 //     return hits best first with any score where higher is better (only
-//     ranks count for [Fuse]), and no hits, not an error, for a query with
+//     ranks count when package retrieve fuses them), and no hits, not an error, for a query with
 //     no searchable word.
 //   - Honour ctx by passing it to the client, and wrap the database's
 //     errors with %w so callers can inspect them.

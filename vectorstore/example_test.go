@@ -131,7 +131,7 @@ func ExampleTextRanger() {
 }
 
 // A keyword search finds an identifier by its words, where a vector
-// search ranks by overall likeness; a hybrid search fuses both.
+// search ranks by overall likeness.
 func ExampleMemory_QueryKeywords() {
 	ctx := context.Background()
 	emb, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
@@ -156,16 +156,8 @@ func ExampleMemory_QueryKeywords() {
 	fmt.Println(hits[0].ID)
 	hits, _ = store.QueryKeywords(ctx, "the of and", 3, vectorstore.Filter{}) // only stop words
 	fmt.Println(len(hits))
-
-	hybrid, _ := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: store, Embedder: emb})
-	hits, _ = hybrid.Query(ctx, "planning application 24/01234", 2, vectorstore.Filter{})
-	for _, h := range hits {
-		fmt.Println(h.ID)
-	}
 	// Output:
 	// u0 1.927
 	// u2
 	// 0
-	// u0
-	// u1
 }

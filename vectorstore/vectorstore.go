@@ -28,9 +28,9 @@ type Record struct {
 // what it means depends on the search. [VectorStore].Query gives the
 // cosine similarity to the query vector (between -1 and 1);
 // [KeywordQuerier].QueryKeywords a relevance score of the store's own (BM25
-// for [Memory]: 0 or more, unbounded); [Fuse] and [Hybrid] a fused score
-// made from ranks. Scores of different kinds are not comparable: combine
-// searches by rank, with [Fuse].
+// for [Memory]: 0 or more, unbounded); a fusion (package retrieve's Fuse)
+// a score made from ranks. Scores of different kinds are not comparable:
+// combine searches by rank.
 type Hit struct {
 	Record
 	Score float32
@@ -142,8 +142,8 @@ type TextQuerier interface {
 // vectors. A query that is empty or only white space gives an error
 // wrapping [ErrInvalidArgument]; a query with no searchable word (only
 // stop words, or punctuation) gives no hits and no error. Check for it
-// with a type assertion; [Hybrid] does, and fuses its results with those
-// of the vector search.
+// with a type assertion; package retrieve's Retriever does, and fuses its
+// results with those of the vector search.
 type KeywordQuerier interface {
 	QueryKeywords(ctx context.Context, query string, k int, filter Filter) ([]Hit, error)
 }

@@ -30,7 +30,7 @@ func TestExpandAllocs(t *testing.T) {
 	var hits []vectorstore.Hit
 	for d := range 20 {
 		id := "d" + strconv.Itoa(d)
-		units, err := window.Sentences(id, numbered(200), nil)
+		units, err := sentenceUnits(id, numbered(200))
 		require.NoError(t, err)
 		src[id] = units
 		hits = append(hits, vectorstore.Hit{Record: units[50+d], Score: 1}, vectorstore.Hit{Record: units[120], Score: .5})

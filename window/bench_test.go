@@ -43,7 +43,7 @@ func bigStore(b *testing.B) (*vectorstore.Memory, []float32) {
 		require.NoError(b, err)
 		for d := range benchDocs {
 			id := "doc" + strconv.Itoa(d)
-			units, err := window.Sentences(id, numbered(benchUnits), nil)
+			units, err := sentenceUnits(id, numbered(benchUnits))
 			require.NoError(b, err)
 			require.Len(b, units, benchUnits)
 			for i := range units {

@@ -9,12 +9,13 @@
 //
 // # Units
 //
-// [Sentences] and [Chunks] cut a document into units as vectorstore.Record
-// values, ready to embed and upsert: consecutive Index values from 0, the
-// units' byte offsets in the document, and, where the text between two
-// units is not a single space, that text under [GapKey]. A unit carries
-// no copy of its window: a window is read from the store when it is
-// needed, with one Range call per document, and its text rebuilt exactly.
+// The package works at query time only. Units are the records of a store:
+// package ingest writes them (sentences with ingest.Sentences, or small
+// chunks) with consecutive Index values from 0, their byte offsets in the
+// document, and, where the text between two units is not a single space,
+// that text under [GapKey]. A unit carries no copy of its window: a
+// window is read from the store when it is needed, with one Range call
+// per document, and its text rebuilt exactly.
 //
 // # Windows
 //

@@ -21,11 +21,4 @@ var (
 	// vectorstore.ErrNotFound; the error also wraps the Source's error and
 	// names the document.
 	ErrSource = errors.New("window: source failed")
-	// ErrEmptyDocID: a document given to [Sentences] or [Chunks] has no
-	// ID.
-	ErrEmptyDocID = errors.New("window: document ID is empty")
-	// ErrEmptyText: a document has no character that is not white space.
-	ErrEmptyText = errors.New("window: text is empty")
-	// ErrInvalidUTF8: a document is not valid UTF-8.
-	ErrInvalidUTF8 = errors.New("window: text is not valid UTF-8")
 )

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
@@ -14,29 +16,19 @@ const lighthouse = "The keeper rose before dawn. He trimmed the wick and polishe
 	"Ships passed the headland at night. Sailors counted the flashes to know the light. " +
 	"In winter storms the keeper stayed awake for days. The supply boat came once a month."
 
-// index embeds the sentence units of a document into a new store.
+// index embeds the sentence units of a document into a new store, as
+// package ingest does.
 func index(ctx context.Context, docID, text string) (*vectorstore.Memory, vectorstore.Embedder) {
-	units, err := window.Sentences(docID, text, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
 	emb := &vectorstore.Lexical{}
-	texts := make([]string, len(units))
-	for i, u := range units {
-		texts[i] = u.Text
-	}
-	vecs, err := emb.Embed(ctx, texts)
+	store := &vectorstore.Memory{}
+	ix, err := ingest.New(ingest.Config{Split: ingest.Sentences, Embedder: emb, Store: store})
 	if err != nil {
 		log.Fatal(err)
 	}
-	for i := range units {
-		units[i].Vector = vecs[i]
-	}
-	var store vectorstore.Memory
-	if err := store.Upsert(ctx, units...); err != nil {
+	if _, err := ix.Index(ctx, document.Document{ID: docID, Text: text}); err != nil {
 		log.Fatal(err)
 	}
-	return &store, emb
+	return store, emb
 }
 
 func Example() {
@@ -114,19 +106,4 @@ func ExampleExtractor() {
 	// Output:
 	// Precision: units 0-2, value 1.04
 	// Recall: units 0-5, value 2.37
-}
-
-func ExampleSentences() {
-	doc := "# Keeper\n\nThe keeper rose before dawn. He trimmed the wick."
-	units, err := window.Sentences("log", doc, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, u := range units {
-		fmt.Printf("%s %d [%d:%d] %q gap %q\n", u.ID, u.Index, u.Start, u.End, u.Text, u.Metadata[window.GapKey])
-	}
-	// Output:
-	// log#0 0 [0:8] "# Keeper" gap ""
-	// log#1 1 [10:38] "The keeper rose before dawn." gap "\n\n"
-	// log#2 2 [39:59] "He trimmed the wick." gap ""
 }

@@ -133,7 +133,7 @@ func fuzzStore(t *testing.T, docs map[string]string) (*vectorstore.Memory, map[s
 	m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
 	require.NoError(t, err)
 	for id, d := range docs {
-		recs, err := window.Sentences(id, d, nil)
+		recs, err := sentenceUnits(id, d)
 		if err != nil {
 			return nil, nil
 		}

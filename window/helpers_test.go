@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
@@ -62,13 +64,28 @@ func storeOf(t testing.TB, docs map[string]string) (*counting, map[string][]vect
 	require.NoError(t, err)
 	units := map[string][]vectorstore.Record{}
 	for id, text := range docs {
-		recs, err := window.Sentences(id, text, nil)
+		recs, err := sentenceUnits(id, text)
 		require.NoError(t, err)
 		embed(recs)
 		require.NoError(t, m.Upsert(context.Background(), recs...))
 		units[id] = recs
 	}
 	return &counting{store: m}, units
+}
+
+// sentenceUnits cuts a document into sentence units as ingest writes
+// them, with IDs "docID#i" that tests can name.
+func sentenceUnits(id, text string) ([]vectorstore.Record, error) {
+	doc := document.Document{ID: id, Text: text}
+	cs, err := ingest.Sentences(context.Background(), doc)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := ingest.Records(doc, ingest.Plain(cs), make([][]float32, len(cs)))
+	for i := range recs {
+		recs[i].ID = id + "#" + strconv.Itoa(i)
+	}
+	return recs, err
 }
 
 // numbered is a document of n short sentences "S0 a." "S1 b." ...

@@ -31,7 +31,7 @@ type Window struct {
 	Start, End int
 	// Text is the units' text joined: with the original text between
 	// units by default (see [GapKey]), so that for units made by
-	// [Sentences] or [Chunks] it is document[Start:End].
+	// package ingest it is document[Start:End].
 	Text string
 	// Tokens is the Tokenizer's exact count of Text; 0 without a
 	// Tokenizer.

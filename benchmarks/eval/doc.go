@@ -10,6 +10,7 @@
 //	go run ./cmd/eval -corpus reports -sizes 128  # one corpus, one size
 //	go run ./cmd/eval -format json -per-question  # for the report
 //	go run ./cmd/eval -search vector,keywords,hybrid  # each configuration with each search
+//	go run ./cmd/eval -retriever -search vector,keywords,hybrid  # chunks, windows, segments through retrieve.Retriever
 //
 // # Corpora
 //
@@ -97,6 +98,12 @@
 //     (1 - hit@k): the retrieval failures of Anthropic's contextual
 //     retrieval study.
 //   - split: the number of questions whose answer no single unit holds.
+//   - in context: with a method's ContextTokens budget, the share of
+//     questions whose answer the first spans hold that fit in the budget
+//     together (tokens of their texts), as a prompt's context section that
+//     drops the lowest-ranked passages keeps them; methods compared at the
+//     same budget are compared at equal tokens. [RetrieverMethods] sets it
+//     to k times the size.
 //
 // Tokens. Each document is tokenized once with the configured tokenizer
 // (cl100k_base by default); token i covers the bytes from the end of token

@@ -88,6 +88,15 @@ type Method struct {
 	// Retrieve turns hits into the retrieved spans, best first; at most k
 	// of them are scored. Nil means each hit's own span.
 	Retrieve func(ctx context.Context, ix *Index, hits []vectorstore.Hit) ([]Span, error)
+	// Ask, if set, replaces Search and Retrieve: it returns the spans for
+	// a query, best first, in one step, as a retrieve.Retriever does.
+	Ask func(ctx context.Context, ix *Index, q Query, k int) ([]Span, error)
+	// ContextTokens, if positive, is the budget of the answer-in-context
+	// metric: the retrieved spans, best first, are kept while their
+	// tokens (the Tokenizer's count of their texts) sum to at most
+	// ContextTokens, and InContext says whether those kept hold the
+	// answer. Methods compared at equal tokens share the budget.
+	ContextTokens int
 }
 
 // DefaultK is the number of hits per question when Config.K is zero.
@@ -206,7 +215,8 @@ func (e *Evaluator) Evaluate(ctx context.Context, c *Corpus, m Method) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	r := Result{Corpus: c.Name, Method: m.Name, K: cfg.K, Units: ix.Store.Len(), Summary: Summarize(qs), PerQuestion: qs}
+	r := Result{Corpus: c.Name, Method: m.Name, K: cfg.K, Units: ix.Store.Len(), ContextTokens: m.ContextTokens,
+		Summary: Summarize(qs), PerQuestion: qs}
 	return r, nil
 }
 
@@ -229,7 +239,7 @@ func (e *Evaluator) ask(ctx context.Context, cfg Config, ix *Index, m Method) ([
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		spans, err := retrieve(ctx, ix, m, Query{Text: q.Text, Vector: vecs[i]}, cfg.K)
+		spans, err := spansFor(ctx, ix, m, Query{Text: q.Text, Vector: vecs[i]}, cfg.K)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: question %s: %w", ErrMethod, m.Name, q.ID, err)
 		}
@@ -238,11 +248,18 @@ func (e *Evaluator) ask(ctx context.Context, cfg Config, ix *Index, m Method) ([
 			return nil, fmt.Errorf("%w: %s: question %s: %w", ErrMethod, m.Name, q.ID, err)
 		}
 		out[i].ID = q.ID
+		if m.ContextTokens > 0 {
+			out[i].InContext = scorer.holds(withinTokens(cfg.Tokenizer, ix.Corpus, spans, m.ContextTokens), q.Gold())
+		}
 	}
 	return out, nil
 }
 
-func retrieve(ctx context.Context, ix *Index, m Method, q Query, k int) ([]Span, error) {
+func spansFor(ctx context.Context, ix *Index, m Method, q Query, k int) ([]Span, error) {
+	if m.Ask != nil {
+		spans, err := m.Ask(ctx, ix, q, k)
+		return spans[:min(k, len(spans))], err
+	}
 	search, expand := m.Search, m.Retrieve
 	if search == nil {
 		search = vectorSearch
@@ -259,6 +276,24 @@ func retrieve(ctx context.Context, ix *Index, m Method, q Query, k int) ([]Span,
 		return nil, err
 	}
 	return spans[:min(k, len(spans))], nil
+}
+
+// withinTokens returns the longest first spans whose texts count at most
+// limit tokens in all, as a prompt's budget that drops the lowest ranked
+// passages keeps them.
+func withinTokens(tok tokencount.Tokenizer, c *Corpus, spans []Span, limit int) []Span {
+	texts := make(map[string]string, len(c.Documents))
+	for _, d := range c.Documents {
+		texts[d.ID] = d.Text
+	}
+	used := 0
+	for i, sp := range spans {
+		used += tok.Count(texts[sp.DocID][sp.Start:sp.End])
+		if used > limit {
+			return spans[:i]
+		}
+	}
+	return spans
 }
 
 func vectorSearch(ctx context.Context, ix *Index, q Query, k int) ([]vectorstore.Hit, error) {

@@ -26,6 +26,9 @@ type QuestionResult struct {
 	Omega float64 `json:"omega"`
 	// Split reports that no single unit holds the answer.
 	Split bool `json:"split,omitempty"`
+	// InContext reports that the spans kept within the method's
+	// ContextTokens hold the answer; false when it has none.
+	InContext bool `json:"in_context,omitempty"`
 }
 
 // A Scorer measures retrieved spans against answer spans, counting tokens
@@ -213,6 +216,9 @@ type Summary struct {
 	Precision float64 `json:"precision"`
 	IoU       float64 `json:"iou"`
 	Omega     float64 `json:"omega"`
+	// InContext is the share of questions whose answer the spans kept
+	// within the method's ContextTokens hold (see [Method]).
+	InContext float64 `json:"in_context"`
 	// Failures is the number of questions whose answer the k retrieved
 	// spans do not hold (Rank 0); Split the number whose answer no
 	// single unit holds.
@@ -240,6 +246,9 @@ func Summarize(qs []QuestionResult) Summary {
 		if q.Split {
 			s.Split++
 		}
+		if q.InContext {
+			s.InContext++
+		}
 		s.Recall += q.Recall
 		s.Precision += q.Precision
 		s.IoU += q.IoU
@@ -253,6 +262,7 @@ func Summarize(qs []QuestionResult) Summary {
 	s.Precision /= n
 	s.IoU /= n
 	s.Omega /= n
+	s.InContext /= n
 	return s
 }
 
@@ -262,6 +272,9 @@ type Result struct {
 	Method string `json:"method"`
 	K      int    `json:"k"`
 	Units  int    `json:"units"` // units stored for the corpus
+	// ContextTokens is the method's budget of answer-in-context, 0 if
+	// it has none.
+	ContextTokens int `json:"context_tokens,omitempty"`
 	Summary
 	PerQuestion []QuestionResult `json:"per_question,omitempty"`
 	// Err is why the method failed on the corpus (the scores are then

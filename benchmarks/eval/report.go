@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -11,7 +12,8 @@ import (
 // WriteMarkdown writes results as a Markdown table, one row per corpus and
 // method, then one line per failed pair with its error. The columns are
 // those of [Summary], with Units; "failures" is Summary.Failures and
-// "split" Summary.Split.
+// "split" Summary.Split. When a method has a ContextTokens budget, a
+// column "in context (tokens)" gives Summary.InContext and the budget.
 func WriteMarkdown(w io.Writer, results []Result) error {
 	k := DefaultK
 	for _, r := range results {
@@ -20,19 +22,38 @@ func WriteMarkdown(w io.Writer, results []Result) error {
 			break
 		}
 	}
+	inContext := slices.ContainsFunc(results, func(r Result) bool { return r.ContextTokens > 0 })
 	var b strings.Builder
-	fmt.Fprintf(&b, "| corpus | configuration | questions | hit@1 | hit@%d | MRR | recall | precision | IoU | Ω | units | failures | split |\n", k)
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| corpus | configuration | questions | hit@1 | hit@%d | MRR | recall | precision | IoU | Ω | units | failures | split |", k)
+	if inContext {
+		b.WriteString(" in context (tokens) |")
+	}
+	b.WriteString("\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	if inContext {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
 	var failed []Result
 	for _, r := range results {
 		if r.Err != nil {
 			failed = append(failed, r)
-			fmt.Fprintf(&b, "| %s | %s | — | — | — | — | — | — | — | — | — | error | — |\n", r.Corpus, r.Method)
+			fmt.Fprintf(&b, "| %s | %s | — | — | — | — | — | — | — | — | — | error | — |", r.Corpus, r.Method)
+			if inContext {
+				b.WriteString(" — |")
+			}
+			b.WriteString("\n")
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d |\n",
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d |",
 			r.Corpus, r.Method, r.Questions, f3(r.HitAt1), f3(r.HitAtK), f3(r.MRR),
 			f3(r.Recall), f3(r.Precision), f3(r.IoU), f3(r.Omega), r.Units, r.Failures, r.Split)
+		switch {
+		case inContext && r.ContextTokens > 0:
+			fmt.Fprintf(&b, " %s (%d) |", f3(r.InContext), r.ContextTokens)
+		case inContext:
+			b.WriteString(" — |")
+		}
+		b.WriteString("\n")
 	}
 	if len(failed) > 0 {
 		b.WriteString("\n")

@@ -49,3 +49,18 @@ func TestWriteJSON(t *testing.T) {
 		assert.Equal(t, perQuestion, has)
 	}
 }
+
+func TestWriteMarkdownInContext(t *testing.T) {
+	rs := sampleResults()
+	rs = append(rs, eval.Result{Corpus: "c", Method: "retriever-chunks-64+hybrid", K: 3, Units: 12, ContextTokens: 192,
+		Summary: eval.Summary{Questions: 4, HitAt1: 0.5, HitAtK: 0.75, InContext: 0.5}})
+	var b bytes.Buffer
+	require.NoError(t, eval.WriteMarkdown(&b, rs))
+	want := "| corpus | configuration | questions | hit@1 | hit@3 | MRR | recall | precision | IoU | Ω | units | failures | split | in context (tokens) |\n" +
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" +
+		"| c | greedy-64 | 4 | 0.250 | 0.750 | 0.425 | 0.875 | 0.225 | 0.200 | 0.550 | 12 | 1 | 2 | — |\n" +
+		"| c | broken | — | — | — | — | — | — | — | — | — | error | — | — |\n" +
+		"| c | retriever-chunks-64+hybrid | 4 | 0.500 | 0.750 | 0.000 | 0.000 | 0.000 | 0.000 | 0.000 | 12 | 0 | 0 | 0.500 (192) |\n" +
+		"\n- c / broken: eval: method failed: boom\n"
+	assert.Equal(t, want, b.String())
+}

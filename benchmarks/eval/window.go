@@ -5,21 +5,32 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
 
-// sentenceUnits cuts a document into sentence units with window.Sentences,
-// keeping the gaps between them so that windows rebuild the text exactly.
-func sentenceUnits(_ context.Context, doc Document) ([]Unit, error) {
-	recs, err := window.Sentences(doc.ID, doc.Text, nil)
+// sentenceUnits cuts a document into sentence units with ingest.Sentences,
+// keeping the gaps between them (from ingest.Records) so that windows
+// rebuild the text exactly.
+func sentenceUnits(ctx context.Context, doc Document) ([]Unit, error) {
+	d := document.Document{ID: doc.ID, Text: doc.Text}
+	cs, err := ingest.Sentences(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := ingest.Records(d, ingest.Plain(cs), make([][]float32, len(cs)))
 	if err != nil {
 		return nil, err
 	}
 	units := make([]Unit, len(recs))
 	for i, r := range recs {
-		units[i] = Unit{Start: r.Start, End: r.End, Metadata: r.Metadata}
+		units[i] = Unit{Start: r.Start, End: r.End}
+		if gap, ok := r.Metadata[window.GapKey]; ok {
+			units[i].Metadata = map[string]string{window.GapKey: gap}
+		}
 	}
 	return units, nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/retrieve"
-	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -45,14 +44,6 @@ const (
 
 // askAll answers the questions of the run: -q, -i or the built-in ones.
 func askAll(ctx context.Context, o options, m *models, ix *index, stdout, stderr io.Writer) error {
-	search, err := vectorstore.NewHybrid(vectorstore.HybridConfig{Store: ix.store, Embedder: m.embedder})
-	if err != nil {
-		return err
-	}
-	asm, err := budget.New(budget.Config{Tokenizer: m.tokenizer, Limit: promptLimit, Reserve: promptReserve})
-	if err != nil {
-		return err
-	}
 	// Relevant segment extraction: each document's hits become the
 	// passages their relevance supports, a chunk for a lone hit, a section
 	// or more where hits cluster.
@@ -60,7 +51,15 @@ func askAll(ctx context.Context, o options, m *models, ix *index, stdout, stderr
 	if err != nil {
 		return err
 	}
-	a := asker{o: o, m: m, ix: ix, search: search, extract: extract, asm: asm, stdout: stdout, stderr: stderr}
+	r, err := retrieve.New(retrieve.Config{Store: ix.store, Embedder: m.embedder, Depth: o.k, Widener: extract})
+	if err != nil {
+		return err
+	}
+	asm, err := budget.New(budget.Config{Tokenizer: m.tokenizer, Limit: promptLimit, Reserve: promptReserve})
+	if err != nil {
+		return err
+	}
+	a := asker{o: o, m: m, r: r, asm: asm, stdout: stdout, stderr: stderr}
 	switch {
 	case o.question != "":
 		return a.ask(ctx, 1, o.question)
@@ -76,14 +75,12 @@ func askAll(ctx context.Context, o options, m *models, ix *index, stdout, stderr
 }
 
 type asker struct {
-	o       options
-	m       *models
-	ix      *index
-	search  *vectorstore.Hybrid
-	extract *window.Extractor
-	asm     *budget.Assembler
-	stdout  io.Writer
-	stderr  io.Writer
+	o      options
+	m      *models
+	r      *retrieve.Retriever
+	asm    *budget.Assembler
+	stdout io.Writer
+	stderr io.Writer
 }
 
 // loop asks the questions read from stdin, one per line.
@@ -109,17 +106,13 @@ func (a *asker) loop(ctx context.Context) error {
 // ask retrieves the context of one question, prints it, assembles the
 // prompt and, with a chat model, streams the answer.
 func (a *asker) ask(ctx context.Context, n int, question string) error {
-	hits, err := a.search.Query(ctx, question, a.o.k, vectorstore.Filter{})
-	if err != nil {
-		return err
-	}
-	windows, err := a.extract.Extract(ctx, hits)
+	passages, err := a.r.Retrieve(ctx, question)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stdout, "\nQ%d. %s\n", n, question)
-	a.printWindows(windows)
-	items, err := retrieve.WindowItems(windows, retrieve.ItemConfig{Label: a.label})
+	printPassages(a.stdout, passages)
+	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation})
 	if err != nil {
 		return err
 	}
@@ -144,45 +137,9 @@ func (a *asker) ask(ctx context.Context, n int, question string) error {
 	return a.answer(ctx, res)
 }
 
-// label is the provenance line of a retrieved segment in the prompt.
-func (a *asker) label(o retrieve.Origin) string {
-	d := a.ix.docs[a.ix.byID[o.DocID]]
-	if s := d.sections(o.Start, o.End); s != "" {
-		return "[" + d.id + ", " + s + "]"
-	}
-	return "[" + d.id + "]"
-}
-
-// printWindows prints the retrieved segments as a table, most valuable
-// first (the sum of its units' values, from the ranks of the hits it holds),
-// with the score of its best hit, each followed by the start of its text.
-func (a *asker) printWindows(ws []window.Window) {
-	rows := [][]string{{"#", "value", "score", "source", "section", "chunks", "hits", "tokens"}}
-	for i, w := range ws {
-		d := a.ix.docs[a.ix.byID[w.DocID]]
-		section := d.sections(w.Start, w.End)
-		if section == "" {
-			section = "-"
-		}
-		rows = append(rows, []string{
-			fmt.Sprint(i + 1), fmt.Sprintf("%.2f", w.Value), fmt.Sprintf("%.4f", w.Score), d.id, section,
-			fmt.Sprintf("%d-%d", w.First, w.Last), fmt.Sprint(len(w.Hits)), fmt.Sprint(w.Tokens),
-		})
-	}
-	lines := table(rows, "  ")
-	fmt.Fprintln(a.stdout, lines[0])
-	for i, w := range ws {
-		fmt.Fprintln(a.stdout, lines[i+1])
-		fmt.Fprintf(a.stdout, "      %s\n", excerpt(w.Text, 96))
-	}
-}
-
 // answer streams the model's answer to the assembled prompt.
 func (a *asker) answer(ctx context.Context, res budget.Result) error {
-	msgs := make([]openai.Message, len(res.Messages))
-	for i, m := range res.Messages {
-		msgs[i] = openai.Message{Role: m.Role, Content: m.Content}
-	}
+	msgs := openai.MessagesOf(res.Messages)
 	fmt.Fprintf(a.stderr, "asking %s...\n", a.m.chatModel)
 	fmt.Fprintf(a.stdout, "\nanswer (%s):\n", a.m.chatModel)
 	_, err := a.m.chat.ChatStream(ctx, msgs, openai.ChatOptions{Model: a.m.chatModel}, func(delta string) error {

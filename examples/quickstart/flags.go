@@ -54,9 +54,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.maxFileMiB, "max-file-mib", 10, "the largest file -dir loads, in MiB; larger ones are reported and skipped before any work")
 	fs.IntVar(&o.maxTokens, "max-tokens", 48, "the most tokens of a chunk")
 	fs.IntVar(&o.budget, "budget", 300, "the most tokens of retrieved context in the prompt")
-	fs.IntVar(&o.k, "k", 6, "how many chunks to retrieve per question, before they are joined into segments")
+	fs.IntVar(&o.k, "k", 6, "how many hits each search returns before they are widened into passages;\na few suit a small folder (0: the Retriever's default, for large indexes)")
 	fs.BoolVar(&o.showPrompt, "prompt", false, "print each assembled prompt")
-	fs.StringVar(&o.index, "index", "", "keep the index in this file (and a model's summaries in FILE.summaries.json): the next run embeds only what changed")
+	fs.StringVar(&o.index, "index", "", "keep the index (and a model's summaries) in this file: the next run embeds and summarises only what changed")
 	fs.StringVar(&o.baseURL, "openai-base-url", "", "an OpenAI-compatible API, such as http://localhost:11434/v1 (Ollama)\n(default: $OPENAI_BASE_URL, or OpenAI's)")
 	fs.StringVar(&o.apiKey, "api-key", "", "the API key (default: $OPENAI_API_KEY, sent to whatever server -openai-base-url names)")
 	fs.StringVar(&o.model, "model", "", "chat model for summaries and answers, such as llama3.2")
@@ -91,8 +91,8 @@ func (o options) check(rest []string) error {
 		return fmt.Errorf("-max-tokens must be at least 16, got %d", o.maxTokens)
 	case o.budget < 1:
 		return fmt.Errorf("-budget must be positive, got %d", o.budget)
-	case o.k < 1:
-		return fmt.Errorf("-k must be positive, got %d", o.k)
+	case o.k < 0:
+		return fmt.Errorf("-k must not be negative, got %d", o.k)
 	case o.maxFileMiB < 1:
 		return fmt.Errorf("-max-file-mib must be positive, got %d", o.maxFileMiB)
 	case o.embedMaxTokens < 1:

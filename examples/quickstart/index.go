@@ -83,21 +83,16 @@ func openStore(ctx context.Context, file string, stderr io.Writer) (*vectorstore
 
 // index runs the indexer over every document into store.
 func (ix *index) index(ctx context.Context, o options, m *models, store *vectorstore.Memory, stderr io.Writer) (ingest.Stats, error) {
-	cfg := contextheader.Config{
+	// The records keep a model's summaries, so the next run over the same
+	// documents asks the model for none.
+	dec, err := contextheader.New(contextheader.Config{
 		Tokenizer:       m.tokenizer,
 		Parts:           []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}, {Kind: contextheader.Summary}},
 		Summarizer:      m.summarizer,
 		SummarizerModel: m.summaryName,
 		MaxHeaderTokens: headerTokens,
 		MaxEmbedTokens:  m.embedTokens,
-		Progress:        m.summaryProgress(stderr),
-	}
-	var cache *summaryCache
-	if m.chat != nil && o.index != "" {
-		cache = openSummaryCache(o.index + ".summaries.json")
-		cfg.Cache = cache
-	}
-	dec, err := contextheader.New(cfg)
+	})
 	if err != nil {
 		return ingest.Stats{}, err
 	}
@@ -109,7 +104,11 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 	if o.dir != "" || !m.offline() {
 		// A folder of any size, or a model: work worth watching.
 		progress = func(s ingest.Stats) {
-			fmt.Fprintf(stderr, "\rindexed %d of %d documents, %d chunks embedded", s.Documents+s.Failed, s.TotalDocuments, s.Embedded)
+			fmt.Fprint(stderr, "\r")
+			if m.chat != nil {
+				fmt.Fprintf(stderr, "summarised %d of %d documents with %s, ", s.Summarized, s.TotalDocuments, m.chatModel)
+			}
+			fmt.Fprintf(stderr, "indexed %d of %d documents, %d chunks embedded", s.Documents+s.Failed, s.TotalDocuments, s.Embedded)
 		}
 	}
 	indexer, err := ingest.New(ingest.Config{
@@ -121,22 +120,8 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 		return ingest.Stats{}, err
 	}
 	docs := make([]document.Document, len(ix.docs))
-	cdocs := make([]document.Document, len(ix.docs))
 	for i, d := range ix.docs {
 		docs[i] = document.Document{ID: d.id, Title: d.title, Text: d.text, Format: d.format}
-		cdocs[i] = document.Document(docs[i])
-	}
-	if m.chat != nil {
-		// A model's summaries, made concurrently and with progress; the
-		// indexer's headers then find them in the decorator's cache.
-		_, err := dec.Summaries(ctx, cdocs)
-		err = m.fallBack(ctx, docs, err, stderr)
-		if cache != nil {
-			err = errors.Join(err, cache.save()) // keep what was summarised, even after a failure
-		}
-		if err != nil {
-			return ingest.Stats{}, err
-		}
 	}
 	stats, err := indexer.Index(ctx, docs...)
 	if progress != nil {

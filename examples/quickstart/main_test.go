@@ -291,7 +291,7 @@ func TestOpenAI(t *testing.T) {
 	assert.Contains(t, out, "openai:fake-chat summary; embedder openai:fake-embed")
 	assert.Contains(t, out, "\nanswer (fake-chat):\nThe answer is in the context.\n")
 	assert.Contains(t, errOut, "asking fake-chat")
-	assert.Contains(t, errOut, "asked fake-chat for 10 of 10 document summaries")
+	assert.Contains(t, errOut, "summarised 10 of 10 documents with fake-chat")
 
 	// The second run finds the summaries and the vectors saved.
 	calls := srv.calls.Load()
@@ -358,7 +358,7 @@ func TestFlagErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-max-tokens", "8"},
 		{"-budget", "0"},
-		{"-k", "0"},
+		{"-k", "-1"},
 		{"-timeout", "0s"},
 		{"-max-file-mib", "0"},
 		{"-embed-max-tokens", "-1"},
@@ -568,7 +568,7 @@ func TestSummaryFallback(t *testing.T) {
 		return true
 	})
 	out, errOut := runQuickstart(t, modelArgs(srv, "-q", "What does the Toronto office pay per kilometre?")...)
-	assert.Regexp(t, `(?m)^warning: fake-chat could not summarise regional-toronto\.md, using the offline extractive summary: .*the model is confused`, errOut)
+	assert.Regexp(t, `(?m)warning: fake-chat could not summarise the document that starts "# Regional Rules: Toronto Office Supplement", using the offline extractive summary: .*the model is confused`, errOut)
 	assert.Equal(t, 1, strings.Count(errOut, "warning:"), "the other documents were summarised")
 	assert.Contains(t, out, "answer (fake-chat)")
 

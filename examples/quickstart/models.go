@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/ragkit/ragkit/contextheader"
-	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -77,7 +78,11 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.summarizer, m.summaryName = timedSummarizer{s, limit}, "openai:"+o.model
+		var sum contextheader.Summarizer = timedSummarizer{s, limit}
+		if o.summaryFallback {
+			sum = &fallbackSummarizer{model: sum, offline: m.offlineSum, name: o.model, stderr: stderr}
+		}
+		m.summarizer, m.summaryName = sum, "openai:"+o.model
 		m.chat, m.chatModel = client, o.model
 	}
 	return m, nil
@@ -188,45 +193,46 @@ func timeoutError(err error, d time.Duration) error {
 	return err
 }
 
-// fallBack gives the documents the model failed to summarise (err from
-// Decorator.Summaries) the offline extractive summary instead, with a
-// warning for each on stderr, so that one bad reply does not lose the run.
-// It returns err as it is with -summary-fallback=false, when the run was
-// cancelled, or when err is not a per-document failure.
-func (m *models) fallBack(ctx context.Context, docs []document.Document, err error, stderr io.Writer) error {
-	var batch *contextheader.BatchError
-	if !m.fallback || ctx.Err() != nil || !errors.As(err, &batch) {
-		return err
+// fallbackSummarizer asks the model for each document's summary and,
+// where the model fails, warns on stderr and gives the offline extractive
+// summary instead, so that one bad reply does not lose the run. As a
+// contextheader.DocumentSummarizer it gets each document's text and renders
+// the summary prompt itself; chunk contexts (Summarize) go to the model.
+type fallbackSummarizer struct {
+	model   contextheader.Summarizer
+	offline *contextheader.Extractive
+	name    string
+	stderr  io.Writer
+	mu      sync.Mutex // one warning line at a time
+}
+
+func (f *fallbackSummarizer) Summarize(ctx context.Context, text string) (string, error) {
+	return f.model.Summarize(ctx, text)
+}
+
+func (f *fallbackSummarizer) SummarizeDocument(ctx context.Context, doc string) (string, error) {
+	prompt := strings.Replace(contextheader.DefaultSummaryPrompt, contextheader.DocumentPlaceholder, doc, 1)
+	s, err := f.model.Summarize(ctx, prompt)
+	if err == nil || ctx.Err() != nil {
+		return s, err
 	}
-	for _, f := range batch.Failed {
-		s, serr := m.offlineSum.SummarizeDocument(ctx, docs[f.Index].Text)
-		if serr != nil {
-			return errors.Join(err, serr)
-		}
-		docs[f.Index].Summary = s
-		fmt.Fprintf(stderr, "warning: %s could not summarise %s, using the offline extractive summary: %v\n", m.chatModel, f.ID, f.Err)
-	}
-	return nil
+	f.mu.Lock()
+	fmt.Fprintf(f.stderr, "\nwarning: %s could not summarise the document that starts %q, using the offline extractive summary: %v\n",
+		f.name, opening(doc), err)
+	f.mu.Unlock()
+	return f.offline.SummarizeDocument(ctx, doc)
+}
+
+// opening returns the first words of a document, to name it in a warning.
+func opening(doc string) string {
+	words := strings.Fields(doc)
+	return strings.Join(words[:min(len(words), 6)], " ")
 }
 
 // offline reports whether the run uses no model: its work takes moments.
 func (m *models) offline() bool {
 	_, lexical := m.embedder.(*vectorstore.Lexical)
 	return lexical && m.chat == nil
-}
-
-// summaryProgress reports a model's summaries on stderr as they arrive;
-// the offline summarizer is too quick to need it.
-func (m *models) summaryProgress(stderr io.Writer) func(done, total int) {
-	if m.chat == nil {
-		return nil
-	}
-	return func(done, total int) {
-		fmt.Fprintf(stderr, "\rasked %s for %d of %d document summaries", m.chatModel, done, total)
-		if done == total {
-			fmt.Fprintln(stderr)
-		}
-	}
 }
 
 // describe says in a few words what the run uses.

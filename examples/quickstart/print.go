@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/retrieve"
 )
 
 // printDocuments prints the run's setup and, per document, its chunks and
@@ -31,6 +32,31 @@ func printDocuments(w io.Writer, o options, m *models, ix *index) {
 	rows = append(rows, []string{"total", fmt.Sprint(ix.total()), fmt.Sprintf("%d-%d", lo, hi)})
 	for _, l := range table(rows, "  ") {
 		fmt.Fprintln(w, l)
+	}
+}
+
+// printPassages prints the retrieved passages as a table, best first
+// (by the scores of the hits they hold, the strongest first): the score of
+// its best hit, how many hits it holds, its document and section (from
+// the records), its chunks and tokens, each followed by the start of its
+// text.
+func printPassages(w io.Writer, ps []retrieve.Passage) {
+	rows := [][]string{{"#", "score", "hits", "source", "section", "chunks", "tokens"}}
+	for i, p := range ps {
+		section := strings.Join(p.Section, " > ")
+		if section == "" {
+			section = "-"
+		}
+		rows = append(rows, []string{
+			fmt.Sprint(i + 1), fmt.Sprintf("%.4f", p.Score), fmt.Sprint(len(p.Hits)), p.DocID, section,
+			fmt.Sprintf("%d-%d", p.First, p.Last), fmt.Sprint(p.Tokens),
+		})
+	}
+	lines := table(rows, "  ")
+	fmt.Fprintln(w, lines[0])
+	for i, p := range ps {
+		fmt.Fprintln(w, lines[i+1])
+		fmt.Fprintf(w, "      %s\n", excerpt(p.Text, 96))
 	}
 }
 

@@ -149,3 +149,16 @@ func (c *Client) decodeChat(body []byte) (Reply, error) {
 	ch := r.Choices[0]
 	return Reply{Content: ch.Message.Content, FinishReason: ch.FinishReason, Model: r.Model, Usage: r.Usage}, nil
 }
+
+// MessagesOf returns the chat messages of a prompt assembled by package
+// budget (its Result.Messages), or of any message type of the same shape:
+// a role, a content, the section it comes from and an item's ID, all
+// strings, in that order. Only the role and the content are sent.
+func MessagesOf[M ~struct{ Role, Content, Section, ID string }](msgs []M) []Message {
+	out := make([]Message, len(msgs))
+	for i, m := range msgs {
+		s := struct{ Role, Content, Section, ID string }(m)
+		out[i] = Message{Role: s.Role, Content: s.Content}
+	}
+	return out
+}

@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/llm/openai"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
 // chatAPI answers with reply and keeps the last request body.
@@ -112,4 +114,22 @@ func TestChatContextLength(t *testing.T) {
 	_, err := newClient(t, fastConfig(srv)).Chat(context.Background(), hello, openai.ChatOptions{Model: "m"})
 	require.ErrorIs(t, err, openai.ErrContextLength)
 	require.ErrorIs(t, err, openai.ErrBadRequest)
+}
+
+// TestMessagesOf: a budget's messages become chat messages with their
+// role and content, in order.
+func TestMessagesOf(t *testing.T) {
+	tok := tokentest.Words{}
+	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 100})
+	require.NoError(t, err)
+	res, err := a.Assemble(
+		budget.Section{Name: "instructions", Priority: 2, Role: openai.RoleSystem, Items: []budget.Item{{Text: "Answer briefly."}}},
+		budget.Section{Name: "question", Priority: 1, Role: openai.RoleUser, Items: []budget.Item{{Text: "Why?", ID: "q"}}},
+	)
+	require.NoError(t, err)
+	require.Equal(t, []openai.Message{
+		{Role: openai.RoleSystem, Content: "Answer briefly."},
+		{Role: openai.RoleUser, Content: "Why?"},
+	}, openai.MessagesOf(res.Messages))
+	require.Empty(t, openai.MessagesOf([]budget.Message{}))
 }

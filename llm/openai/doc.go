@@ -75,8 +75,13 @@
 //
 // # The API key
 //
-// The key never appears in an error, a log record or the printed form of
-// a [Config] or [Client] (with any fmt verb, log/slog or encoding/json):
-// the client removes it from messages that servers echo, and keeps it
-// where reflection-based printers cannot reach it.
+// The key is sent, as a bearer token, to the server [Config.BaseURL]
+// names, whichever that is (a key from $OPENAI_API_KEY too). It never
+// appears in an error, a log record or the printed form of a [Config] or
+// [Client] (with any fmt verb, log/slog or encoding/json): every string
+// the client makes from what a server sent (an error's message, type and
+// code, a request ID, a piece of a body, a transport error) has the key
+// removed before it is cut to length, and a start of the key left at a
+// cut is removed too; the client keeps the key where reflection-based
+// printers cannot reach it.
 package openai

@@ -144,7 +144,10 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		return nil, err
 	}
 	out := make([][]float32, len(texts))
-	if err := e.run(ctx, texts, plan(counts, e.cfg.BatchSize, e.cfg.BatchTokens), out); err != nil {
+	err = inBatches(ctx, plan(counts, e.cfg.BatchSize, e.cfg.BatchTokens), e.cfg.Concurrency, func(ctx context.Context, b batch) error {
+		return e.embedBatch(ctx, texts[b.lo:b.hi], out[b.lo:b.hi])
+	})
+	if err != nil {
 		return nil, err
 	}
 	for i, v := range out {
@@ -157,10 +160,15 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 
 // count checks each text and returns its token count.
 func (e *Embedder) count(texts []string) ([]int, error) {
-	limit := min(e.cfg.MaxTextTokens, e.cfg.BatchTokens)
-	how := "counted"
+	limit, field := e.cfg.MaxTextTokens, "MaxTextTokens"
+	if e.cfg.BatchTokens < limit {
+		limit, field = e.cfg.BatchTokens, "BatchTokens"
+	}
+	// What to change, said in the error: smaller texts, the limit, or
+	// the count.
+	how := "counted; cut smaller texts or raise " + field + " if the model takes more"
 	if e.cfg.Tokenizer == nil {
-		how = "estimated"
+		how = "estimated high; cut smaller texts, raise " + field + " if the model takes more, or give the model's Tokenizer for exact counts"
 	}
 	counts := make([]int, len(texts))
 	for i, t := range texts {
@@ -175,7 +183,7 @@ func (e *Embedder) count(texts []string) ([]int, error) {
 			return nil, errorf("%w: the Tokenizer counted %d tokens for text %d", ErrConfig, n, i)
 		}
 		if n > limit {
-			return nil, errorf("%w: text %d (%q) has %d tokens (%s), the limit is %d", ErrTextTooLong, i, preview(t), n, how, limit)
+			return nil, errorf("%w: text %d (%q) has %d tokens, the limit is %d (%s)", ErrTextTooLong, i, preview(t), n, limit, how)
 		}
 		counts[i] = n
 	}
@@ -224,16 +232,17 @@ func plan(counts []int, size, tokens int) []batch {
 	return bs
 }
 
-// run embeds the batches into out, Concurrency at a time. The first
-// failure cancels the batches in flight and is the error returned.
-func (e *Embedder) run(ctx context.Context, texts []string, batches []batch, out [][]float32) error {
+// inBatches runs do for each batch, concurrency at a time. The first
+// failure cancels the batches in flight and is the error returned, naming
+// its batch.
+func inBatches(ctx context.Context, batches []batch, concurrency int, do func(ctx context.Context, b batch) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
 		wg    sync.WaitGroup
 		once  sync.Once
 		first error
-		sem   = make(chan struct{}, e.cfg.Concurrency)
+		sem   = make(chan struct{}, concurrency)
 	)
 	fail := func(err error) {
 		once.Do(func() { first = err; cancel() })
@@ -250,7 +259,7 @@ func (e *Embedder) run(ctx context.Context, texts []string, batches []batch, out
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if err := e.embedBatch(ctx, texts[b.lo:b.hi], out[b.lo:b.hi]); err != nil {
+			if err := do(ctx, b); err != nil {
 				fail(errorf("%w: batch %d of %d (texts %d-%d)", err, bi+1, len(batches), b.lo, b.hi-1))
 			}
 		}()

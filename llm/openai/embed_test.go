@@ -103,9 +103,9 @@ func TestEmbedTextTooLong(t *testing.T) {
 		cfg  openai.EmbedderConfig
 		want string
 	}{
-		{"over MaxTextTokens", openai.EmbedderConfig{Tokenizer: tokentest.Words{}, MaxTextTokens: 199}, `text 2 ("long words long words long words long wo…") has 200 tokens (counted), the limit is 199`},
-		{"over BatchTokens", openai.EmbedderConfig{Tokenizer: tokentest.Words{}, BatchTokens: 150}, `has 200 tokens (counted), the limit is 150`},
-		{"estimated", openai.EmbedderConfig{MaxTextTokens: 100}, `(estimated), the limit is 100`},
+		{"over MaxTextTokens", openai.EmbedderConfig{Tokenizer: tokentest.Words{}, MaxTextTokens: 199}, `text 2 ("long words long words long words long wo…") has 200 tokens, the limit is 199 (counted; cut smaller texts or raise MaxTextTokens if the model takes more)`},
+		{"over BatchTokens", openai.EmbedderConfig{Tokenizer: tokentest.Words{}, BatchTokens: 150}, `has 200 tokens, the limit is 150 (counted; cut smaller texts or raise BatchTokens if the model takes more)`},
+		{"estimated", openai.EmbedderConfig{MaxTextTokens: 100}, `the limit is 100 (estimated high; cut smaller texts, raise MaxTextTokens if the model takes more, or give the model's Tokenizer for exact counts)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -61,8 +61,9 @@ var (
 	// ErrServer matches an [*APIError] with a 5xx status.
 	ErrServer = errors.New("openai: server error")
 
-	// ErrTimeout reports a request that got no answer (or, streaming, no
-	// new data) within Config.Timeout.
+	// ErrTimeout reports a request that got no answer within
+	// Config.Timeout or Config.Deadline, or a stream silent for longer
+	// than Config.StallTimeout.
 	ErrTimeout = errors.New("openai: request timed out")
 	// ErrConnection reports a failure to reach the server or a
 	// connection lost before the response was complete.

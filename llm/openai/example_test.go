@@ -1,6 +1,7 @@
 package openai_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,11 +17,16 @@ import (
 )
 
 // fakeOpenAI stands in for the API in the examples: it answers chat
-// completions (plain and streamed) with a fixed reply, and embeddings
-// with small vectors, in reverse order as a server may.
+// completions (plain and streamed) with a fixed reply, embeddings with
+// small vectors, in reverse order as a server may, and reranking with
+// the number of the query's words in each text, minus 2.
 func fakeOpenAI() *httptest.Server {
 	const answer = "Taxis are refunded up to 40 EUR a ride."
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/rerank" {
+			(&rerankAPI{shape: "results", score: "relevance_score"}).ServeHTTP(w, r)
+			return
+		}
 		var req struct {
 			Stream bool     `json:"stream"`
 			Input  []string `json:"input"`
@@ -117,6 +124,40 @@ func ExampleEmbedder() {
 	// Taxis 3 5
 	// Rail 3 4
 	// Hotel stays 3 11
+}
+
+func ExampleReranker() {
+	srv := fakeOpenAI() // stands in for http://localhost:8000/v1 (vLLM)
+	defer srv.Close()
+
+	c, err := openai.New(openai.Config{BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		panic(err)
+	}
+	rr, err := openai.NewReranker(openai.RerankerConfig{Client: c, Model: "BAAI/bge-reranker-v2-m3"})
+	if err != nil {
+		panic(err)
+	}
+	passages := []string{
+		"Hotel stays are booked through the travel desk.",
+		"Taxis on business travel are refunded.",
+		"The cafeteria opens at eight.",
+	}
+	scores, err := rr.Rerank(context.Background(), "Taxis business travel", passages)
+	if err != nil {
+		panic(err)
+	}
+	// One score per passage, in the passages' order; higher is more
+	// relevant (this model's scores are not probabilities).
+	order := []int{0, 1, 2}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	for _, i := range order {
+		fmt.Printf("%+.0f %s\n", scores[i], passages[i])
+	}
+	// Output:
+	// +1 Taxis on business travel are refunded.
+	// -1 Hotel stays are booked through the travel desk.
+	// -2 The cafeteria opens at eight.
 }
 
 func ExampleSummarizer() {

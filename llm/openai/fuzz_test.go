@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
@@ -198,5 +199,64 @@ func TestDecodeEmbeddingsFastPath(t *testing.T) {
 		if !ok || len(items) != 1 || len(items[0].vector) != 3 || !items[0].hasIndex || items[0].index != 0 {
 			t.Errorf("not decoded: %s", body)
 		}
+	}
+}
+
+// FuzzDecodeRerank checks that any answer either fails with
+// ErrBadResponse or gives exactly one score per text, each placed once,
+// and that an answer built from arbitrary scores and a permutation is
+// read back exactly.
+func FuzzDecodeRerank(f *testing.F) {
+	f.Add([]byte(`{"results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":-3.5}]}`), uint8(2), int64(7))
+	f.Add([]byte(`{"data":[{"index":0,"score":1}]}`), uint8(1), int64(-1))
+	f.Add([]byte(`[{"index":0,"score":1e308},{"index":0,"score":2}]`), uint8(2), int64(0))
+	f.Add([]byte(`{"results":null,"data":[{"index":0}]}`), uint8(1), int64(3))
+	f.Fuzz(func(t *testing.T, body []byte, n uint8, seed int64) {
+		c := &Client{}
+		out := make([]float64, n%16)
+		if err := c.decodeRerank(body, out); err != nil {
+			if !errors.Is(err, ErrBadResponse) {
+				t.Fatalf("error %v does not wrap ErrBadResponse", err)
+			}
+		}
+		// Built answers round-trip.
+		r := rand.New(rand.NewPCG(uint64(seed), 0))
+		want := make([]float64, len(out))
+		results := make([]map[string]any, len(out))
+		for i, p := range r.Perm(len(out)) {
+			want[p] = r.NormFloat64() * 10
+			key := "relevance_score"
+			if seed&1 != 0 {
+				key = "score"
+			}
+			results[i] = map[string]any{"index": p, key: want[p]}
+		}
+		var built []byte
+		switch seed & 6 {
+		case 0:
+			built, _ = json.Marshal(results)
+		case 2:
+			built, _ = json.Marshal(map[string]any{"data": results})
+		default:
+			built, _ = json.Marshal(map[string]any{"results": results, "model": "m"})
+		}
+		got := make([]float64, len(out))
+		if err := c.decodeRerank(built, got); err != nil {
+			t.Fatalf("%v: %s", err, built)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("score %d: %v, want %v: %s", i, got[i], want[i], built)
+			}
+		}
+	})
+}
+
+// An event is bounded as a whole, not only line by line.
+func TestEventReaderLongEvent(t *testing.T) {
+	line := "data: " + strings.Repeat("a", 1<<20) + "\n"
+	_, err := newEventReader(strings.NewReader(strings.Repeat(line, 5) + "\n")).next()
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
 }

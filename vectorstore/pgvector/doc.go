@@ -45,7 +45,7 @@
 // reader sees a document half replaced. [Store.QueryKeywords] is
 // PostgreSQL's full-text search over the tsv column (the text and the
 // metadata's [vectorstore.KeywordsKey]), ranked by ts_rank, so that
-// [vectorstore.Hybrid] fuses it with the vector search. A table made
+// package retrieve's Retriever fuses it with the vector search. A table made
 // before the column read the metadata searches the text alone; make it
 // again, or replace the column, to search both. Every
 // method passes its context to pgx and stops when it is cancelled.

@@ -14,6 +14,14 @@
 //	                  [-format markdown|json] [-per-question]
 //	                  [-dim N | -embed-url URL -embed-model NAME]
 //
+// -retriever runs chunks, sentence windows and segments through
+// retrieve.Retriever instead (eval.RetrieverMethods), with each -search and,
+// for hybrid search, each of -weights (vector:keywords), -fusion-k and
+// -relative, and each of -depths; its table adds answer-in-context at k
+// times the size in tokens (or -context-tokens):
+//
+//	go run ./cmd/eval -retriever -search vector,keywords,hybrid -weights 1:1,1:10 -fusion-k 4,60
+//
 // -corpus takes built-in corpus names or directories laid out as
 // eval.LoadDir reads them. It exits with status 1 if any configuration
 // failed (the table marks it and the error follows the table), 2 on a
@@ -31,9 +39,9 @@
 //
 //	go run ./cmd/eval -embed-url http://localhost:11434/v1 -embed-model nomic-embed-text
 //
-// The API key, if the server needs one, is read from $OPENAI_API_KEY when
-// the URL is $OPENAI_BASE_URL (see llm/openai). For any other Embedder,
-// see the package documentation.
+// The API key, if the server needs one, is read from $OPENAI_API_KEY and
+// sent to the -embed-url server, whichever it is (see llm/openai). For any
+// other Embedder, see the package documentation.
 package main
 
 import (
@@ -48,6 +56,7 @@ import (
 
 	"github.com/ragkit/ragkit/benchmarks/eval"
 	"github.com/ragkit/ragkit/llm/openai"
+	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -68,6 +77,12 @@ type options struct {
 	dimension   int
 	embedURL    string
 	embedModel  string
+	retriever   bool
+	weights     [][]float64
+	fusionK     []int
+	relative    bool
+	budget      int
+	depths      []int
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -85,8 +100,37 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.dimension, "dim", 0, "dimension of the Lexical embedder (0: its default)")
 	fs.StringVar(&o.embedURL, "embed-url", "", "base URL of an OpenAI-compatible embeddings API, such as http://localhost:11434/v1, instead of the Lexical embedder")
 	fs.StringVar(&o.embedModel, "embed-model", "", "with -embed-url, the embedding model, such as nomic-embed-text")
+	fs.BoolVar(&o.retriever, "retriever", false, "run chunks, windows and segments through retrieve.Retriever, with each -search, -weights and -depths, instead of the standard configurations")
+	weights := fs.String("weights", "", "with -retriever, fusion weights vector:keywords to run hybrid search with, comma-separated (default: retrieve's)")
+	fusionK := fs.String("fusion-k", "", "with -retriever, rank constants K of the fusion to run hybrid search with, comma-separated (default: retrieve's)")
+	fs.IntVar(&o.budget, "context-tokens", 0, "with -retriever, the token budget of answer-in-context (0: k times the size)")
+	fs.BoolVar(&o.relative, "relative", false, "with -retriever, fuse by relative scores (retrieve.Relative) instead of ranks")
+	depths := fs.String("depths", "", "with -retriever, search depths to run, comma-separated (default: retrieve's)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	for _, w := range fields(*weights) {
+		v, k, ok := strings.Cut(w, ":")
+		a, err1 := strconv.ParseFloat(v, 64)
+		b, err2 := strconv.ParseFloat(k, 64)
+		if !ok || err1 != nil || err2 != nil {
+			return o, fmt.Errorf("-weights: %q is not vector:keywords", w)
+		}
+		o.weights = append(o.weights, []float64{a, b})
+	}
+	for _, d := range fields(*fusionK) {
+		n, err := strconv.Atoi(d)
+		if err != nil || n < 0 {
+			return o, fmt.Errorf("-fusion-k: %q is not a rank constant", d)
+		}
+		o.fusionK = append(o.fusionK, n)
+	}
+	for _, d := range fields(*depths) {
+		n, err := strconv.Atoi(d)
+		if err != nil || n < 0 {
+			return o, fmt.Errorf("-depths: %q is not a depth", d)
+		}
+		o.depths = append(o.depths, n)
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -142,7 +186,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "eval: -search:", err)
 		return 2
 	}
-	if len(o.methods) > 0 { // sentence windows, segments and the report's techniques run when named
+	if o.retriever {
+		settings, err := retrieverSettings(o)
+		if err != nil {
+			fmt.Fprintln(stderr, "eval:", err)
+			return 2
+		}
+		all = eval.RetrieverMethods(tok, o.sizes, o.k, o.budget, settings)
+	} else if len(o.methods) > 0 { // sentence windows, segments and the report's techniques run when named
 		all = append(all, eval.WindowMethods(tok, o.sizes, o.k)...)
 		if all, err = withTechniques(all, tok, o.sizes, o.k); err != nil {
 			fmt.Fprintln(stderr, "eval:", err)
@@ -203,6 +254,46 @@ func withTechniques(all []eval.Method, tok tokencount.Tokenizer, sizes []int, k 
 		}
 	}
 	return all, nil
+}
+
+// retrieverSettings returns the settings of -retriever: each search, with
+// each weight (hybrid only) and each depth.
+func retrieverSettings(o options) ([]eval.RetrieverSetting, error) {
+	weights := append([][]float64{nil}, o.weights...)
+	if len(o.weights) > 0 {
+		weights = o.weights
+	}
+	depths, ks := o.depths, o.fusionK
+	if len(depths) == 0 {
+		depths = []int{0}
+	}
+	if len(ks) == 0 {
+		ks = []int{0}
+	}
+	method := retrieve.Reciprocal
+	if o.relative {
+		method = retrieve.Relative
+	}
+	var out []eval.RetrieverSetting
+	for _, name := range o.searches {
+		i := slices.Index(eval.Searches(), name)
+		if i < 0 {
+			return nil, fmt.Errorf("-search: %q is none of %v", name, eval.Searches())
+		}
+		search := []retrieve.Search{retrieve.Vector, retrieve.Keywords, retrieve.Hybrid}[i]
+		ws, kk := weights, ks
+		if search != retrieve.Hybrid {
+			ws, kk = [][]float64{nil}, []int{0} // the fusion changes only a hybrid search
+		}
+		for _, w := range ws {
+			for _, k := range kk {
+				for _, d := range depths {
+					out = append(out, eval.RetrieverSetting{Search: search, Fusion: retrieve.FusionConfig{K: k, Weights: w, Method: method}, Depth: d})
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // withSearches returns each method with each search, method by method.

@@ -1,0 +1,265 @@
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
+)
+
+// ErrConfig reports a [Config] (or a [FusionConfig]) that [New] or [Fuse]
+// refused; the message names the field, its value and what is allowed.
+var ErrConfig = errors.New("retrieve: invalid configuration")
+
+// Defaults of a [Config] field left zero, chosen on the project's
+// retrieval evaluation (benchmarks/eval; the README gives the tables).
+const (
+	// DefaultPassages is the number of passages when Config.Passages is
+	// zero: the fewest at which the share of answers inside a prompt's
+	// context of a fixed token budget stopped growing, the budget
+	// dropping the passages that do not fit.
+	DefaultPassages = 8
+	// DefaultDepth is the number of hits each search contributes when
+	// Config.Depth is zero.
+	DefaultDepth = 50
+)
+
+// DefaultFusion returns the fusion of a [Hybrid] search for the zero
+// fields of Config.Fusion: reciprocal rank fusion with K = 4, the vector
+// search weighted 1 and the keyword search 10. The keyword search leads:
+// a question's own words find its passage more often than the vector of a
+// dependency-free embedder does, and equal weights let the vector search
+// push the keyword search's best hit down. The vector search breaks the
+// keyword search's near ties, and its hits fill in where the words find
+// nothing; with K this small a keyword hit's lead over the next is not
+// undone by the vector search at the top ranks. These were measured with
+// the dependency-free Lexical embedder, whose vectors also match words; a
+// neural embedder finds what the words miss, and deserves more weight
+// (equal weights and K = 60, say): measure on your own questions with
+// benchmarks/cmd/eval -retriever -embed-url.
+func DefaultFusion() FusionConfig { return FusionConfig{K: 4, Weights: []float64{1, 10}} }
+
+// Search says which searches a [Retriever] runs.
+type Search int
+
+const (
+	// Hybrid runs the vector search and, if the store implements
+	// vectorstore.KeywordQuerier, the keyword search, and fuses them with
+	// [Fuse]. Over a store without keyword search it is the vector
+	// search alone: a documented fallback, not an error, so that code
+	// written for hybrid search runs on any store.
+	Hybrid Search = iota
+	// Vector runs the vector search alone.
+	Vector
+	// Keywords runs the keyword search alone; the store must implement
+	// vectorstore.KeywordQuerier, and no Embedder is needed.
+	Keywords
+)
+
+var searchNames = [...]string{Hybrid: "Hybrid", Vector: "Vector", Keywords: "Keywords"}
+
+func (s Search) String() string {
+	if s < 0 || int(s) >= len(searchNames) {
+		return "Search(" + strconv.Itoa(int(s)) + ")"
+	}
+	return searchNames[s]
+}
+
+// A Widener turns the hits of a query into the passages around them,
+// reading the units it needs from src: [window.Expander] (sentence
+// windows) and [window.Extractor] (relevant segments) are Wideners.
+// The windows it returns need not be in any order: the [Retriever]
+// ranks them.
+type Widener interface {
+	Widen(ctx context.Context, src window.Source, hits []vectorstore.Hit) ([]window.Window, error)
+}
+
+// Config configures a [Retriever]. Store is required, and Embedder unless
+// Search is [Keywords]; the zero value of every other field is its
+// default.
+type Config struct {
+	// Store is searched by vector, by keywords if it implements
+	// vectorstore.KeywordQuerier, and read by the Widener.
+	Store vectorstore.VectorStore
+	// Embedder embeds the question for the vector search: the one that
+	// embedded the stored records. Not needed with [Keywords].
+	Embedder vectorstore.Embedder
+	// Search picks the searches; the zero value is [Hybrid].
+	Search Search
+	// Fusion configures the fusion of a [Hybrid] search. Its Weights, if
+	// not nil, are two: the vector search's, then the keyword search's.
+	// A zero K and nil Weights take those of [DefaultFusion].
+	Fusion FusionConfig
+	// Filter restricts every search, and the units a Widener reads: a
+	// record it excludes reaches no passage.
+	Filter vectorstore.Filter
+	// Passages is the most passages a question returns. Zero means
+	// [DefaultPassages].
+	Passages int
+	// Depth is how many hits each search returns; the best Depth of their
+	// fusion are widened into passages. Zero means [DefaultDepth], or
+	// Passages if that is larger. More depth lets a passage found fairly
+	// well by both searches overtake one found first by one of them, and
+	// gives a segment Extractor more hits to value.
+	Depth int
+	// Widener, if set, turns hits into passages: a [window.Expander] for
+	// sentence windows, a [window.Extractor] for relevant segments. Nil
+	// makes each hit a passage of its own record.
+	Widener Widener
+	// Tokenizer, if set, counts the Tokens of passages the Widener did
+	// not count (every passage without a Widener).
+	Tokenizer tokencount.Tokenizer
+}
+
+// A Retriever owns the path from a question to the passages of a
+// prompt's context: it embeds the question once, runs the vector and the
+// keyword search with the filter, fuses them, widens the hits into
+// windows or segments, and ranks the passages by the strength of their
+// evidence (see [Passage]). It is safe for concurrent use if its store,
+// embedder, widener and tokenizer are.
+type Retriever struct {
+	cfg      Config
+	keywords vectorstore.KeywordQuerier // nil: no keyword search
+}
+
+// New returns a Retriever configured by cfg. A missing Store, a missing
+// Embedder (unless Search is [Keywords]), a Search out of range, Keywords
+// over a store without keyword search, a negative Passages or Depth, or a
+// Fusion that [Fuse] would refuse for two lists give an error wrapping
+// [ErrConfig].
+func New(cfg Config) (*Retriever, error) {
+	kw, _ := cfg.Store.(vectorstore.KeywordQuerier)
+	switch {
+	case cfg.Store == nil:
+		return nil, fmt.Errorf("%w: Store is nil: a store is required", ErrConfig)
+	case cfg.Search < Hybrid || cfg.Search > Keywords:
+		return nil, fmt.Errorf("%w: Search is %v: must be Hybrid, Vector or Keywords", ErrConfig, cfg.Search)
+	case cfg.Embedder == nil && cfg.Search != Keywords:
+		return nil, fmt.Errorf("%w: Embedder is nil: required unless Search is Keywords", ErrConfig)
+	case kw == nil && cfg.Search == Keywords:
+		return nil, fmt.Errorf("%w: Search is Keywords: the store (%T) has no keyword search", ErrConfig, cfg.Store)
+	case cfg.Passages < 0:
+		return nil, fmt.Errorf("%w: Passages is %d: must be 0 or more", ErrConfig, cfg.Passages)
+	case cfg.Depth < 0:
+		return nil, fmt.Errorf("%w: Depth is %d: must be 0 or more", ErrConfig, cfg.Depth)
+	}
+	if err := cfg.Fusion.check(2); err != nil {
+		return nil, err
+	}
+	if cfg.Passages == 0 {
+		cfg.Passages = DefaultPassages
+	}
+	if cfg.Depth == 0 {
+		cfg.Depth = max(DefaultDepth, cfg.Passages)
+	}
+	def := DefaultFusion()
+	if cfg.Fusion.Weights == nil {
+		cfg.Fusion.Weights = def.Weights
+	}
+	if cfg.Fusion.K == 0 {
+		cfg.Fusion.K = def.K
+	}
+	r := &Retriever{cfg: cfg}
+	if cfg.Search != Vector {
+		r.keywords = kw
+	}
+	return r, nil
+}
+
+// Config returns the configuration of r with its defaults resolved.
+func (r *Retriever) Config() Config {
+	cfg := r.cfg
+	cfg.Fusion.Weights = slices.Clone(cfg.Fusion.Weights)
+	return cfg
+}
+
+// Retrieve returns the passages for question, best first, at most
+// Config.Passages: it embeds the question (not with [Keywords]) and
+// continues as [Retriever.RetrieveVector]. An empty or white-space
+// question gives an error wrapping vectorstore.ErrInvalidArgument; an
+// error of the embedder, the store or the Widener is returned wrapped, and
+// a cancelled ctx stops it with ctx's error.
+func (r *Retriever) Retrieve(ctx context.Context, question string) ([]Passage, error) {
+	if err := checkQuestion(ctx, question); err != nil {
+		return nil, err
+	}
+	if r.cfg.Search == Keywords {
+		return r.retrieve(ctx, question, nil)
+	}
+	vecs, err := r.cfg.Embedder.Embed(ctx, []string{question})
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: embedding the question: %w", err)
+	}
+	if len(vecs) != 1 {
+		return nil, fmt.Errorf("retrieve: the embedder returned %d vectors for one question", len(vecs))
+	}
+	return r.retrieve(ctx, question, vecs[0])
+}
+
+// RetrieveVector is [Retriever.Retrieve] with the question's vector given,
+// for a program that has it already (to search several stores, or to
+// reuse it): the question is still needed for the keyword search. A
+// vector whose length is not the store's dimension (for a store that
+// reports it with a Dimension method, as vectorstore.Memory does) gives an
+// error wrapping vectorstore.ErrDimensionMismatch before any search; an
+// empty one an error wrapping vectorstore.ErrInvalidArgument. With
+// [Keywords] the vector is not used.
+func (r *Retriever) RetrieveVector(ctx context.Context, question string, vector []float32) ([]Passage, error) {
+	if err := checkQuestion(ctx, question); err != nil {
+		return nil, err
+	}
+	if r.cfg.Search == Keywords {
+		return r.retrieve(ctx, question, nil)
+	}
+	if len(vector) == 0 {
+		return nil, fmt.Errorf("%w: retrieve: the query vector is empty", vectorstore.ErrInvalidArgument)
+	}
+	return r.retrieve(ctx, question, vector)
+}
+
+func checkQuestion(ctx context.Context, question string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if strings.TrimSpace(question) == "" {
+		return fmt.Errorf("%w: retrieve: the question is empty", vectorstore.ErrInvalidArgument)
+	}
+	return nil
+}
+
+// retrieve searches, widens and ranks; vector is nil for Keywords.
+func (r *Retriever) retrieve(ctx context.Context, question string, vector []float32) ([]Passage, error) {
+	if err := r.checkDimension(vector); err != nil {
+		return nil, err
+	}
+	hits, err := r.search(ctx, question, vector)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := r.widen(ctx, hits)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(ps, Passage.compare)
+	return ps[:min(len(ps), r.cfg.Passages)], nil
+}
+
+// checkDimension refuses a vector of the wrong length for a store that
+// knows its dimension, with an error that says which lengths differ.
+func (r *Retriever) checkDimension(vector []float32) error {
+	d, ok := r.cfg.Store.(interface{ Dimension() int })
+	if vector == nil || !ok {
+		return nil
+	}
+	if dim := d.Dimension(); dim != 0 && dim != len(vector) {
+		return fmt.Errorf("%w: retrieve: the query vector has %d dimensions, the store's vectors %d (was it embedded by another model?)",
+			vectorstore.ErrDimensionMismatch, len(vector), dim)
+	}
+	return nil
+}
