@@ -133,14 +133,21 @@ func TestRetrieveOptions(t *testing.T) {
 	if err != nil || len(all) != 2 || all[0].ID != "meals" {
 		t.Fatalf("%v, %v", all, err)
 	}
-	hits, err := eino.Hits(all)
+	ps, err := eino.Passages(all)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var hits []vectorstore.Hit
+	for _, p := range ps {
+		if len(p.Hits) != 1 || p.Text != p.Hits[0].Text {
+			t.Fatalf("passage %+v", p)
+		}
+		hits = append(hits, p.Hits[0])
 	}
 	qv, _ := p.lex.Embed(ctx, []string{"meal allowance euros"})
 	want, _ := p.mem.Query(ctx, qv[0], eino.DefaultTopK, vectorstore.Filter{})
 	if diff := cmp.Diff(want, hits, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(vectorstore.Record{}, "Vector")); diff != "" {
-		t.Errorf("Hits (-store +adapter):\n%s", diff)
+		t.Errorf("Passages (-store +adapter):\n%s", diff)
 	}
 	th := (all[0].Score() + all[1].Score()) / 2
 	got, err := p.rt.Retrieve(ctx, "meal allowance euros", retriever.WithScoreThreshold(th))

@@ -3,7 +3,6 @@ package eino_test
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
@@ -21,8 +20,9 @@ import (
 // eino's RAG example (an indexing chain of splitter and indexer, then a
 // retrieval chain that turns the question and what the retriever found into
 // chat messages for a model), with ragkit's chunker and contextual headers as
-// the document.Transformer, a ragkit store behind eino's Indexer and
-// Retriever, and ragkit's budget building the messages by exact count. It
+// the document.Transformer, a ragkit store behind eino's Indexer, ragkit's
+// hybrid retrieve.Retriever as eino's Retriever, and ragkit's budget building
+// the messages by exact count. It
 // runs offline: vectorstore.Lexical embeds, and the messages are printed
 // rather than sent to a chat model.
 func Example() {
@@ -47,15 +47,17 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	store := eino.StoreConfig{Store: new(vectorstore.Memory), Embedder: lex, TopK: 3}
-	indexer, err := eino.NewIndexer(store)
+	mem := new(vectorstore.Memory)
+	indexer, err := eino.NewIndexer(eino.StoreConfig{Store: mem, Embedder: lex})
 	if err != nil {
 		panic(err)
 	}
-	retriever, err := eino.NewRetriever(store)
+	// ragkit's query side (vector and keyword search, fused) as eino's retriever.
+	search, err := retrieve.New(retrieve.Config{Store: mem, Embedder: lex, Passages: 3})
 	if err != nil {
 		panic(err)
 	}
+	retriever := eino.NewPassageRetriever(search)
 
 	indexing, err := compose.NewChain[[]*schema.Document, []string]().
 		AppendDocumentTransformer(splitter).
@@ -74,13 +76,11 @@ func Example() {
 		panic(err)
 	}
 	messages := func(ctx context.Context, in map[string]any) ([]*schema.Message, error) {
-		hits, err := eino.Hits(in["docs"].([]*schema.Document))
+		passages, err := eino.Passages(in["docs"].([]*schema.Document))
 		if err != nil {
 			return nil, err
 		}
-		items, err := retrieve.Items(hits, retrieve.ItemConfig{Label: func(o retrieve.Origin) string {
-			return "[" + strings.Join(document.SplitSection(o.Metadata[document.SectionKey]), " > ") + "]"
-		}})
+		items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation})
 		if err != nil {
 			return nil, err
 		}
@@ -116,16 +116,9 @@ func Example() {
 	}
 	// Output:
 	// system: Answer from the context and cite its section.
-	// system: [Travel policy > Hotels]
+	// system: [Acme travel policy, Travel policy > Hotels]
 	// ## Hotels
 	//
 	// Hotels are booked through the travel desk. A room costs at most 150 euros a night, 200 in Zurich and Geneva.
-	//
-	// [Travel policy > Ground transport]
-	// # Travel policy
-	//
-	// ## Ground transport
-	//
-	// Employees take the train for trips under four hours. Taxis are allowed after 22:00 or with heavy luggage.
 	// user: Which hotel price applies in Zurich?
 }

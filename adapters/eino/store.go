@@ -10,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/components/retriever"
 	"github.com/cloudwego/eino/schema"
 	"github.com/ragkit/ragkit/adapters/meta"
+	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -259,14 +260,15 @@ func embedWith(ctx context.Context, e vectorstore.Embedder, call embedding.Embed
 	return vs, nil
 }
 
-// Hits converts retrieved eino documents back into ragkit hits, each with
-// its document's Score rounded to float32, by meta.ToHit (the document's ID
-// field as the record's ID when its metadata has none): the documents a
-// [Retriever] returns become the hits they were, ready for ragkit's windows,
-// retrieve.Items and budget. A nil document or one meta.ToHit refuses gives
-// an error naming its position.
-func Hits(docs []*schema.Document) ([]vectorstore.Hit, error) {
-	hits := make([]vectorstore.Hit, len(docs))
+// Passages converts retrieved eino documents back into ragkit passages,
+// each with its document's Score rounded to float32, by meta.ToPassage (the
+// document's ID field as the record's ID when its metadata has none): what a
+// [Retriever] or a [PassageRetriever] returns becomes what it was, ready for
+// retrieve.Items with its Citation labels and the budget, and a store's hit
+// for ragkit's windows (Passage.Hits). A nil document or one meta.ToPassage
+// refuses gives an error naming its position.
+func Passages(docs []*schema.Document) ([]retrieve.Passage, error) {
+	ps := make([]retrieve.Passage, len(docs))
 	for i, d := range docs {
 		if d == nil {
 			return nil, fmt.Errorf("eino: document %d is nil", i)
@@ -275,17 +277,18 @@ func Hits(docs []*schema.Document) ([]vectorstore.Hit, error) {
 		for _, k := range wholeDocumentKeys {
 			delete(m, k)
 		}
-		if _, ok := m[meta.IDKey]; !ok && d.ID != "" {
+		_, last := m[meta.LastKey]
+		if _, ok := m[meta.IDKey]; !ok && d.ID != "" && !last {
 			if m == nil {
 				m = make(map[string]any, 1)
 			}
 			m[meta.IDKey] = d.ID
 		}
-		h, err := meta.ToHit(d.Content, m, "", float32(d.Score()))
+		p, err := meta.ToPassage(d.Content, m, "", float32(d.Score()))
 		if err != nil {
 			return nil, fmt.Errorf("eino: document %d: %w", i, err)
 		}
-		hits[i] = h
+		ps[i] = p
 	}
-	return hits, nil
+	return ps, nil
 }

@@ -75,11 +75,11 @@ func Example() {
 		if err != nil {
 			return "", err
 		}
-		hits, err := genkitrag.Hits(resp.Documents)
+		passages, err := genkitrag.Passages(resp.Documents)
 		if err != nil {
 			return "", err
 		}
-		items, err := retrieve.Items(hits, retrieve.ItemConfig{})
+		items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation})
 		if err != nil {
 			return "", err
 		}
@@ -101,6 +101,7 @@ func Example() {
 	// Question: When may employees take a taxi?
 	//
 	// Use only this context:
+	// [Acme travel policy, Travel policy > Ground transport]
 	// # Travel policy
 	//
 	// ## Ground transport

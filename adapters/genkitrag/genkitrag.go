@@ -15,6 +15,7 @@ import (
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -113,11 +114,11 @@ func retrieveFunc(name string, cfg Config) (ai.RetrieverFunc, error) {
 		cfg.K = DefaultK
 	}
 	return func(ctx context.Context, req *ai.RetrieverRequest) (*ai.RetrieverResponse, error) {
-		return retrieve(ctx, cfg, req)
+		return retrieveStore(ctx, cfg, req)
 	}, nil
 }
 
-func retrieve(ctx context.Context, cfg Config, req *ai.RetrieverRequest) (*ai.RetrieverResponse, error) {
+func retrieveStore(ctx context.Context, cfg Config, req *ai.RetrieverRequest) (*ai.RetrieverResponse, error) {
 	opts, err := options(req.Options)
 	if err != nil {
 		return nil, err
@@ -340,14 +341,15 @@ func (e ragkitEmbedder) Embed(ctx context.Context, texts []string) ([][]float32,
 	return out, nil
 }
 
-// Hits converts retrieved Genkit documents back into ragkit hits, each with
-// the score under its meta.ScoreKey (0 if it has none), by meta.ToHit: the
-// documents a retriever of this package returns become the hits they were,
-// ready for ragkit's windows, retrieve.Items and budget. A nil document, one
-// with parts other than text, or one meta.ToHit refuses gives an error
-// naming its position.
-func Hits(docs []*ai.Document) ([]vectorstore.Hit, error) {
-	hits := make([]vectorstore.Hit, len(docs))
+// Passages converts retrieved Genkit documents back into ragkit passages,
+// each with the score under its meta.ScoreKey (0 if it has none), by
+// meta.ToPassage: what a retriever of this package returns becomes what it
+// was, ready for retrieve.Items with its Citation labels and the budget, and
+// a store's hit for ragkit's windows (Passage.Hits). A nil document, one with
+// parts other than text, or one meta.ToPassage refuses gives an error naming
+// its position.
+func Passages(docs []*ai.Document) ([]retrieve.Passage, error) {
+	ps := make([]retrieve.Passage, len(docs))
 	for i, d := range docs {
 		if d == nil {
 			return nil, fmt.Errorf("genkitrag: document %d: %w: nil", i, meta.ErrUnsupported)
@@ -364,11 +366,11 @@ func Hits(docs []*ai.Document) ([]vectorstore.Hit, error) {
 			f, _ := s.Float64()
 			score = float32(f)
 		}
-		if hits[i], err = meta.ToHit(t, d.Metadata, "", score); err != nil {
+		if ps[i], err = meta.ToPassage(t, d.Metadata, "", score); err != nil {
 			return nil, fmt.Errorf("genkitrag: document %d: %w", i, err)
 		}
 	}
-	return hits, nil
+	return ps, nil
 }
 
 // SplitterConfig configures a [Splitter].

@@ -70,14 +70,21 @@ func TestDefineRetriever(t *testing.T) {
 	if s0, s1 := d.Metadata[meta.ScoreKey].(float64), resp.Documents[1].Metadata[meta.ScoreKey].(float64); s0 < s1 || s0 <= 0 {
 		t.Errorf("scores %v %v", s0, s1)
 	}
-	hits, err := genkitrag.Hits(resp.Documents)
+	ps, err := genkitrag.Passages(resp.Documents)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var hits []vectorstore.Hit
+	for _, p := range ps {
+		if len(p.Hits) != 1 || p.Text != p.Hits[0].Text {
+			t.Fatalf("passage %+v", p)
+		}
+		hits = append(hits, p.Hits[0])
 	}
 	qv, _ := cfg.Embedder.Embed(ctx, []string{"meal allowance euros"})
 	want, _ := mem.Query(ctx, qv[0], 2, vectorstore.Filter{})
 	if diff := cmp.Diff(want, hits, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(vectorstore.Record{}, "Vector")); diff != "" {
-		t.Errorf("Hits (-store +adapter):\n%s", diff)
+		t.Errorf("Passages (-store +adapter):\n%s", diff)
 	}
 	// Retrieved documents indexed again are the same records.
 	if err := x.Index(ctx, resp.Documents); err != nil {

@@ -66,13 +66,11 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	hits, err := langchaingo.Hits(found)
+	passages, err := langchaingo.Passages(found)
 	if err != nil {
 		panic(err)
 	}
-	items, err := retrieve.Items(hits, retrieve.ItemConfig{Label: func(o retrieve.Origin) string {
-		return fmt.Sprintf("[%s, bytes %d-%d]", o.DocID, o.Start, o.End)
-	}})
+	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation})
 	if err != nil {
 		panic(err)
 	}
@@ -97,7 +95,7 @@ func Example() {
 	// How much is the meal allowance in Switzerland?
 	//
 	// Context:
-	// [travel.md, bytes 145-269]
+	// [Acme travel policy, Travel policy > Meals]
 	// ## Meals
 	//
 	// The daily allowance for meals is 45 euros in Germany and 60 euros in Switzerland. Receipts are kept for six years.
@@ -106,7 +104,7 @@ func Example() {
 	// -------------+--------+--------+-----+---------------------------------
 	// instructions |      8 |      - |   - | preserved
 	// question     |      9 |      - |   - | preserved
-	// context      |     41 |     80 | 51% | truncated (2 of 3 items dropped)
+	// context      |     42 |     80 | 53% | truncated (2 of 3 items dropped)
 	// -------------+--------+--------+-----+---------------------------------
-	// total        |     58 |    120 | 48% | limit 160, reserve 40
+	// total        |     59 |    120 | 49% | limit 160, reserve 40
 }

@@ -197,15 +197,22 @@ func TestSimilaritySearch(t *testing.T) {
 		}
 	}
 	// Back to ragkit: the hits the store's own Query gives, less vectors.
-	hits, err := langchaingo.Hits(got)
+	ps, err := langchaingo.Passages(got)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var hits []vectorstore.Hit
+	for _, p := range ps {
+		if len(p.Hits) != 1 || p.Text != p.Hits[0].Text || p.Score != p.Hits[0].Score {
+			t.Fatalf("passage %+v", p)
+		}
+		hits = append(hits, p.Hits[0])
 	}
 	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
 	qv, _ := lex.Embed(ctx, []string{"meal allowance euros"})
 	want, _ := mem.Query(ctx, qv[0], 3, vectorstore.Filter{})
 	if diff := cmp.Diff(want, hits, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(vectorstore.Record{}, "Vector")); diff != "" {
-		t.Errorf("Hits (-store +adapter):\n%s", diff)
+		t.Errorf("Passages (-store +adapter):\n%s", diff)
 	}
 	// A threshold between the first score and the second keeps one.
 	th := (got[0].Score + got[1].Score) / 2

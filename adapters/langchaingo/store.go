@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ragkit/ragkit/adapters/meta"
+	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/tmc/langchaingo/embeddings"
 	"github.com/tmc/langchaingo/schema"
@@ -195,19 +196,20 @@ func apply(options []vectorstores.Option) vectorstores.Options {
 	return o
 }
 
-// Hits converts retrieved langchaingo documents back into ragkit hits, each
-// with its document's Score, by meta.ToHit (no DocIDKey): the documents a
-// [Store] returns become the hits they were, ready for ragkit's windows,
-// retrieve.Items and budget. A document meta.ToHit refuses gives an error
-// naming its position.
-func Hits(docs []schema.Document) ([]vectorstore.Hit, error) {
-	hits := make([]vectorstore.Hit, len(docs))
+// Passages converts retrieved langchaingo documents back into ragkit
+// passages, each with its document's Score, by meta.ToPassage (no
+// DocIDKey): what a [Store] or a [Retriever] returns becomes what it was,
+// ready for retrieve.Items with its Citation labels and the budget, and a
+// store's hit for ragkit's windows (Passage.Hits). A document meta.ToPassage
+// refuses gives an error naming its position.
+func Passages(docs []schema.Document) ([]retrieve.Passage, error) {
+	ps := make([]retrieve.Passage, len(docs))
 	for i, d := range docs {
-		h, err := meta.ToHit(d.PageContent, d.Metadata, "", d.Score)
+		p, err := meta.ToPassage(d.PageContent, d.Metadata, "", d.Score)
 		if err != nil {
 			return nil, fmt.Errorf("langchaingo: document %d: %w", i, err)
 		}
-		hits[i] = h
+		ps[i] = p
 	}
-	return hits, nil
+	return ps, nil
 }

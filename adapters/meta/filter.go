@@ -16,7 +16,7 @@ import (
 // What ragkit's filters cannot say gives an error wrapping [ErrUnsupported]:
 // an operator (a map value such as {"$in": [...]}), a list of values for a
 // metadata key, an empty list of documents, and [IDKey], [IndexKey],
-// [StartKey], [EndKey], [TokensKey], [ScoreKey] and [ScoreKindKey], which
+// [LastKey], [StartKey], [EndKey], [TokensKey], [ScoreKey] and [ScoreKindKey], which
 // are not metadata.
 func Filter(m map[string]any) (vectorstore.Filter, error) {
 	var f vectorstore.Filter
@@ -30,7 +30,7 @@ func Filter(m map[string]any) (vectorstore.Filter, error) {
 			}
 			f.DocIDs = ids
 			continue
-		case IDKey, IndexKey, StartKey, EndKey, TokensKey, ScoreKey, ScoreKindKey, EmbedTextKey:
+		case IDKey, IndexKey, LastKey, StartKey, EndKey, TokensKey, ScoreKey, ScoreKindKey, EmbedTextKey:
 			return vectorstore.Filter{}, fmt.Errorf("%w: filter on %q: ragkit filters match documents and metadata only", ErrUnsupported, k)
 		}
 		switch v.(type) {

@@ -242,7 +242,7 @@ type Unit struct {
 //   - ID is metadata[IDKey], else DocID, "#" and Index, the IDs of
 //     window.Sentences.
 //   - Metadata is every other key, encoded with [Encode]; [TokensKey],
-//     [ScoreKey], [ScoreKindKey] and [EmbedTextKey] are dropped.
+//     [ScoreKey], [ScoreKindKey], [LastKey] and [EmbedTextKey] are dropped.
 //
 // A value that cannot be encoded, or a field key with a value of the wrong
 // type, gives an error wrapping [ErrUnsupported]. The record is not checked
@@ -276,7 +276,7 @@ func ToRecord(text string, m map[string]any, docIDKey string) (Unit, error) {
 	if embed != "" {
 		u.EmbedText = embed
 	}
-	for _, k := range []string{TokensKey, ScoreKey, ScoreKindKey} {
+	for _, k := range []string{TokensKey, ScoreKey, ScoreKindKey, LastKey} {
 		delete(rest, k)
 	}
 	if u.Metadata, err = Strings(rest); err != nil {
@@ -359,16 +359,4 @@ func toInt(v any) (int, bool) {
 		return n, err == nil
 	}
 	return 0, false
-}
-
-// ToHit converts a framework's retrieved document back into a ragkit hit:
-// the record of [ToRecord] (docIDKey as there) with score as its Score, so
-// that ragkit's query side (windows, retrieve.Items, budget) works on what a
-// framework's retriever returned.
-func ToHit(text string, m map[string]any, docIDKey string, score float32) (vectorstore.Hit, error) {
-	u, err := ToRecord(text, m, docIDKey)
-	if err != nil {
-		return vectorstore.Hit{}, err
-	}
-	return vectorstore.Hit{Record: u.Record, Score: score}, nil
 }
