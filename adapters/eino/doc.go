@@ -9,6 +9,11 @@
 //     (Memory, pgvector) as an indexer.Indexer and a retriever.Retriever,
 //     with eino's options mapped where they mean the same in ragkit and an
 //     error where they do not.
+//   - [PassageRetriever] is ragkit's retrieve.Retriever (hybrid search,
+//     fusion, sentence windows or segments) as a retriever.Retriever.
+//   - [Passages] turns the documents either retriever returned back into
+//     retrieve.Passages, for retrieve.Items, its Citation labels and the
+//     budget package.
 //   - [NewEmbedder] makes a ragkit Embedder (the offline
 //     vectorstore.Lexical, say) an embedding.Embedder, and [RagkitEmbedder]
 //     makes an eino embedder a vectorstore.Embedder.

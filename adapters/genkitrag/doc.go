@@ -7,6 +7,10 @@
 //     action like any other, run directly or with genkit.Retrieve, with
 //     [RetrieverOptions] (k, a score threshold, a metadata filter) as its
 //     options.
+//   - [NewPassageRetriever] and [DefinePassageRetriever] do the same for
+//     ragkit's retrieve.Retriever (hybrid search, fusion, sentence windows or
+//     segments), and [Passages] turns retrieved documents back into
+//     retrieve.Passages, for retrieve.Items and the budget package.
 //   - [Indexer] writes Genkit documents into the store. Genkit for Go has no
 //     indexer action any more: its plugins (localvec, alloydb, postgresql)
 //     index with a plain method, Index(ctx, docs), and so does this one.

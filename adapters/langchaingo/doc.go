@@ -10,6 +10,12 @@
 //     vectorstores.VectorStore: AddDocuments and SimilaritySearch, with
 //     vectorstores.WithScoreThreshold, WithFilters and WithEmbedder mapped
 //     where they mean the same in ragkit, and an error where they do not.
+//   - [Retriever] is ragkit's retrieve.Retriever (hybrid search, fusion,
+//     sentence windows or segments) as a schema.Retriever, for
+//     chains.NewRetrievalQAFromLLM and the like.
+//   - [Passages] turns the documents a Store or Retriever returned back into
+//     retrieve.Passages, for retrieve.Items, its Citation labels and the
+//     budget package.
 //   - [NewEmbedder] makes a ragkit Embedder (the offline
 //     vectorstore.Lexical, say) an embeddings.Embedder, and [RagkitEmbedder]
 //     makes any langchaingo embedder a vectorstore.Embedder, for ingest,
@@ -25,6 +31,9 @@
 // What does not map: vectorstores.WithNameSpace (ragkit stores have no
 // namespaces; use a store per namespace, or a metadata filter), filters with
 // operators or lists of values, and a score threshold outside [-1, 1]
-// (scores are cosine similarities here). Each gives an error wrapping
-// meta.ErrUnsupported rather than a search that means something else.
+// (a Store's scores are cosine similarities). Each gives an error wrapping
+// meta.ErrUnsupported rather than a search that means something else. A
+// Retriever's documents say under meta.ScoreKindKey what their Score is: a
+// fused score, for a Hybrid search, is no similarity, and langchaingo code
+// that compares it with a similarity threshold would be wrong.
 package langchaingo

@@ -47,6 +47,14 @@
 // header and chunk there, and the adapters' stores embed it instead of the
 // chunk's text.
 //
+// # Passages
+//
+// A passage of retrieve.Retriever (a record, a sentence window or a segment)
+// reaches a framework as one document by [FromPassage]: its document, its
+// first unit under [IndexKey] and its last under [LastKey], its offsets,
+// exact tokens, title and section path; [ToPassage] reads it back, so that
+// retrieve.Items and the budget work on what a framework retrieved.
+//
 // # Scores
 //
 // A framework document carries one score, while ragkit's hits carry scores of
