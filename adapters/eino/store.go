@@ -9,6 +9,7 @@ import (
 	"github.com/cloudwego/eino/components/indexer"
 	"github.com/cloudwego/eino/components/retriever"
 	"github.com/cloudwego/eino/schema"
+	"github.com/ragkit/ragkit/adapters/internal/query"
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -35,15 +36,7 @@ type StoreConfig struct {
 }
 
 func (c StoreConfig) check() error {
-	switch {
-	case c.Store == nil:
-		return fmt.Errorf("%w: Store is nil: it is required", ErrConfig)
-	case c.Embedder == nil:
-		return fmt.Errorf("%w: Embedder is nil: it is required", ErrConfig)
-	case c.TopK < 0:
-		return fmt.Errorf("%w: TopK is %d: must be 0 (the default) or positive", ErrConfig, c.TopK)
-	}
-	return nil
+	return query.CheckStore(ErrConfig, c.Store, c.Embedder, "TopK", c.TopK)
 }
 
 // Indexer is a ragkit vectorstore.VectorStore as an eino indexer.Indexer. It

@@ -11,6 +11,7 @@ import (
 	"github.com/firebase/genkit/go/ai"
 	"github.com/firebase/genkit/go/core"
 	"github.com/firebase/genkit/go/genkit"
+	"github.com/ragkit/ragkit/adapters/internal/query"
 	"github.com/ragkit/ragkit/adapters/internal/split"
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/chunker"
@@ -41,15 +42,7 @@ type Config struct {
 }
 
 func (c Config) check() error {
-	switch {
-	case c.Store == nil:
-		return fmt.Errorf("%w: Store is nil: it is required", ErrConfig)
-	case c.Embedder == nil:
-		return fmt.Errorf("%w: Embedder is nil: it is required", ErrConfig)
-	case c.K < 0:
-		return fmt.Errorf("%w: K is %d: must be 0 (the default) or positive", ErrConfig, c.K)
-	}
-	return nil
+	return query.CheckStore(ErrConfig, c.Store, c.Embedder, "K", c.K)
 }
 
 // RetrieverOptions are the options of a retrieval request
@@ -119,7 +112,7 @@ func retrieveFunc(name string, cfg Config) (ai.RetrieverFunc, error) {
 }
 
 func retrieveStore(ctx context.Context, cfg Config, req *ai.RetrieverRequest) (*ai.RetrieverResponse, error) {
-	opts, err := options(req.Options)
+	opts, filter, query, err := parseRequest(req)
 	if err != nil {
 		return nil, err
 	}
@@ -130,17 +123,6 @@ func retrieveStore(ctx context.Context, cfg Config, req *ai.RetrieverRequest) (*
 		if err := meta.CheckThreshold(meta.Cosine, *opts.ScoreThreshold); err != nil {
 			return nil, err
 		}
-	}
-	filter, err := meta.Filter(opts.Filter)
-	if err != nil {
-		return nil, err
-	}
-	if req.Query == nil {
-		return nil, fmt.Errorf("%w: a request without a query", meta.ErrUnsupported)
-	}
-	query, err := text(req.Query)
-	if err != nil {
-		return nil, err
 	}
 	vs, err := embed(ctx, cfg.Embedder, []string{query})
 	if err != nil {
@@ -158,6 +140,21 @@ func retrieveStore(ctx context.Context, cfg Config, req *ai.RetrieverRequest) (*
 		resp.Documents = append(resp.Documents, ai.DocumentFromText(h.Text, meta.FromHit(h, meta.Cosine)))
 	}
 	return resp, nil
+}
+
+// parseRequest reads a retrieval request: its options, their filter and
+// the query's text.
+func parseRequest(req *ai.RetrieverRequest) (RetrieverOptions, vectorstore.Filter, string, error) {
+	opts, err := options(req.Options)
+	if err != nil {
+		return opts, vectorstore.Filter{}, "", err
+	}
+	filter, err := meta.Filter(opts.Filter)
+	if err != nil {
+		return opts, filter, "", err
+	}
+	query, err := text(req.Query)
+	return opts, filter, query, err
 }
 
 // options reads a request's options.
@@ -189,8 +186,20 @@ func options(v any) (RetrieverOptions, error) {
 	return RetrieverOptions{}, fmt.Errorf("%w: options of type %T: give a *genkitrag.RetrieverOptions", meta.ErrUnsupported, v)
 }
 
+// textAt returns the text of docs[i] (see text), or an error naming i.
+func textAt(i int, d *ai.Document) (string, error) {
+	t, err := text(d)
+	if err != nil {
+		return "", fmt.Errorf("genkitrag: document %d: %w", i, err)
+	}
+	return t, nil
+}
+
 // text returns a document's text: its text parts, joined.
 func text(d *ai.Document) (string, error) {
+	if d == nil {
+		return "", fmt.Errorf("%w: a nil document", meta.ErrUnsupported)
+	}
 	var b strings.Builder
 	for i, p := range d.Content {
 		if p == nil || p.Kind != ai.PartText {
@@ -239,12 +248,9 @@ func (x *Indexer) Index(ctx context.Context, docs []*ai.Document) error {
 	units := make([]meta.Unit, len(docs))
 	texts := make([]string, len(docs))
 	for i, d := range docs {
-		if d == nil {
-			return fmt.Errorf("genkitrag: document %d: %w: nil", i, meta.ErrUnsupported)
-		}
-		t, err := text(d)
+		t, err := textAt(i, d)
 		if err != nil {
-			return fmt.Errorf("genkitrag: document %d: %w", i, err)
+			return err
 		}
 		if units[i], err = meta.ToRecord(t, d.Metadata, x.cfg.DocIDKey); err != nil {
 			return fmt.Errorf("genkitrag: document %d: %w", i, err)
@@ -281,12 +287,9 @@ func NewEmbedder(name string, e vectorstore.Embedder) (ai.Embedder, error) {
 	return ai.NewEmbedder(name, &ai.EmbedderOptions{Label: name}, func(ctx context.Context, req *ai.EmbedRequest) (*ai.EmbedResponse, error) {
 		texts := make([]string, len(req.Input))
 		for i, d := range req.Input {
-			if d == nil {
-				return nil, fmt.Errorf("genkitrag: input %d: %w: nil", i, meta.ErrUnsupported)
-			}
 			var err error
-			if texts[i], err = text(d); err != nil {
-				return nil, fmt.Errorf("genkitrag: input %d: %w", i, err)
+			if texts[i], err = textAt(i, d); err != nil {
+				return nil, err
 			}
 		}
 		vs, err := embed(ctx, e, texts)
@@ -351,12 +354,9 @@ func (e ragkitEmbedder) Embed(ctx context.Context, texts []string) ([][]float32,
 func Passages(docs []*ai.Document) ([]retrieve.Passage, error) {
 	ps := make([]retrieve.Passage, len(docs))
 	for i, d := range docs {
-		if d == nil {
-			return nil, fmt.Errorf("genkitrag: document %d: %w: nil", i, meta.ErrUnsupported)
-		}
-		t, err := text(d)
+		t, err := textAt(i, d)
 		if err != nil {
-			return nil, fmt.Errorf("genkitrag: document %d: %w", i, err)
+			return nil, err
 		}
 		var score float32
 		switch s := d.Metadata[meta.ScoreKey].(type) {
@@ -416,12 +416,9 @@ func NewSplitter(cfg SplitterConfig) (*Splitter, error) {
 func (s *Splitter) Split(ctx context.Context, docs []*ai.Document) ([]*ai.Document, error) {
 	var out []*ai.Document
 	for i, d := range docs {
-		if d == nil {
-			return nil, fmt.Errorf("genkitrag: document %d: %w: nil", i, meta.ErrUnsupported)
-		}
-		t, err := text(d)
+		t, err := textAt(i, d)
 		if err != nil {
-			return nil, fmt.Errorf("genkitrag: document %d: %w", i, err)
+			return nil, err
 		}
 		pieces, err := split.Split(ctx, s.cfg.Chunker, s.cfg.Decorator, s.cfg.DocIDKey, split.Doc{Text: t, Metadata: d.Metadata})
 		if err != nil {

@@ -51,18 +51,7 @@ func passageFunc(name string, r *retrieve.Retriever) (ai.RetrieverFunc, error) {
 		return nil, fmt.Errorf("%w: Retriever is nil: it is required", ErrConfig)
 	}
 	return func(ctx context.Context, req *ai.RetrieverRequest) (*ai.RetrieverResponse, error) {
-		opts, err := options(req.Options)
-		if err != nil {
-			return nil, err
-		}
-		filter, err := meta.Filter(opts.Filter)
-		if err != nil {
-			return nil, err
-		}
-		if req.Query == nil {
-			return nil, fmt.Errorf("%w: a request without a query", meta.ErrUnsupported)
-		}
-		question, err := text(req.Query)
+		opts, filter, question, err := parseRequest(req)
 		if err != nil {
 			return nil, err
 		}

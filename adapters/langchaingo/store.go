@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ragkit/ragkit/adapters/internal/query"
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -36,11 +37,8 @@ var _ vectorstores.VectorStore = (*Store)(nil)
 // NewStore returns a Store configured by cfg; a nil Store or Embedder gives
 // an error wrapping [ErrConfig].
 func NewStore(cfg StoreConfig) (*Store, error) {
-	if cfg.Store == nil {
-		return nil, fmt.Errorf("%w: Store is nil: it is required", ErrConfig)
-	}
-	if cfg.Embedder == nil {
-		return nil, fmt.Errorf("%w: Embedder is nil: it is required", ErrConfig)
+	if err := query.CheckStore(ErrConfig, cfg.Store, cfg.Embedder, "", 0); err != nil {
+		return nil, err
 	}
 	return &Store{cfg: cfg}, nil
 }

@@ -72,3 +72,18 @@ func Run(ctx context.Context, r *retrieve.Retriever, question string, o Options)
 	}
 	return ps, kind, nil
 }
+
+// CheckStore returns the error, wrapping errConfig, that an adapter's
+// constructor gives for a missing store or embedder, or a negative number
+// of results k (the field kField).
+func CheckStore(errConfig error, store vectorstore.VectorStore, e vectorstore.Embedder, kField string, k int) error {
+	switch {
+	case store == nil:
+		return fmt.Errorf("%w: Store is nil: it is required", errConfig)
+	case e == nil:
+		return fmt.Errorf("%w: Embedder is nil: it is required", errConfig)
+	case k < 0:
+		return fmt.Errorf("%w: %s is %d: must be 0 (the default) or positive", errConfig, kField, k)
+	}
+	return nil
+}
