@@ -59,8 +59,8 @@ func NewIndexer(cfg StoreConfig) (*Indexer, error) {
 // GetType names the component in eino's graphs and callbacks.
 func (x *Indexer) GetType() string { return typeName }
 
-// Store upserts docs as records made by meta.ToRecord and returns their IDs
-// in order. A document's ID is its ID field (else the one meta.ToRecord
+// Store upserts docs as records made by meta.ToRecord (numbered by
+// meta.Number) and returns their IDs in order. A document's ID is its ID field (else the one meta.ToRecord
 // makes); its document is its metadata's meta.DocIDKey, else its
 // StoreConfig.DocIDKey, else its ID field, else one made from its text. A
 // document with a dense vector (schema.Document.WithDenseVector) is stored
@@ -76,22 +76,27 @@ func (x *Indexer) Store(ctx context.Context, docs []*schema.Document, opts ...in
 	if len(o.SubIndexes) > 0 {
 		return nil, fmt.Errorf("%w: indexer.WithSubIndexes: ragkit stores have no sub-indexes", meta.ErrUnsupported)
 	}
+	units := make([]meta.Unit, len(docs))
+	for i, d := range docs {
+		var err error
+		if units[i], err = x.unit(d); err != nil {
+			return nil, fmt.Errorf("eino: document %d: %w", i, err)
+		}
+	}
+	meta.Number(units)
 	records := make([]vectorstore.Record, len(docs))
 	var texts []string
 	var toEmbed []int
 	for i, d := range docs {
-		u, err := x.unit(d)
-		if err != nil {
-			return nil, fmt.Errorf("eino: document %d: %w", i, err)
-		}
-		records[i] = u.Record
+		records[i] = units[i].Record
 		if dv := d.DenseVector(); dv != nil {
+			var err error
 			if records[i].Vector, err = float32s(dv); err != nil {
 				return nil, fmt.Errorf("eino: document %d: dense vector: %w", i, err)
 			}
 			continue
 		}
-		texts = append(texts, u.EmbedText)
+		texts = append(texts, units[i].EmbedText)
 		toEmbed = append(toEmbed, i)
 	}
 	if len(texts) > 0 {

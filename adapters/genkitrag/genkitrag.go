@@ -238,10 +238,10 @@ func NewIndexer(cfg Config) (*Indexer, error) {
 }
 
 // Index embeds docs in one call (each its meta.EmbedTextKey if it has one,
-// else its text) and upserts them as records made by meta.ToRecord. A
-// document whose metadata names its ID, document and place (as the records
-// a retriever returns do) is stored under them, so writing it again replaces
-// it. A nil document or one with parts other than text, and metadata that
+// else its text) and upserts them as records made by meta.ToRecord and
+// numbered by meta.Number. A document whose metadata names its ID, document
+// and place (as the records a retriever returns do) is stored under them, so
+// writing it again replaces it. A nil document or one with parts other than text, and metadata that
 // meta.ToRecord refuses, give an error wrapping meta.ErrUnsupported naming
 // the document's position; the store's errors are returned as they are.
 func (x *Indexer) Index(ctx context.Context, docs []*ai.Document) error {
@@ -260,6 +260,7 @@ func (x *Indexer) Index(ctx context.Context, docs []*ai.Document) error {
 	if len(docs) == 0 {
 		return nil
 	}
+	meta.Number(units)
 	vs, err := embed(ctx, x.cfg.Embedder, texts)
 	if err != nil {
 		return err

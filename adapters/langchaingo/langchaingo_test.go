@@ -372,3 +372,33 @@ func TestConfig(t *testing.T) {
 		t.Errorf("NewStore without Embedder: %v", err)
 	}
 }
+
+// Chunks of langchaingo's own splitter share their document's "source" and
+// carry no place: each is a record of its own, numbered in order, not one
+// record replaced by the next.
+func TestAddDocumentsFromLangchaingoSplitter(t *testing.T) {
+	ctx := context.Background()
+	store, mem := newStore(t)
+	split := textsplitter.NewRecursiveCharacter(textsplitter.WithChunkSize(120), textsplitter.WithChunkOverlap(0))
+	docs, err := textsplitter.SplitDocuments(split, []schema.Document{{PageContent: testdoc.Policy, Metadata: map[string]any{"source": "travel.md"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, docs[1]) // the same chunk twice is kept twice
+	ids, err := store.AddDocuments(ctx, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mem.Len() != len(docs) || len(docs) < 4 {
+		t.Fatalf("%d records for %d chunks", mem.Len(), len(docs))
+	}
+	recs, err := mem.Range(ctx, "travel.md", 0, len(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range recs {
+		if r.Index != i || r.Text != docs[i].PageContent || r.ID != ids[i] {
+			t.Errorf("record %d: %+v (id %s)", i, r, ids[i])
+		}
+	}
+}

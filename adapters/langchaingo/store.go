@@ -47,11 +47,13 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 func (s *Store) Config() StoreConfig { return s.cfg }
 
 // AddDocuments embeds docs (each its meta.EmbedTextKey if it has one, else
-// its PageContent) in one Embed call and upserts them as records made by
-// meta.ToRecord, and returns their IDs in order. A document whose metadata
-// names its ID, document and place (as [Splitter.SplitDocuments] writes
-// them) is stored under them, so writing it again replaces it; other
-// documents get IDs from their document ID (see StoreConfig.DocIDKey).
+// its PageContent) in one Embed call, upserts them as records made by
+// meta.ToRecord and numbered by meta.Number, and returns their IDs in order.
+// A document whose metadata names its ID, document and place (as
+// [Splitter.SplitDocuments] writes them) is stored under them, so writing it again replaces it; the chunks of
+// langchaingo's own splitters, which share their document's "source" (see
+// StoreConfig.DocIDKey) but carry no place, are numbered in the order given
+// and get IDs from their text.
 //
 // Options: WithEmbedder embeds with that embedder; WithDeduplicater skips the
 // documents for which it returns true (their IDs are not returned).
@@ -83,6 +85,7 @@ func (s *Store) AddDocuments(ctx context.Context, docs []schema.Document, option
 	if len(units) == 0 {
 		return []string{}, nil
 	}
+	meta.Number(units)
 	texts := make([]string, len(units))
 	for i, u := range units {
 		texts[i] = u.EmbedText

@@ -227,6 +227,9 @@ type Unit struct {
 	// EmbedText is the text to embed: the document's [EmbedTextKey] if
 	// it has one, else its text.
 	EmbedText string
+	// Placed reports that the metadata gave the unit's Index ([IndexKey]).
+	// [Number] numbers the units that were not placed.
+	Placed bool
 }
 
 // ToRecord converts a framework document's text and metadata into a record
@@ -238,9 +241,13 @@ type Unit struct {
 //     that the same text written twice is one record, not two.
 //   - Index, Start and End are metadata[IndexKey], [StartKey] and [EndKey]
 //     if present (ints, integral floats, json.Numbers or decimal strings),
-//     else 0.
-//   - ID is metadata[IDKey], else DocID, "#" and Index, the IDs of
-//     window.Sentences.
+//     else 0; see [Number] for the units of a write that have no Index.
+//   - ID is metadata[IDKey]; else, with an Index or an ID made from the
+//     text, DocID, "#" and Index, the IDs of window.Sentences; else DocID,
+//     "#" and 16 hex digits of the
+//     SHA-256 of the text, so that the chunks of one document made by a
+//     framework's own splitter, which carry its document's ID but no place,
+//     are records of their own rather than one record replaced by the next.
 //   - Metadata is every other key, encoded with [Encode]; [TokensKey],
 //     [ScoreKey], [ScoreKindKey], [LastKey] and [EmbedTextKey] are dropped.
 //
@@ -251,10 +258,12 @@ func ToRecord(text string, m map[string]any, docIDKey string) (Unit, error) {
 	u := Unit{Record: vectorstore.Record{Text: text}, EmbedText: text}
 	var err error
 	rest := maps.Clone(m)
-	if u.DocID, err = DocID(text, rest, docIDKey); err != nil {
+	var made bool
+	if u.DocID, made, err = docID(text, rest, docIDKey); err != nil {
 		return Unit{}, err
 	}
 	delete(rest, DocIDKey)
+	_, u.Placed = rest[IndexKey]
 	for _, f := range []struct {
 		key string
 		dst *int
@@ -267,7 +276,12 @@ func ToRecord(text string, m map[string]any, docIDKey string) (Unit, error) {
 		return Unit{}, err
 	}
 	if u.ID == "" {
-		u.ID = u.DocID + "#" + strconv.Itoa(u.Index)
+		if u.Placed || made {
+			u.ID = u.DocID + "#" + strconv.Itoa(u.Index)
+		} else {
+			sum := sha256.Sum256([]byte(text))
+			u.ID = u.DocID + "#" + hex.EncodeToString(sum[:8])
+		}
 	}
 	embed, err := takeString(rest, EmbedTextKey)
 	if err != nil {
@@ -285,29 +299,61 @@ func ToRecord(text string, m map[string]any, docIDKey string) (Unit, error) {
 	return u, nil
 }
 
+// Number gives the units of one write that were not placed (see
+// [Unit.Placed]) their Index: the units of each document are numbered in the
+// order given, from 0, as a framework's splitter returns a document's chunks
+// in order. Two of them with the same ID (the same text in one document) get
+// "-1", "-2", ... after the second and later ones' IDs, so that both are
+// kept. A later write numbers its units from 0 again: write a document's
+// chunks in one call, or place them (an adapter's splitter does).
+func Number(units []Unit) {
+	next := make(map[string]int)
+	seen := make(map[string]int)
+	for i := range units {
+		u := &units[i]
+		if u.Placed {
+			continue
+		}
+		u.Index = next[u.DocID]
+		next[u.DocID]++
+		if n := seen[u.ID]; n > 0 {
+			seen[u.ID]++
+			u.ID += "-" + strconv.Itoa(n)
+		} else {
+			seen[u.ID] = 1
+		}
+	}
+}
+
 // DocID returns the ID of the document that a framework's document with
 // this text and metadata belongs to, by the rule of [ToRecord].
 func DocID(text string, m map[string]any, docIDKey string) (string, error) {
+	id, _, err := docID(text, m, docIDKey)
+	return id, err
+}
+
+// docID is DocID, and reports whether it made the ID from the text.
+func docID(text string, m map[string]any, docIDKey string) (id string, made bool, err error) {
 	if v, ok := m[DocIDKey]; ok {
 		s, ok := v.(string)
 		if !ok {
-			return "", fmt.Errorf("metadata %q: %w: a value of type %T where a string belongs", DocIDKey, ErrUnsupported, v)
+			return "", false, fmt.Errorf("metadata %q: %w: a value of type %T where a string belongs", DocIDKey, ErrUnsupported, v)
 		}
 		if s != "" {
-			return s, nil
+			return s, false, nil
 		}
 	}
 	if v, ok := m[docIDKey]; ok && docIDKey != "" {
 		s, err := Encode(v)
 		if err != nil {
-			return "", fmt.Errorf("metadata %q: %w", docIDKey, err)
+			return "", false, fmt.Errorf("metadata %q: %w", docIDKey, err)
 		}
 		if s != "" {
-			return s, nil
+			return s, false, nil
 		}
 	}
 	sum := sha256.Sum256([]byte(text))
-	return "sha256:" + hex.EncodeToString(sum[:8]), nil
+	return "sha256:" + hex.EncodeToString(sum[:8]), true, nil
 }
 
 // takeString removes m[key] and returns it; it must be a string.

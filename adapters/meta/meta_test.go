@@ -198,3 +198,32 @@ func TestFromHit(t *testing.T) {
 		t.Errorf("FromHit = %v", m)
 	}
 }
+
+func TestNumber(t *testing.T) {
+	var units []meta.Unit
+	for _, c := range []struct {
+		text string
+		m    map[string]any
+	}{
+		{"a", map[string]any{"source": "x"}},
+		{"b", map[string]any{"source": "y"}},
+		{"c", map[string]any{"source": "x"}},
+		{"a", map[string]any{"source": "x"}},
+		{"p", map[string]any{"source": "x", meta.IndexKey: 7}},
+	} {
+		u, err := meta.ToRecord(c.text, c.m, "source")
+		if err != nil {
+			t.Fatal(err)
+		}
+		units = append(units, u)
+	}
+	meta.Number(units)
+	for i, want := range []int{0, 0, 1, 2, 7} {
+		if units[i].Index != want {
+			t.Errorf("unit %d: Index %d; want %d", i, units[i].Index, want)
+		}
+	}
+	if units[3].ID != units[0].ID+"-1" || units[4].ID != "x#7" {
+		t.Errorf("IDs %q %q %q", units[0].ID, units[3].ID, units[4].ID)
+	}
+}
