@@ -98,8 +98,8 @@
 //
 // Chunking and headers run on all processors; the Embedder is called once
 // per batch of texts that have no vector yet; the store is read once per
-// document (without vectors where it can: [vectorstore.TextRanger]) and
-// written once per changed document. An unchanged document costs its
+// document (with the vectors a changed document reuses) and written once
+// per changed document. An unchanged document costs its
 // chunking and one read. benchmarks/README.md in the repository has the
 // measured figures.
 package ingest

@@ -54,7 +54,7 @@ func Example() {
 	}
 	fmt.Printf("after an edit: %d embedded, %d reused\n", second.Embedded, second.Reused)
 
-	recs, _ := store.RangeText(ctx, "lighthouse", 0, 9)
+	recs, _ := store.Range(ctx, "lighthouse", 0, 9)
 	for _, r := range recs {
 		fmt.Printf("%d %s %.40q\n", r.Index, r.ID, r.Text)
 	}
@@ -82,7 +82,7 @@ func ExampleSentences() {
 		fmt.Println(err)
 		return
 	}
-	units, _ := store.RangeText(ctx, "log", 0, 10)
+	units, _ := store.Range(ctx, "log", 0, 10)
 	for _, u := range units {
 		fmt.Printf("%d [%d:%d] %q gap %q section %q\n", u.Index, u.Start, u.End, u.Text, u.Metadata[window.GapKey], u.Metadata[document.SectionKey])
 	}

@@ -114,7 +114,7 @@ func poison(texts []string) error {
 }
 
 // plainStore is a store with only the four methods of VectorStore: no
-// ReplaceDocument, no RangeText, no DocumentIDs.
+// ReplaceDocument, no DocumentIDs.
 type plainStore struct{ vectorstore.VectorStore }
 
 // flakyUpserts is a plainStore whose next failures Upserts fail.

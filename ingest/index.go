@@ -157,7 +157,6 @@ type job struct {
 	keys   []string
 	vecs   [][]float32
 	old    []vectorstore.Record // the store's records of the document
-	oldVec bool                 // whether old carries vectors
 	loaded bool                 // whether old was read
 	// fingerprint is the document's fingerprint with Config.Version; skip
 	// says that the store's records carry it, so the document was not
@@ -366,8 +365,8 @@ func (r *run) decorate(doc document.Document, cs []chunker.Chunk) ([]contexthead
 	return out, nil
 }
 
-// loadOld reads the document's records from the store, and their vectors
-// where the new chunks can reuse them.
+// loadOld reads the document's records from the store, with the vectors
+// the new chunks can reuse.
 func (r *run) loadOld(j *job) error {
 	if !j.loaded {
 		if err := r.readOld(j); err != nil {
@@ -375,32 +374,16 @@ func (r *run) loadOld(j *job) error {
 		}
 	}
 	j.same = unchanged(j, r.records(j))
-	if j.oldVec || j.same || !j.reusable() {
-		return nil
-	}
-	defer timed(&r.storeTime, time.Now())
-	old, err := r.cfg.Store.Range(r.ctx, j.doc.ID, 0, math.MaxInt)
-	if err != nil && !errors.Is(err, vectorstore.ErrNotFound) {
-		return r.storeErr(err)
-	}
-	j.old, j.oldVec = old, true
 	return nil
 }
 
-// readOld reads the document's records: without their vectors where the
-// store can, since an unchanged document needs none (but the fallback of
-// a store without ReplaceDocument needs them to restore a failed write).
+// readOld reads the document's records, with their vectors (which a
+// changed document reuses, and the fallback of a store without
+// ReplaceDocument needs to restore a failed write).
 func (r *run) readOld(j *job) error {
 	defer timed(&r.storeTime, time.Now())
-	_, replaces := r.cfg.Store.(vectorstore.DocumentReplacer)
-	tr, texts := r.cfg.Store.(vectorstore.TextRanger)
 	var err error
-	if texts && replaces {
-		j.old, err = tr.RangeText(r.ctx, j.doc.ID, 0, math.MaxInt)
-	} else {
-		j.old, err = r.cfg.Store.Range(r.ctx, j.doc.ID, 0, math.MaxInt)
-		j.oldVec = true
-	}
+	j.old, err = r.cfg.Store.Range(r.ctx, j.doc.ID, 0, math.MaxInt)
 	if errors.Is(err, vectorstore.ErrNotFound) {
 		j.old, err = nil, nil
 	}

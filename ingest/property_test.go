@@ -19,7 +19,7 @@ import (
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// listingStore is a store without ReplaceDocument and RangeText that can
+// listingStore is a store without ReplaceDocument that can
 // still list its documents, to prune through the fallback path.
 type listingStore struct {
 	vectorstore.VectorStore

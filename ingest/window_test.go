@@ -32,7 +32,7 @@ func TestWindowsRebuildIndexedText(t *testing.T) {
 	_, err = ix.Index(ctx, document.Document{ID: "travel", Text: text, Format: document.Markdown})
 	require.NoError(t, err)
 
-	units, err := store.RangeText(ctx, "travel", 0, 1000)
+	units, err := store.Range(ctx, "travel", 0, 1000)
 	require.NoError(t, err)
 	require.Greater(t, len(units), 3)
 	hits := []vectorstore.Hit{{Record: units[0], Score: 1}, {Record: units[len(units)-1], Score: 0.5}}

@@ -106,7 +106,7 @@ func BenchmarkRetrieveOverhead(b *testing.B) {
 					hits = append(vh, kh...) // what the Widener is given is as many hits
 					hits = hits[:min(len(hits), depth)]
 				} else {
-					hits, err = store.QueryText(bg, q.vector, depth, vectorstore.Filter{})
+					hits, err = store.Query(bg, q.vector, depth, vectorstore.Filter{})
 					require.NoError(b, err)
 				}
 				t1 := time.Now()

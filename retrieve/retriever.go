@@ -235,9 +235,6 @@ func checkQuestion(ctx context.Context, question string) error {
 
 // retrieve searches, widens and ranks; vector is nil for Keywords.
 func (r *Retriever) retrieve(ctx context.Context, question string, vector []float32) ([]Passage, error) {
-	if err := r.checkDimension(vector); err != nil {
-		return nil, err
-	}
 	hits, err := r.search(ctx, question, vector)
 	if err != nil {
 		return nil, err
@@ -248,18 +245,4 @@ func (r *Retriever) retrieve(ctx context.Context, question string, vector []floa
 	}
 	slices.SortFunc(ps, Passage.compare)
 	return ps[:min(len(ps), r.cfg.Passages)], nil
-}
-
-// checkDimension refuses a vector of the wrong length for a store that
-// knows its dimension, with an error that says which lengths differ.
-func (r *Retriever) checkDimension(vector []float32) error {
-	d, ok := r.cfg.Store.(interface{ Dimension() int })
-	if vector == nil || !ok {
-		return nil
-	}
-	if dim := d.Dimension(); dim != 0 && dim != len(vector) {
-		return fmt.Errorf("%w: retrieve: the query vector has %d dimensions, the store's vectors %d (was it embedded by another model?)",
-			vectorstore.ErrDimensionMismatch, len(vector), dim)
-	}
-	return nil
 }

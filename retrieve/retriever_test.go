@@ -148,7 +148,7 @@ func TestRetrieveVector(t *testing.T) {
 
 	_, err = r.RetrieveVector(bg, q, []float32{1, 0, 0})
 	require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
-	require.ErrorContains(t, err, "the query vector has 3 dimensions, the store's vectors 2048")
+	require.ErrorContains(t, err, "query has 3, store has 2048")
 	_, err = r.RetrieveVector(bg, q, nil)
 	require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
 	// A store that does not report its dimension refuses it itself.
@@ -201,11 +201,11 @@ func (c cancelling) QueryHybrid(ctx context.Context, v []float32, text string, k
 	return c.Memory.QueryHybrid(ctx, v, text, k, f)
 }
 
-func (c cancelling) RangeText(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
+func (c cancelling) Range(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
 	if c.at == "range" {
 		c.cancel()
 	}
-	return c.Memory.RangeText(ctx, docID, from, to)
+	return c.Memory.Range(ctx, docID, from, to)
 }
 
 func TestCancellation(t *testing.T) {

@@ -76,16 +76,7 @@ func (r *Retriever) both(ctx context.Context, question string, vector []float32,
 
 // vectorSearch returns the n nearest records, without their vectors.
 func (r *Retriever) vectorSearch(ctx context.Context, vector []float32, n int) ([]vectorstore.Hit, error) {
-	var hits []vectorstore.Hit
-	var err error
-	if tq, ok := r.cfg.Store.(vectorstore.TextQuerier); ok {
-		hits, err = tq.QueryText(ctx, vector, n, r.cfg.Filter)
-	} else {
-		hits, err = r.cfg.Store.Query(ctx, vector, n, r.cfg.Filter)
-		for i := range hits {
-			hits[i].Vector = nil
-		}
-	}
+	hits, err := r.cfg.Store.Query(ctx, vector, n, r.cfg.Filter) // hits carry no vectors
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: vector search: %w", err)
 	}

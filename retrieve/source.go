@@ -10,7 +10,7 @@ import (
 // source is what a Widener reads: the store itself, or, with a filter,
 // a view of it without the records the filter excludes.
 func (r *Retriever) source() window.Source {
-	if r.cfg.Filter.IsZero() {
+	if len(r.cfg.Filter.DocIDs) == 0 && len(r.cfg.Filter.Metadata) == 0 {
 		return r.cfg.Store
 	}
 	return filtered{store: r.cfg.Store, filter: r.cfg.Filter}
@@ -30,16 +30,6 @@ type filtered struct {
 
 func (f filtered) Range(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
 	recs, err := f.store.Range(ctx, docID, from, to)
-	return f.keep(recs), err
-}
-
-// RangeText reads without vectors where the store can.
-func (f filtered) RangeText(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
-	tr, ok := f.store.(vectorstore.TextRanger)
-	if !ok {
-		return f.Range(ctx, docID, from, to)
-	}
-	recs, err := tr.RangeText(ctx, docID, from, to)
 	return f.keep(recs), err
 }
 

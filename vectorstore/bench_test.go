@@ -46,8 +46,7 @@ func BenchmarkQuery(b *testing.B) {
 	}
 }
 
-// BenchmarkRange compares Range with RangeText (the same records without
-// their vectors) for a sentence window (5 units) and a whole document
+// BenchmarkRange reads a sentence window (5 units) and a whole document
 // (100 units), at 384 and 1,536 dimensions.
 func BenchmarkRange(b *testing.B) {
 	for _, dim := range []int{384, 1536} {
@@ -57,7 +56,7 @@ func BenchmarkRange(b *testing.B) {
 			for _, method := range []struct {
 				name string
 				call func(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error)
-			}{{"Range", m.Range}, {"RangeText", m.RangeText}} {
+			}{{"Range", m.Range}} {
 				b.Run(fmt.Sprintf("dim=%d/units=%d/%s", dim, units, method.name), func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {

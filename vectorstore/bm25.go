@@ -13,72 +13,91 @@ import (
 	"github.com/ragkit/ragkit/vectorstore/internal/kernel"
 )
 
-// Default BM25 parameters, those of Lucene and Elasticsearch.
+// The default BM25 parameters, those of Lucene and Elasticsearch.
 const (
-	DefaultK1 = 1.2
-	DefaultB  = 0.75
+	defaultK1 = 1.2
+	defaultB  = 0.75
 )
+
+// zeroParam is the value below which a K1 or B is taken as 0: zero itself
+// means the default.
+const zeroParam = 1e-9
 
 // maxK1 bounds KeywordConfig.K1: far above any useful value (BM25 is
 // usually run with 0.5 to 3), and low enough that no score overflows.
 const maxK1 = 1000
 
 // KeywordConfig configures the keyword index of a [Memory]: the BM25
-// parameters and whether stop words are indexed. The zero value is BM25
-// with k1 = 1.2 and b = 0.75, without English stop words.
+// parameters, whether stop words are indexed and whether words are
+// stemmed. The zero value is BM25 with k1 = 1.2 and b = 0.75, without
+// English stop words, with English stemming.
 type KeywordConfig struct {
 	// K1 is how slowly the weight of a term saturates as it repeats in a
-	// text, at most 1000. Zero means [DefaultK1]; a negative value means
-	// 0, which counts a term once however often it occurs (as a negative
-	// timeout means none in net/http).
+	// text, from 0 to 1000. Zero means 1.2. A positive value below 1e-9,
+	// such as math.SmallestNonzeroFloat64, is taken as 0, which counts a
+	// term once however often it occurs.
 	K1 float64
-	// B is how much a text's length discounts its terms, at most 1: 1
+	// B is how much a text's length discounts its terms, from 0 to 1: 1
 	// scales term frequency fully by length relative to the average, 0
-	// ignores length. Zero means [DefaultB]; a negative value means 0.
+	// ignores length. Zero means 0.75. A positive value below 1e-9, such
+	// as math.SmallestNonzeroFloat64, is taken as 0.
 	B float64
 	// KeepStopWords indexes the English stop words that [Lexical] leaves
 	// out of its unigrams ("the", "of", ...), and lets queries match them.
 	// By default they are left out of texts and queries alike.
 	KeepStopWords bool
+	// NoStemming indexes and queries words as they are written. By
+	// default English words are reduced to their Porter2 (Snowball
+	// English) stems in texts and queries alike, so that "expects" finds
+	// "expected" and "speakers" finds "speaker", as PostgreSQL's english
+	// text search configuration (the pgvector adapter's default), Lucene's
+	// EnglishAnalyzer and Tantivy do; a saved store is indexed again as it
+	// loads, with the setting given then.
+	NoStemming bool
 }
 
 // bm25 is a resolved KeywordConfig.
 type bm25 struct {
 	k1, b     float64
 	keepStops bool
+	noStem    bool
 }
 
 // check returns what is wrong with c, if anything.
 func (c KeywordConfig) check() error {
 	switch {
-	case c.K1 != c.K1 || c.K1 > maxK1:
-		return &ConfigError{Field: "Keywords.K1", Value: c.K1, Err: fmt.Errorf("is not a number at most %d", maxK1)}
-	case c.B != c.B || c.B > 1:
-		return &ConfigError{Field: "Keywords.B", Value: c.B, Err: fmt.Errorf("is not a number at most 1")}
+	case !(c.K1 >= 0 && c.K1 <= maxK1): // NaN too
+		return configError("Keywords.K1", c.K1, "must be 0 (the default) to 1000")
+	case !(c.B >= 0 && c.B <= 1):
+		return configError("Keywords.B", c.B, "must be 0 (the default) to 1")
 	}
 	return nil
 }
 
 // resolve fills in the defaults of c.
 func (c KeywordConfig) resolve() bm25 {
-	p := bm25{k1: DefaultK1, b: DefaultB, keepStops: c.KeepStopWords}
-	if c.K1 != 0 {
-		p.k1 = max(c.K1, 0)
+	return bm25{k1: param(c.K1, defaultK1), b: param(c.B, defaultB), keepStops: c.KeepStopWords, noStem: c.NoStemming}
+}
+
+// param resolves a K1 or B setting: zero is def, a tiny value is 0.
+func param(v, def float64) float64 {
+	switch {
+	case v == 0:
+		return def
+	case v < zeroParam:
+		return 0
 	}
-	if c.B != 0 {
-		p.b = max(c.B, 0)
-	}
-	return p
+	return v
 }
 
 // config reports p as a KeywordConfig from which NewMemory makes p again.
 func (p bm25) config() KeywordConfig {
-	c := KeywordConfig{K1: p.k1, B: p.b, KeepStopWords: p.keepStops}
+	c := KeywordConfig{K1: p.k1, B: p.b, KeepStopWords: p.keepStops, NoStemming: p.noStem}
 	if c.K1 == 0 {
-		c.K1 = -1
+		c.K1 = math.SmallestNonzeroFloat64
 	}
 	if c.B == 0 {
-		c.B = -1
+		c.B = math.SmallestNonzeroFloat64
 	}
 	return c
 }
@@ -100,7 +119,7 @@ var kwPool = sync.Pool{New: func() any { return new(kwScratch) }}
 // query by BM25, best first (ties in score by ID), among those that
 // match filter; it implements [KeywordQuerier]. A record that shares no
 // term with the query is not returned, so there may be fewer than k hits.
-// Hits carry no vectors, as with [Memory.QueryText].
+// Hits carry no vectors, as with [Memory.Query].
 //
 // Texts and queries are cut into terms alike: the words of
 // [segment.Words] that hold a letter or a digit, case-folded, apostrophes
@@ -152,7 +171,7 @@ func (m *Memory) keywordScratch(ctx context.Context, query string, k int) (*kwSc
 	}
 	m.init()
 	sc := kwPool.Get().(*kwScratch)
-	sc.an.keepStops = m.bm25.keepStops
+	sc.an.keepStops, sc.an.noStem = m.bm25.keepStops, m.bm25.noStem
 	sc.an.analyze(query)
 	return sc, nil
 }
@@ -164,7 +183,7 @@ func (m *Memory) keywordHits(sc *kwScratch, k int, filter Filter) []Hit {
 	if len(cands) == 0 {
 		return nil
 	}
-	return m.hits(cands, false)
+	return m.hits(cands)
 }
 
 // hybridSearch runs the two searches of a hybrid query under one read
@@ -185,7 +204,7 @@ func (m *Memory) hybridSearch(ctx context.Context, vector []float32, text string
 		return nil, nil, err
 	}
 	defer m.mu.RUnlock()
-	if vhits, err = m.vectorHits(ctx, vs, len(vector), k, filter, false); err != nil {
+	if vhits, err = m.vectorHits(ctx, vs, len(vector), k, filter); err != nil {
 		return nil, nil, err
 	}
 	return vhits, m.keywordHits(ks, k, filter), nil
@@ -206,7 +225,7 @@ func (m *Memory) keywordSearch(sc *kwScratch, k int, filter Filter) []kernel.Can
 	}
 	m.score(sc)
 	top := &sc.top
-	top.Reset(k)
+	top.Reset(min(k, len(sc.touched))) // a huge k must not size the heap
 	top.Before = m.idBefore
 	for _, id := range sc.touched {
 		score := float32(sc.acc[id])

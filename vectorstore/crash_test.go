@@ -61,6 +61,50 @@ func TestSaveFileCrash(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	require.Len(t, entries, 2, "expected the store and the crashed temporary file")
+
+	// The next SaveFile of the path removes the orphan.
+	require.NoError(t, m.SaveFile(context.Background(), path))
+	entries, err = os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "the orphaned temporary file outlived the next SaveFile")
+	require.Equal(t, "store.rkv", entries[0].Name())
+}
+
+// TestSaveFileOrphansSafe: a SaveFile does not remove the temporary file
+// of another SaveFile of the same path that is still running, nor files
+// that only look like its temporary files.
+func TestSaveFileOrphansSafe(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "store.rkv")
+	others := []string{".store.rkv.tmp-", ".store.rkv.tmp-12x", "store.rkv.tmp-12", ".other.tmp-12"}
+	for _, name := range others {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o600))
+	}
+	m := crashStore(t, 1, "first")
+	inner := crashStore(t, 1, "second")
+	nested := false
+	saveFileHook = func(string) {
+		if nested {
+			return
+		}
+		nested = true
+		require.NoError(t, inner.SaveFile(context.Background(), path), "SaveFile during another")
+	}
+	defer func() { saveFileHook = nil }()
+	require.NoError(t, m.SaveFile(context.Background(), path), "the outer SaveFile lost its temporary file")
+	require.True(t, nested)
+	got, err := LoadFile(context.Background(), path, MemoryConfig{})
+	require.NoError(t, err)
+	r, err := got.Get(context.Background(), "0-0")
+	require.NoError(t, err)
+	require.Equal(t, "first", r.Text, "the outer SaveFile renamed last")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	require.ElementsMatch(t, append(others, "store.rkv"), names)
 }
 
 func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }

@@ -7,9 +7,8 @@
 // # The in-memory store
 //
 // [NewMemory] returns a [Memory]; the zero Memory is one too. Its
-// [Memory.Query] (and [Memory.QueryText], the same without copying the
-// hits' vectors: the optional [TextQuerier] interface) is exact cosine
-// search: vectors are normalised once when
+// [Memory.Query] is exact cosine search (its hits, like every store's,
+// carry no vectors): vectors are normalised once when
 // they are upserted, kept in one contiguous slab, and a query is one
 // streaming pass of dot products, shared by as many goroutines as the work
 // keeps busy, each keeping a bounded heap of its best k. Its cost is that
@@ -23,9 +22,8 @@
 // recall (https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#vector-search).
 //
 // [Memory.Range] answers "units from..to of document D" from a per-document
-// index in O(log n + results); sentence windows are built from it, and
-// from [Memory.RangeText], the same records without their vectors (the
-// optional [TextRanger] interface). [Memory.ReplaceDocument] re-indexes a
+// index in O(log n + results), with the records' vectors; sentence
+// windows are built from it. [Memory.ReplaceDocument] re-indexes a
 // changed document in one step, so no reader sees old and new units mixed
 // (the optional [DocumentReplacer] interface), and [Memory.DocumentIDs]
 // lists the documents held (the optional [DocumentLister] interface), so
@@ -73,7 +71,7 @@
 // byte offsets with 0 <= Start <= End; records returned are copies. A
 // refused record gives a [*RecordError] (wrapping [ErrInvalidRecord]); the
 // other errors wrap the sentinels [ErrNotFound], [ErrDimensionMismatch],
-// [ErrInvalidArgument], [ErrInvalidConfig], [ErrCorrupt], [ErrVersion]
+// [ErrInvalidArgument], [ErrConfig], [ErrCorrupt], [ErrVersion]
 // and [ErrClosed] (test with [errors.Is]). A failed write changes nothing.
 //
 // # Persistence
@@ -114,7 +112,9 @@
 //     pushed down (DocIDs as "doc_id in (...)", each Metadata pair as an
 //     equality on a payload field or a JSONB containment). Scores must be
 //     cosine similarity, higher is closer; convert distances (pgvector's <=>
-//     returns 1 - cosine). Return fewer than k hits when fewer match.
+//     returns 1 - cosine). Return fewer than k hits when fewer match, and
+//     no vectors with them: select every column but the vector, which
+//     saves most of the bytes a query reads.
 //   - Range(docID, from, to): a filtered scan, not a vector search. In
 //     Qdrant, scroll with a filter must=[match doc_id = docID, range index
 //     gte=from lte=to], ordered by index (order_by on an integer payload
@@ -133,9 +133,6 @@
 //     a version field, then switch queries to it and delete the old one).
 //   - [DocumentLister] lists the distinct document IDs (SELECT DISTINCT
 //     doc_id ORDER BY doc_id; in Qdrant, a facet on the doc_id payload).
-//   - [TextRanger] and [TextQuerier] are Range and Query without the
-//     vectors: select every column but the vector, which saves most of the
-//     bytes a window or a prompt reads.
 //   - [KeywordQuerier] is full-text search, if the database has it
 //     (PostgreSQL: a tsvector column with a GIN index, ranked by ts_rank;
 //     Qdrant: a sparse vector of BM25 weights). Apply the same [Filter],

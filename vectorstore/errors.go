@@ -7,8 +7,7 @@ import (
 
 // Errors returned by the package, wrapped with details; test for them with
 // [errors.Is]. Each is one a caller can act on differently: the details of
-// a refused record or configuration are in a [*RecordError] or a
-// [*ConfigError] (use [errors.As]).
+// a refused record are in a [*RecordError] (use [errors.As]).
 var (
 	// ErrNotFound: no record with that ID, or no records of that
 	// document. A window whose document was deleted meanwhile gets it.
@@ -25,9 +24,10 @@ var (
 	// whose start is after its end, an empty document ID or file name, a
 	// text that cannot be embedded.
 	ErrInvalidArgument = errors.New("vectorstore: invalid argument")
-	// ErrInvalidConfig: a [MemoryConfig] or [LexicalConfig] was refused;
-	// the error is a [*ConfigError].
-	ErrInvalidConfig = errors.New("vectorstore: invalid configuration")
+	// ErrConfig: a configuration was refused (a [MemoryConfig],
+	// [KeywordConfig] or [LexicalConfig]); the error names the field, its
+	// value and what is allowed.
+	ErrConfig = errors.New("vectorstore: invalid configuration")
 	// ErrCorrupt: data given to [Load] is truncated or damaged.
 	ErrCorrupt = errors.New("vectorstore: data is truncated or corrupt")
 	// ErrVersion: data given to [Load] is in a format version this
@@ -54,30 +54,20 @@ func (e *RecordError) Error() string {
 // Unwrap returns [ErrInvalidRecord] and Err.
 func (e *RecordError) Unwrap() []error { return []error{ErrInvalidRecord, e.Err} }
 
-// ConfigError describes a configuration that a constructor refused. It
-// wraps [ErrInvalidConfig].
-type ConfigError struct {
-	Field string // the field at fault, such as "Dimension" or "Keywords.B"
-	Value any    // its value: an int, a float64, or nil for a missing interface
-	Err   error  // what is wrong with it
+// configError returns the error for a refused setting: field is value,
+// and allowed says what it may be.
+func configError(field string, value any, allowed string) error {
+	return fmt.Errorf("%w: %s is %v: %s", ErrConfig, field, value, allowed)
 }
 
-func (e *ConfigError) Error() string {
-	return fmt.Sprintf("%v: %s %v: %v", ErrInvalidConfig, e.Field, e.Value, e.Err)
-}
-
-// Unwrap returns [ErrInvalidConfig] and Err.
-func (e *ConfigError) Unwrap() []error { return []error{ErrInvalidConfig, e.Err} }
-
-// The reasons a RecordError or ConfigError gives. They are not exported:
+// The reasons a RecordError gives. They are not exported:
 // Field says which rule was broken, and callers act on the sentinels.
 var (
-	errEmpty      = errors.New("is empty")
-	errNegative   = errors.New("is negative")
-	errEndBefore  = errors.New("is before Start")
-	errUTF8       = errors.New("is not valid UTF-8")
-	errTooLong    = fmt.Errorf("is longer than MaxDimension (%d)", MaxDimension)
-	errZero       = errors.New("is a zero vector, which has no direction")
-	errNonFinite  = errors.New("holds NaN or infinity")
-	errOutOfRange = fmt.Errorf("is outside [0, MaxDimension (%d)]", MaxDimension)
+	errEmpty     = errors.New("is empty")
+	errNegative  = errors.New("is negative")
+	errEndBefore = errors.New("is before Start")
+	errUTF8      = errors.New("is not valid UTF-8")
+	errTooLong   = fmt.Errorf("is longer than MaxDimension (%d)", MaxDimension)
+	errZero      = errors.New("is a zero vector, which has no direction")
+	errNonFinite = errors.New("holds NaN or infinity")
 )

@@ -97,9 +97,9 @@ func ExampleLoad() {
 	// vectorstore: data is truncated or corrupt: data ends early at byte 25
 }
 
-// A sentence window needs the text and offsets of a hit's neighbours, not
-// their vectors: ask the store for them without vectors when it can.
-func ExampleTextRanger() {
+// A sentence window reads a hit's neighbours with Range, and rebuilds the
+// original text from their offsets; a query's hits carry no vectors.
+func ExampleMemory_Range() {
 	ctx := context.Background()
 	doc := "Lucy travels to Florence. The rooms have no view. Mr Emerson offers his."
 	memory, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
@@ -111,23 +111,20 @@ func ExampleTextRanger() {
 		})
 	}
 
-	var store vectorstore.VectorStore = memory
-	var units []vectorstore.Record
-	var err error
-	if tr, ok := store.(vectorstore.TextRanger); ok {
-		units, err = tr.RangeText(ctx, "room", 1, 2)
-	} else {
-		units, err = store.Range(ctx, "room", 1, 2)
+	hits, err := memory.Query(ctx, []float32{1, 2}, 1, vectorstore.Filter{})
+	if err != nil {
+		panic(err)
 	}
+	units, err := memory.Range(ctx, "room", hits[0].Index-1, hits[0].Index+1)
 	if err != nil {
 		panic(err)
 	}
 	first, last := units[0], units[len(units)-1]
 	fmt.Printf("%q\n", doc[first.Start:last.End]) // the original text, spaces and all
-	fmt.Println(first.Vector == nil)
+	fmt.Println(hits[0].Vector == nil, len(first.Vector))
 	// Output:
 	// "The rooms have no view. Mr Emerson offers his."
-	// true
+	// true 2
 }
 
 // A keyword search finds an identifier by its words, where a vector

@@ -3,6 +3,7 @@ package vectorstore_test
 import (
 	"bytes"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,8 +12,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/internal/stem"
+	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // FuzzLoad feeds Load arbitrary bytes. It must never panic and must refuse
@@ -49,23 +52,24 @@ func FuzzLoad(f *testing.F) {
 		require.NoError(t, err, "reloading a saved store")
 		require.Equal(t, out, saved(t, again), "save, load, save is not stable")
 		if m.Len() > 0 {
-			rebuilt := newMemory(t, vectorstore.MemoryConfig{Dimension: m.Dimension()})
+			rebuilt := newMemory(t, vectorstore.MemoryConfig{Dimension: m.Config().Dimension})
 			require.NoError(t, rebuilt.Upsert(bg, allRecords(t, m)...), "Load accepted what Upsert refuses")
 			require.Equal(t, m.Len(), rebuilt.Len())
 		}
 	})
 }
 
-// allRecords returns every record of m, by a query for all of them.
+// allRecords returns every record of m, with its vector, document by
+// document.
 func allRecords(t *testing.T, m *vectorstore.Memory) []vectorstore.Record {
 	t.Helper()
-	q := make([]float32, m.Dimension())
-	q[0] = 1
-	hits, err := m.Query(bg, q, m.Len(), vectorstore.Filter{})
+	docs, err := m.DocumentIDs(bg)
 	require.NoError(t, err)
-	recs := make([]vectorstore.Record, len(hits))
-	for i, h := range hits {
-		recs[i] = h.Record
+	var recs []vectorstore.Record
+	for _, d := range docs {
+		rs, err := m.Range(bg, d, math.MinInt, math.MaxInt)
+		require.NoError(t, err)
+		recs = append(recs, rs...)
 	}
 	return recs
 }
@@ -98,10 +102,10 @@ func FuzzLexical(f *testing.F) {
 }
 
 // FuzzKeywordTerms checks the analysis of the keyword index on arbitrary
-// text: every term is a non-empty piece of the case-folded text (without
+// text: every term before stemming is a non-empty piece of the case-folded text (without
 // apostrophes and format characters) holding a letter or a digit and no white space; leaving
 // stop words out removes exactly the stop words; the same text gives the
-// same terms; and a record is found by a query of its own text exactly
+// same terms; stemming maps each term to its stem and drops none; and a record is found by a query of its own text exactly
 // when the text has a term.
 func FuzzKeywordTerms(f *testing.F) {
 	for _, s := range []string{"", "Hello, World!", "don't ’’' x'", "ΣΊΣΥΦΟΣ ς", "東京都の天気 abc日本def", "ไทย ภาษา", "the of and", "v1.2.3 ERR_X 24/01234", "\u0301\u0301 a"} {
@@ -137,6 +141,11 @@ func FuzzKeywordTerms(f *testing.F) {
 			}
 		}
 		require.Equal(t, len(kept), len(terms), "stop words: %q from %q", terms, all)
+		stemmed := vectorstore.TermsOf(text, vectorstore.KeywordConfig{})
+		require.Len(t, stemmed, len(terms), "stemming keeps every term")
+		for i, term := range terms {
+			require.Equal(t, stem.English(term), stemmed[i])
+		}
 		m := newMemory(t, vectorstore.MemoryConfig{}, vectorstore.Record{ID: "a", DocID: "d", Text: text, Vector: []float32{1}})
 		hits, err := m.QueryKeywords(bg, text, 1, vectorstore.Filter{})
 		if strings.TrimFunc(text, unicode.IsSpace) == "" {

@@ -6,7 +6,7 @@ import "context"
 // a keyword search for one question in one step, both over the same
 // records, so that a write cannot fall between them (a re-indexed
 // document is seen whole, old or new, by both). QueryHybrid returns what
-// [TextQuerier].QueryText(vector) and [KeywordQuerier].QueryKeywords(text)
+// [VectorStore].Query(vector) and [KeywordQuerier].QueryKeywords(text)
 // would, k hits each at most, with the same errors. Check for it with a
 // type assertion; the retrieve package's Retriever does, and fuses the two
 // lists.
@@ -14,7 +14,7 @@ type HybridQuerier interface {
 	QueryHybrid(ctx context.Context, vector []float32, text string, k int, filter Filter) (vectorHits, keywordHits []Hit, err error)
 }
 
-// QueryHybrid runs [Memory.QueryText] and [Memory.QueryKeywords] under one
+// QueryHybrid runs [Memory.Query] and [Memory.QueryKeywords] under one
 // read lock. It implements [HybridQuerier].
 func (m *Memory) QueryHybrid(ctx context.Context, vector []float32, text string, k int, filter Filter) (vectorHits, keywordHits []Hit, err error) {
 	return m.hybridSearch(ctx, vector, text, k, filter)

@@ -90,7 +90,7 @@ func excerpts(recs []vectorstore.Record, n, words int, seed uint64) []string {
 }
 
 // BenchmarkKeywordQuery times a keyword query and a vector query
-// (QueryText, the same without vectors, of the Lexical vector of the same
+// (Query of the Lexical vector of the same
 // text) on one store of records of about 100 words, in turn, query by
 // query, k = 10. The metrics are the medians of each and of their ratio,
 // which a busy machine disturbs less than the means. Queries are 8-word
@@ -117,7 +117,7 @@ func BenchmarkKeywordQuery(b *testing.B) {
 					_, err := m.QueryKeywords(bg, texts[q], 10, vectorstore.Filter{})
 					t1 := time.Now()
 					require.NoError(b, err)
-					_, err = m.QueryText(bg, vecs[q], 10, vectorstore.Filter{})
+					_, err = m.Query(bg, vecs[q], 10, vectorstore.Filter{})
 					t2 := time.Now()
 					require.NoError(b, err)
 					kw = append(kw, float64(t1.Sub(t0)))

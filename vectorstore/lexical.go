@@ -21,9 +21,9 @@ type LexicalConfig struct {
 	KeepStopWords bool
 }
 
-// DefaultLexicalDimension is the dimension of a [Lexical] embedder whose
+// defaultLexicalDimension is the dimension of a [Lexical] embedder whose
 // configuration leaves it zero.
-const DefaultLexicalDimension = 2048
+const defaultLexicalDimension = 2048
 
 // Lexical is a deterministic [Embedder] that needs no model and no network:
 // it hashes the words of a text and their bigrams into a fixed number of
@@ -61,10 +61,10 @@ type Lexical struct {
 }
 
 // NewLexical returns a lexical embedder. A Dimension outside [0,
-// MaxDimension] gives a [*ConfigError].
+// MaxDimension] gives an error wrapping [ErrConfig].
 func NewLexical(cfg LexicalConfig) (*Lexical, error) {
 	if cfg.Dimension < 0 || cfg.Dimension > MaxDimension {
-		return nil, &ConfigError{Field: "Dimension", Value: cfg.Dimension, Err: errOutOfRange}
+		return nil, configError("Dimension", cfg.Dimension, "must be 0 (2048) to MaxDimension (65536)")
 	}
 	return &Lexical{dim: cfg.Dimension, keepStops: cfg.KeepStopWords}, nil
 }
@@ -73,7 +73,7 @@ func NewLexical(cfg LexicalConfig) (*Lexical, error) {
 // Dimension is never zero.
 func (l *Lexical) Config() LexicalConfig {
 	if l == nil {
-		return LexicalConfig{Dimension: DefaultLexicalDimension}
+		return LexicalConfig{Dimension: defaultLexicalDimension}
 	}
 	return LexicalConfig{Dimension: l.Dimension(), KeepStopWords: l.keepStops}
 }
@@ -81,7 +81,7 @@ func (l *Lexical) Config() LexicalConfig {
 // Dimension returns the length of the vectors l makes.
 func (l *Lexical) Dimension() int {
 	if l == nil || l.dim == 0 {
-		return DefaultLexicalDimension
+		return defaultLexicalDimension
 	}
 	return l.dim
 }

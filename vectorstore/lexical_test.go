@@ -2,6 +2,7 @@ package vectorstore_test
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,8 +23,8 @@ func embedOne(t *testing.T, l *vectorstore.Lexical, text string) []float32 {
 func TestLexicalVectors(t *testing.T) {
 	l, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
 	require.NoError(t, err)
-	require.Equal(t, vectorstore.DefaultLexicalDimension, l.Dimension())
-	require.Equal(t, vectorstore.LexicalConfig{Dimension: vectorstore.DefaultLexicalDimension}, l.Config())
+	require.Equal(t, 2048, l.Dimension())
+	require.Equal(t, vectorstore.LexicalConfig{Dimension: 2048}, l.Config())
 	texts := []string{"The cat sat on the mat.", "¡Hola, señor Müller!", "* * *", "to be or not to be", "x"}
 	vecs, err := l.Embed(bg, texts)
 	require.NoError(t, err)
@@ -57,7 +58,7 @@ func TestZeroLexical(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, want, got)
 			require.Equal(t, def.Config(), l.Config())
-			require.Equal(t, vectorstore.DefaultLexicalDimension, l.Dimension())
+			require.Equal(t, 2048, l.Dimension())
 		})
 	}
 }
@@ -119,10 +120,8 @@ func TestLexicalErrors(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	for _, d := range []int{-1, vectorstore.MaxDimension + 1} {
 		_, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: d})
-		require.ErrorIs(t, err, vectorstore.ErrInvalidConfig, "Dimension %d", d)
-		var ce *vectorstore.ConfigError
-		require.ErrorAs(t, err, &ce)
-		require.Equal(t, vectorstore.ConfigError{Field: "Dimension", Value: d, Err: ce.Err}, *ce)
+		require.ErrorIs(t, err, vectorstore.ErrConfig, "Dimension %d", d)
+		require.ErrorContains(t, err, fmt.Sprintf("vectorstore: invalid configuration: Dimension is %d: ", d))
 	}
 	v, err := l.Embed(bg, nil)
 	require.NoError(t, err)

@@ -82,13 +82,13 @@ type Memory struct {
 
 // NewMemory returns an empty store configured by cfg. A Dimension outside
 // [0, MaxDimension], a negative Workers, or a K1 or B of cfg.Keywords out
-// of range gives a [*ConfigError].
+// of range gives an error wrapping [ErrConfig].
 func NewMemory(cfg MemoryConfig) (*Memory, error) {
 	if cfg.Dimension < 0 || cfg.Dimension > MaxDimension {
-		return nil, &ConfigError{Field: "Dimension", Value: cfg.Dimension, Err: errOutOfRange}
+		return nil, configError("Dimension", cfg.Dimension, dimensionRange)
 	}
 	if cfg.Workers < 0 {
-		return nil, &ConfigError{Field: "Workers", Value: cfg.Workers, Err: errNegative}
+		return nil, configError("Workers", cfg.Workers, "must be 0 (every CPU) or more")
 	}
 	if err := cfg.Keywords.check(); err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func (m *Memory) init() {
 		}
 		m.st.compact = m.compact
 		m.bm25 = m.kwCfg.resolve()
-		m.an.keepStops = m.bm25.keepStops
+		m.an.keepStops, m.an.noStem = m.bm25.keepStops, m.bm25.noStem
 		m.kw = keywords{ids: make(map[string]int32)}
 		m.byID = make(map[string]int32)
 		m.docs = make(map[string][]int32)
@@ -126,20 +126,12 @@ func (m *Memory) Len() int {
 	return len(m.st.recs)
 }
 
-// Dimension returns the length of the stored vectors, or 0 while it is not
-// yet known. Once known it stays, even when every record is deleted, and
-// [Memory.Save] keeps it.
-func (m *Memory) Dimension() int {
-	m.init()
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return m.dim
-}
-
 // Config returns the store's configuration with its defaults resolved:
-// Dimension is the store's dimension (0 while not yet known), Workers the
-// number of goroutines a query may use, Keywords.K1 and Keywords.B the
-// BM25 parameters (-1 for one that is 0). A store made by [NewMemory]
+// Dimension is the store's dimension (0 while not yet known; once known it
+// stays, even when every record is deleted, and [Memory.Save] keeps it),
+// Workers the number of goroutines a query may use, Keywords.K1 and
+// Keywords.B the BM25 parameters (math.SmallestNonzeroFloat64 for one
+// that is 0). A store made by [NewMemory]
 // with the result accepts the same vectors and scores keywords alike.
 func (m *Memory) Config() MemoryConfig {
 	m.init()
@@ -211,26 +203,6 @@ func (m *Memory) Get(ctx context.Context, id string) (Record, error) {
 // document is cut to the records that exist, so a sentence window may ask
 // for Index-2 .. Index+2 without checking bounds.
 func (m *Memory) Range(ctx context.Context, docID string, from, to int) ([]Record, error) {
-	return m.rangeOf(ctx, docID, from, to, true)
-}
-
-// RangeText is [Memory.Range] without the vectors: each record's Vector is
-// nil. It implements [TextRanger].
-func (m *Memory) RangeText(ctx context.Context, docID string, from, to int) ([]Record, error) {
-	return m.rangeOf(ctx, docID, from, to, false)
-}
-
-// DocumentIDs returns the IDs of the documents in the store, sorted. It
-// implements [DocumentLister].
-func (m *Memory) DocumentIDs(ctx context.Context) ([]string, error) {
-	if err := m.rlock(ctx); err != nil {
-		return nil, err
-	}
-	defer m.mu.RUnlock()
-	return slices.Sorted(maps.Keys(m.docs)), nil
-}
-
-func (m *Memory) rangeOf(ctx context.Context, docID string, from, to int, vectors bool) ([]Record, error) {
 	if from > to {
 		return nil, fmt.Errorf("%w: range start %d is after its end %d", ErrInvalidArgument, from, to)
 	}
@@ -249,10 +221,17 @@ func (m *Memory) rangeOf(ctx context.Context, docID string, from, to int, vector
 	for hi < len(list) && m.st.recs[list[hi]].Index <= to {
 		hi++
 	}
-	if !vectors {
-		return m.texts(list[lo:hi]), nil
-	}
 	return m.records(list[lo:hi]), nil
+}
+
+// DocumentIDs returns the IDs of the documents in the store, sorted. It
+// implements [DocumentLister].
+func (m *Memory) DocumentIDs(ctx context.Context) ([]string, error) {
+	if err := m.rlock(ctx); err != nil {
+		return nil, err
+	}
+	defer m.mu.RUnlock()
+	return slices.Sorted(maps.Keys(m.docs)), nil
 }
 
 // records returns copies of the records in the given slots, their vectors
@@ -262,16 +241,6 @@ func (m *Memory) records(sl []int32) []Record {
 	slab := make([]float32, len(sl)*m.dim)
 	for i, s := range sl {
 		out[i] = m.record(s, nth(slab, i, m.dim))
-	}
-	return out
-}
-
-// texts returns copies of the records in the given slots without their
-// vectors. The caller holds the read lock.
-func (m *Memory) texts(sl []int32) []Record {
-	out := make([]Record, len(sl))
-	for i, s := range sl {
-		out[i] = m.record(s, nil)
 	}
 	return out
 }
@@ -296,7 +265,5 @@ func (m *Memory) record(slot int32, vec []float32) Record {
 var (
 	_ VectorStore      = (*Memory)(nil)
 	_ DocumentReplacer = (*Memory)(nil)
-	_ TextRanger       = (*Memory)(nil)
-	_ TextQuerier      = (*Memory)(nil)
 	_ KeywordQuerier   = (*Memory)(nil)
 )

@@ -60,13 +60,15 @@ func TestQueryResultFields(t *testing.T) {
 	h := hits[0]
 	require.Equal(t, vectorstore.Record{
 		ID: "a", DocID: "doc", Index: 4, Start: 10, End: 15, Text: "hello",
-		Vector: h.Vector, Metadata: map[string]string{"lang": "en"},
-	}, h.Record)
+		Metadata: map[string]string{"lang": "en"},
+	}, h.Record, "a hit without its vector")
 	require.InDelta(t, 1, h.Score, 1e-6)
 	// The stored vector is the normalised one.
-	require.InDeltaSlice(t, []float32{0.6, 0.8}, h.Vector, 1e-6)
+	rs, err := m.Range(bg, "doc", 4, 4)
+	require.NoError(t, err)
+	require.InDeltaSlice(t, []float32{0.6, 0.8}, rs[0].Vector, 1e-6)
 	// Changing a returned vector does not change the store.
-	h.Vector[0] = 42
+	rs[0].Vector[0] = 42
 	again, err := m.Get(bg, "a")
 	require.NoError(t, err)
 	require.NotEqual(t, float32(42), again.Vector[0], "returned vector aliases the store")
@@ -88,16 +90,6 @@ func TestReturnedMetadataIsACopy(t *testing.T) {
 			rs, err := m.Range(bg, "d", 0, 0)
 			require.NoError(t, err)
 			return rs[0].Metadata
-		},
-		"RangeText": func(m *vectorstore.Memory) map[string]string {
-			rs, err := m.RangeText(bg, "d", 0, 0)
-			require.NoError(t, err)
-			return rs[0].Metadata
-		},
-		"QueryText": func(m *vectorstore.Memory) map[string]string {
-			hs, err := m.QueryText(bg, []float32{1, 0}, 1, vectorstore.Filter{})
-			require.NoError(t, err)
-			return hs[0].Metadata
 		},
 		"Query": func(m *vectorstore.Memory) map[string]string {
 			hs, err := m.Query(bg, []float32{1, 0}, 1, vectorstore.Filter{})
@@ -325,10 +317,8 @@ func TestArgumentAndConfigErrors(t *testing.T) {
 	for _, tt := range configs {
 		t.Run(fmt.Sprintf("NewMemory/%+v", tt.cfg), func(t *testing.T) {
 			_, err := vectorstore.NewMemory(tt.cfg)
-			require.ErrorIs(t, err, vectorstore.ErrInvalidConfig)
-			var ce *vectorstore.ConfigError
-			require.ErrorAs(t, err, &ce)
-			require.Equal(t, tt.field, ce.Field)
+			require.ErrorIs(t, err, vectorstore.ErrConfig)
+			require.ErrorContains(t, err, "vectorstore: invalid configuration: "+tt.field+" is ")
 		})
 	}
 }
@@ -339,19 +329,19 @@ func TestEmptyStore(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, hits)
 	require.Zero(t, m.Len())
-	require.Zero(t, m.Dimension())
+	require.Zero(t, m.Config().Dimension)
 	require.NoError(t, m.Upsert(bg), "empty Upsert")
 	// The first vector fixes the dimension, and it stays when the store
 	// is emptied.
 	require.NoError(t, m.Upsert(bg, vectorstore.Record{ID: "a", DocID: "d", Vector: []float32{1, 2, 3}}))
-	require.Equal(t, 3, m.Dimension())
+	require.Equal(t, 3, m.Config().Dimension)
 	require.NoError(t, m.DeleteDocument(bg, "d"))
-	require.Equal(t, 3, m.Dimension())
+	require.Equal(t, 3, m.Config().Dimension)
 	require.ErrorIs(t, m.Upsert(bg, vectorstore.Record{ID: "b", DocID: "d", Vector: []float32{1, 2}}), vectorstore.ErrDimensionMismatch)
 }
 
 // defaultKeywords is the zero KeywordConfig resolved.
-var defaultKeywords = vectorstore.KeywordConfig{K1: vectorstore.DefaultK1, B: vectorstore.DefaultB}
+var defaultKeywords = vectorstore.KeywordConfig{K1: 1.2, B: 0.75}
 
 func TestConfig(t *testing.T) {
 	m := newMemory(t, vectorstore.MemoryConfig{Compact: true, Workers: 3})
@@ -402,8 +392,6 @@ func TestClosed(t *testing.T) {
 		"ReplaceDocument": func() error { return m.ReplaceDocument(bg, "d", rec) },
 		"Query":           func() error { _, err := m.Query(bg, []float32{1}, 1, vectorstore.Filter{}); return err },
 		"Range":           func() error { _, err := m.Range(bg, "d", 0, 1); return err },
-		"RangeText":       func() error { _, err := m.RangeText(bg, "d", 0, 1); return err },
-		"QueryText":       func() error { _, err := m.QueryText(bg, []float32{1}, 1, vectorstore.Filter{}); return err },
 		"Get":             func() error { _, err := m.Get(bg, "a"); return err },
 		"DeleteDocument":  func() error { return m.DeleteDocument(bg, "d") },
 		"Delete":          func() error { return m.Delete(bg, "a") },
@@ -456,12 +444,7 @@ func TestContextCancelled(t *testing.T) {
 				_, err := m.Query(ctx, recs[0].Vector, 3, vectorstore.Filter{})
 				return err
 			},
-			"Range":     func(ctx context.Context) error { _, err := m.Range(ctx, "d1", 0, 5); return err },
-			"RangeText": func(ctx context.Context) error { _, err := m.RangeText(ctx, "d1", 0, 5); return err },
-			"QueryText": func(ctx context.Context) error {
-				_, err := m.QueryText(ctx, recs[0].Vector, 3, vectorstore.Filter{})
-				return err
-			},
+			"Range":          func(ctx context.Context) error { _, err := m.Range(ctx, "d1", 0, 5); return err },
 			"Get":            func(ctx context.Context) error { _, err := m.Get(ctx, "d1-1"); return err },
 			"DeleteDocument": func(ctx context.Context) error { return m.DeleteDocument(ctx, "d1") },
 			"Delete":         func(ctx context.Context) error { return m.Delete(ctx, "d1-1") },

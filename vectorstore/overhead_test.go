@@ -30,7 +30,7 @@ func BenchmarkQueryOverhead(b *testing.B) {
 		for _, method := range []struct {
 			name  string
 			query func(context.Context, []float32, int, Filter) ([]Hit, error)
-		}{{"Query", m.Query}, {"QueryText", m.QueryText}} {
+		}{{"Query", m.Query}} {
 			b.Run(fmt.Sprintf("n=%d/dim=%d/%s", n, dim, method.name), func(b *testing.B) {
 				var bare, query, ratio []float64
 				i := 0

@@ -161,6 +161,13 @@ func putFloats(dst []byte, v []float32) {
 // points to is replaced (created, if the link dangles) and the link is
 // kept. A path that is empty or names a directory gives an error wrapping
 // [ErrInvalidArgument].
+//
+// The temporary file is named "." + the file's name + ".tmp-" and digits.
+// A process killed during SaveFile leaves it behind; the next SaveFile of
+// the same path removes such files first, except those that a SaveFile
+// still running (in any process) holds open. That is told by a lock on
+// Linux, macOS and the BSDs and by the file system on Windows; elsewhere
+// orphans are left for the caller to remove.
 func (m *Memory) SaveFile(ctx context.Context, path string) (err error) {
 	path, err = resolveLinks(path)
 	if err != nil {
@@ -177,7 +184,8 @@ func (m *Memory) SaveFile(ctx context.Context, path string) (err error) {
 		}
 		mode = fi.Mode().Perm()
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	removeOrphans(dir, base)
+	f, err := createTemp(dir, base)
 	if err != nil {
 		return err
 	}

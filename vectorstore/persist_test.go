@@ -102,7 +102,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		got, err := vectorstore.Load(bg, bytes.NewReader(saved(t, m)), vectorstore.MemoryConfig{Dimension: 8})
 		require.NoError(t, err)
 		require.Zero(t, got.Len())
-		require.Equal(t, 8, got.Dimension())
+		require.Equal(t, 8, got.Config().Dimension)
 	})
 }
 
@@ -130,7 +130,7 @@ func TestEmptiedStoreKeepsDimension(t *testing.T) {
 		require.NoError(t, m.DeleteDocument(bg, "d"))
 		got, err := vectorstore.Load(bg, bytes.NewReader(saved(t, m)), vectorstore.MemoryConfig{})
 		require.NoError(t, err)
-		require.Equal(t, 3, got.Dimension())
+		require.Equal(t, 3, got.Config().Dimension)
 		err = got.Upsert(bg, vectorstore.Record{ID: "b", DocID: "d", Vector: []float32{1, 2}})
 		require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
 		_, err = vectorstore.Load(bg, bytes.NewReader(saved(t, m)), vectorstore.MemoryConfig{Dimension: 2})
@@ -180,7 +180,7 @@ func TestLoadVersion1(t *testing.T) {
 		got, err := vectorstore.LoadFile(bg, filepath.Join("testdata", "v1-emptied.rkv"), vectorstore.MemoryConfig{})
 		require.NoError(t, err)
 		require.Zero(t, got.Len())
-		require.Equal(t, 3, got.Dimension())
+		require.Equal(t, 3, got.Config().Dimension)
 	})
 }
 

@@ -73,23 +73,13 @@ func (sc *scratch) release() {
 // length, so the score is one dot product per record; the scan is shared
 // by up to [MemoryConfig.Workers] goroutines and stops early when ctx is
 // cancelled. A filter's DocIDs cost O(len(DocIDs)) to look up, and only
-// their records are scanned.
+// their records are scanned. Hits carry no vectors, as [VectorStore]
+// says: [Memory.Range] returns them.
 //
 // A vector that is empty, zero or not finite, or a k below 1, gives an
 // error wrapping [ErrInvalidArgument]; a vector whose length is not the
 // store's dimension one wrapping [ErrDimensionMismatch].
 func (m *Memory) Query(ctx context.Context, vector []float32, k int, filter Filter) ([]Hit, error) {
-	return m.query(ctx, vector, k, filter, true)
-}
-
-// QueryText is [Memory.Query] without the hits' vectors: each hit's Vector
-// is nil. It implements [TextQuerier]. Copying the vectors out is most of
-// what a query costs beyond its scan (see the package README).
-func (m *Memory) QueryText(ctx context.Context, vector []float32, k int, filter Filter) ([]Hit, error) {
-	return m.query(ctx, vector, k, filter, false)
-}
-
-func (m *Memory) query(ctx context.Context, vector []float32, k int, filter Filter, vectors bool) ([]Hit, error) {
 	sc, err := vectorScratch(ctx, vector, k)
 	if err != nil {
 		return nil, err
@@ -99,7 +89,7 @@ func (m *Memory) query(ctx context.Context, vector []float32, k int, filter Filt
 		return nil, err
 	}
 	defer m.mu.RUnlock()
-	return m.vectorHits(ctx, sc, len(vector), k, filter, vectors)
+	return m.vectorHits(ctx, sc, len(vector), k, filter)
 }
 
 // vectorScratch checks the arguments of a query and returns a scratch
@@ -125,7 +115,7 @@ func vectorScratch(ctx context.Context, vector []float32, k int) (*scratch, erro
 
 // vectorHits answers the query whose vector, of length dim, sc holds.
 // The caller holds the read lock.
-func (m *Memory) vectorHits(ctx context.Context, sc *scratch, dim, k int, filter Filter, vectors bool) ([]Hit, error) {
+func (m *Memory) vectorHits(ctx context.Context, sc *scratch, dim, k int, filter Filter) ([]Hit, error) {
 	if m.dim != 0 && dim != m.dim {
 		return nil, fmt.Errorf("%w: query has %d, store has %d", ErrDimensionMismatch, dim, m.dim)
 	}
@@ -136,7 +126,7 @@ func (m *Memory) vectorHits(ctx context.Context, sc *scratch, dim, k int, filter
 	if err != nil {
 		return nil, err
 	}
-	return m.hits(cands, vectors), nil
+	return m.hits(cands), nil
 }
 
 // search returns the best k candidates, best first, in sc.cands. The
@@ -278,20 +268,11 @@ func clampScore(s float32) float32 {
 	return s
 }
 
-// hits turns candidates into hits, with their vectors, sharing one
-// allocation, if vectors is set.
-func (m *Memory) hits(cands []kernel.Candidate, vectors bool) []Hit {
+// hits turns candidates into hits, without their vectors.
+func (m *Memory) hits(cands []kernel.Candidate) []Hit {
 	out := make([]Hit, len(cands))
-	var slab []float32
-	if vectors {
-		slab = make([]float32, len(cands)*m.dim)
-	}
 	for i, c := range cands {
-		var vec []float32
-		if vectors {
-			vec = nth(slab, i, m.dim)
-		}
-		out[i].Record = m.record(c.Slot, vec)
+		out[i].Record = m.record(c.Slot, nil)
 		out[i].Score = c.Score
 	}
 	return out

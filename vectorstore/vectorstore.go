@@ -7,7 +7,8 @@ import (
 
 // Record is one stored unit of a document: a chunk, a sentence or any other
 // piece that was embedded on its own. Records a store returns are copies:
-// changing their Vector or Metadata does not change the store.
+// changing their Vector or Metadata does not change the store. Records
+// from Range carry their vectors; hits from a query carry none.
 type Record struct {
 	ID    string // unique in the store; Upsert replaces a record with the same ID
 	DocID string // the document the unit belongs to
@@ -65,9 +66,6 @@ func matchMetadata(want, have map[string]string) bool {
 	return true
 }
 
-// IsZero reports whether f matches every record.
-func (f Filter) IsZero() bool { return len(f.DocIDs) == 0 && len(f.Metadata) == 0 }
-
 // Embedder turns texts into vectors, one per text, all of the same length.
 // Implementations must be safe for concurrent use and stop when ctx is
 // cancelled. [Lexical] is the dependency-free default; a neural model's
@@ -81,10 +79,13 @@ type Embedder interface {
 // write one for an external database.
 //
 // Upsert adds records or replaces those with the same ID. Query returns at
-// most k hits in order of decreasing score (fewer if fewer records match).
-// Range returns the records of one document whose Index lies in [from, to],
-// in order of Index; it returns an error wrapping [ErrNotFound] when the
-// document has no records. DeleteDocument removes every record of a
+// most k hits in order of decreasing score (fewer if fewer records match),
+// without their vectors (each hit's Vector is nil): hits are read for
+// their text, place and score, and a store need not copy or fetch the
+// vectors. Range returns the records of one document whose Index lies in
+// [from, to], in order of Index, with their vectors (which a re-index
+// reuses); it returns an error wrapping [ErrNotFound] when the document
+// has no records. DeleteDocument removes every record of a
 // document; deleting a document that has none is not an error.
 type VectorStore interface {
 	Upsert(ctx context.Context, records ...Record) error
@@ -103,16 +104,6 @@ type DocumentReplacer interface {
 	ReplaceDocument(ctx context.Context, docID string, records ...Record) error
 }
 
-// TextRanger is implemented by stores that can return a document's records
-// without their vectors, for callers that need only text and offsets (such
-// as sentence windows). RangeText has the contract of
-// [VectorStore].Range, except that each record's Vector is nil; it costs
-// less than Range by the vectors it does not copy. Check for it with a
-// type assertion and fall back to Range.
-type TextRanger interface {
-	RangeText(ctx context.Context, docID string, from, to int) ([]Record, error)
-}
-
 // DocumentLister is implemented by stores that can list the documents they
 // hold, so that documents gone from the source can be found and deleted
 // (see the ingest package's Prune). DocumentIDs returns the IDs of the
@@ -120,16 +111,6 @@ type TextRanger interface {
 // a type assertion.
 type DocumentLister interface {
 	DocumentIDs(ctx context.Context) ([]string, error)
-}
-
-// TextQuerier is implemented by stores that can answer a query without
-// returning the hits' vectors, for callers that need only their text,
-// place and score (windows, fusion, prompts). QueryText has the contract
-// of [VectorStore].Query, except that each hit's Vector is nil; it costs
-// less by the vectors it does not copy (or, for a database, fetch). Check
-// for it with a type assertion and fall back to Query.
-type TextQuerier interface {
-	QueryText(ctx context.Context, vector []float32, k int, filter Filter) ([]Hit, error)
 }
 
 // KeywordQuerier is implemented by stores that can search their records'
@@ -159,3 +140,6 @@ const KeywordsKey = "vectorstore.keywords"
 // compact store accumulates in int32, which cannot overflow below this
 // length, and no embedding model comes near it.
 const MaxDimension = 1 << 16
+
+// dimensionRange says what a Dimension setting may be.
+const dimensionRange = "must be 0 (taken from the vectors) to MaxDimension (65536)"

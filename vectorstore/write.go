@@ -200,11 +200,8 @@ func (m *Memory) prepare(records []Record, docID string) (*batch, error) {
 		return b, nil
 	}
 	b.dim = len(records[0].Vector)
-	for i := range records {
-		if err := checkRecord(&records[i], b.dim, docID); err != nil {
-			err.Index, err.ID = i, records[i].ID
-			return nil, err
-		}
+	if err := CheckRecords(docID, b.dim, records...); err != nil {
+		return nil, err // every record, so that Memory refuses what adapters refuse
 	}
 	b.pos = lastOfEachID(records)
 	b.st.grow(len(b.pos), b.dim)
@@ -212,9 +209,7 @@ func (m *Memory) prepare(records []Record, docID string) (*batch, error) {
 	for _, i := range b.pos {
 		r := records[i]
 		copy(vec, r.Vector)
-		if err := direction(kernel.Normalize(vec)); err != nil {
-			return nil, &RecordError{Index: i, ID: r.ID, Field: "Vector", Err: err}
-		}
+		kernel.Normalize(vec) // CheckRecords refused every vector without a direction
 		r.Vector = nil
 		r.Metadata = cloneMetadata(r.Metadata)
 		b.st.appendRecord(r, vec)

@@ -62,7 +62,7 @@ func bigStore(b *testing.B) (*vectorstore.Memory, []float32) {
 func BenchmarkExpand(b *testing.B) {
 	store, q := bigStore(b)
 	ctx := context.Background()
-	hits, err := store.QueryText(ctx, q, benchHits, vectorstore.Filter{})
+	hits, err := store.Query(ctx, q, benchHits, vectorstore.Filter{})
 	require.NoError(b, err)
 	docs := map[string]bool{}
 	for _, h := range hits {
@@ -78,14 +78,6 @@ func BenchmarkExpand(b *testing.B) {
 			}
 		}
 	})
-	b.Run("QueryText", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := store.QueryText(ctx, q, benchHits, vectorstore.Filter{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
 	expand := func(name string, src window.Source, cfg window.ExpanderConfig, count *counting) {
 		cfg.Source = src
 		e, err := window.NewExpander(cfg)
@@ -93,7 +85,6 @@ func BenchmarkExpand(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			count.ranges.Store(0)
-			count.textRanges.Store(0)
 			n := 0
 			for b.Loop() {
 				if _, err := e.Expand(ctx, hits); err != nil {
@@ -106,8 +97,7 @@ func BenchmarkExpand(b *testing.B) {
 		})
 	}
 	c := &counting{store: store}
-	expand("Expand/RangeText", c, window.ExpanderConfig{Size: 3}, c)
-	expand("Expand/Range", vectorOnly{c}, window.ExpanderConfig{Size: 3}, c)
+	expand("Expand/Range", c, window.ExpanderConfig{Size: 3}, c)
 	expand("Expand/MaxTokens=96", c, window.ExpanderConfig{Size: 3, Tokenizer: tok, MaxTokens: 96}, c)
 	x, err := window.NewExtractor(window.ExtractorConfig{Source: c, Documents: benchHits})
 	require.NoError(b, err)

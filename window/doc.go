@@ -27,8 +27,9 @@
 // ExpanderConfig.MaxTokens. Windows that overlap or touch are merged, so
 // that the same paragraph never reaches the model twice; windows of
 // different documents never are. A total budget keeps the windows of the
-// best hits. Windows may be kept inside sections: a Markdown heading, or a
-// change of a metadata value, stops them.
+// best hits. Windows may be kept inside sections: with
+// ExpanderConfig.SectionKey set to document.SectionKey, the section path
+// that ingest stores with each record, a change of section stops them.
 //
 // # Relevant segment extraction
 //
@@ -46,10 +47,9 @@
 // # Cost
 //
 // Expand and Extract read each document of the hits once, with one Range
-// call covering all of its hits; a Source that implements
-// vectorstore.TextRanger (vectorstore.Memory does) is read without the
-// units' vectors, which are most of the bytes a Range copies. Token caps
-// cost one Count of the window's text per unit a window grows by.
+// call covering all of its hits. Token caps
+// cost O(log n) counts of at most twice a window's text for a window of n
+// units (see [ExpanderConfig.MaxTokens]), never one per unit.
 // benchmarks/README.md in the repository gives measured figures.
 //
 // # Errors

@@ -39,7 +39,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	hits, err := store.QueryText(ctx, q[0], 1, vectorstore.Filter{})
+	hits, err := store.Query(ctx, q[0], 1, vectorstore.Filter{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -106,4 +106,41 @@ func ExampleExtractor() {
 	// Output:
 	// Precision: units 0-2, value 1.04
 	// Recall: units 0-5, value 2.37
+}
+
+// Records that carry their section path (ingest writes it under
+// document.SectionKey) keep windows inside their sections, whatever kind
+// of heading opened them: here a plain-text heading line.
+func ExampleExpanderConfig_sectionKey() {
+	ctx := context.Background()
+	units := []struct{ text, section string }{
+		{"SAFETY", "SAFETY"},
+		{"Wear gloves.", "SAFETY"},
+		{"COST", "COST"},
+		{"Gloves cost two pounds.", "COST"},
+		{"Boots cost more.", "COST"},
+	}
+	var store vectorstore.Memory
+	for i, u := range units {
+		err := store.Upsert(ctx, vectorstore.Record{ID: fmt.Sprint(i), DocID: "guide", Index: i, Text: u.text,
+			Vector: []float32{1, float32(i)}, Metadata: map[string]string{document.SectionKey: u.section}})
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+	hit := vectorstore.Hit{Record: vectorstore.Record{ID: "1", DocID: "guide", Index: 1}, Score: 1}
+	for _, key := range []string{"", document.SectionKey} {
+		e, err := window.NewExpander(window.ExpanderConfig{Source: &store, Size: 2, Separator: " / ", SectionKey: key})
+		if err != nil {
+			log.Fatal(err)
+		}
+		ws, err := e.Expand(ctx, []vectorstore.Hit{hit})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("SectionKey %q: %s\n", key, ws[0].Text)
+	}
+	// Output:
+	// SectionKey "": SAFETY / Wear gloves. / COST / Gloves cost two pounds.
+	// SectionKey "document.section": SAFETY / Wear gloves.
 }

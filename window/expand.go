@@ -1,17 +1,18 @@
 package window
 
 import (
+	"cmp"
 	"context"
-	"fmt"
+	"math"
 	"slices"
 
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// DefaultSize is the number of units on each side of a hit when
-// ExpanderConfig.Size is zero.
-const DefaultSize = 3
+// defaultSize is the number of units on each side of a hit when
+// ExpanderConfig sets neither Size nor Before and After.
+const defaultSize = 3
 
 // ExpanderConfig configures an [Expander]. Only Source is required; the
 // zero value of every other field is the default.
@@ -20,17 +21,21 @@ type ExpanderConfig struct {
 	Source Source
 	// Size is the number of units a window takes on each side of a hit:
 	// a window of Size w holds w units before the hit and w after.
-	// Zero means [DefaultSize]; a negative value means none.
+	// Zero means 3, unless Before or After is set.
 	Size int
-	// Before and After, if not zero, override Size on one side; a
-	// negative value means none.
+	// Before and After, if either is set, are the numbers of units a
+	// window takes before and after a hit (0: none on that side), in
+	// place of Size, which must then be zero: {Before: 2} takes two units
+	// before each hit and none after.
 	Before, After int
 	// Tokenizer counts each window's Tokens. Required with MaxTokens or
 	// MaxTotalTokens; without it Tokens is 0.
 	Tokenizer tokencount.Tokenizer
 	// MaxTokens, if positive, caps each window: it grows outward from its
 	// hit, one unit at a time on alternate sides, while the exact count of
-	// its text stays within MaxTokens. A hit that alone counts more is
+	// its text stays within MaxTokens. The window is found with O(log n)
+	// counts, not one per unit, assuming that adding a unit never lowers
+	// the count; a window never exceeds the cap, whatever the Tokenizer. A hit that alone counts more is
 	// returned alone, marked Oversized. Windows that touch are merged only
 	// where the merged text fits too.
 	MaxTokens int
@@ -39,13 +44,16 @@ type ExpanderConfig struct {
 	// first that does not fit is cut toward its best hit to what remains,
 	// marked Trimmed, and the rest are dropped.
 	MaxTotalTokens int
-	// SectionKey, if set, keeps a window among units whose Metadata holds
-	// the same value under this key (a section path, a page).
+	// SectionKey, if set, keeps each window inside its hit's section: a
+	// window never joins two neighbouring units whose Metadata values
+	// under this key differ, so it stops at every change of section, and
+	// windows that touch across one are not merged. Set it to
+	// document.SectionKey, the section path that ingest stores with each
+	// record, to keep windows inside the sections of the documents'
+	// outlines (Markdown ATX and setext headings and plain-text headings
+	// alike: a heading's unit opens its section); any other key works the
+	// same way (a page number). Empty: windows cross sections.
 	SectionKey string
-	// Headings keeps a window inside the Markdown section of its hit: a
-	// unit that is an ATX heading ("## Setup") may open a window but is
-	// never crossed.
-	Headings bool
 	// Separator, if not empty, joins the units' texts in place of the
 	// original text between them.
 	Separator string
@@ -53,42 +61,51 @@ type ExpanderConfig struct {
 
 // Expander turns the hits of a query into windows of neighbouring units:
 // sentence-window retrieval. It is safe for concurrent use if its Source
-// and Tokenizer are. The zero Expander returns [ErrNoSource].
+// and Tokenizer are. The zero Expander returns an error wrapping
+// [ErrConfig].
 type Expander struct {
 	cfg ExpanderConfig // with Before and After resolved from Size
 }
 
-// NewExpander returns an Expander configured by cfg. A missing Source gives
-// [ErrNoSource]; a negative cap [ErrInvalidConfig]; a cap without a
-// Tokenizer [ErrNoTokenizer].
+// NewExpander returns an Expander configured by cfg. A missing Source, a
+// negative setting, Size with Before or After, or a cap without a
+// Tokenizer gives an error wrapping [ErrConfig].
 func NewExpander(cfg ExpanderConfig) (*Expander, error) {
-	if cfg.Source == nil {
-		return nil, ErrNoSource
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
-	if cfg.MaxTokens < 0 || cfg.MaxTotalTokens < 0 {
-		return nil, fmt.Errorf("%w: MaxTokens %d, MaxTotalTokens %d", ErrInvalidConfig, cfg.MaxTokens, cfg.MaxTotalTokens)
-	}
-	if (cfg.MaxTokens > 0 || cfg.MaxTotalTokens > 0) && cfg.Tokenizer == nil {
-		return nil, fmt.Errorf("%w: with MaxTokens or MaxTotalTokens", ErrNoTokenizer)
-	}
-	size := side(cfg.Size, DefaultSize)
 	e := &Expander{cfg: cfg}
-	e.cfg.Size, e.cfg.Before, e.cfg.After = size, side(cfg.Before, size), side(cfg.After, size)
+	if cfg.Before == 0 && cfg.After == 0 {
+		size := cmp.Or(cfg.Size, defaultSize)
+		e.cfg.Before, e.cfg.After = size, size
+	}
+	e.cfg.Size = 0
 	return e, nil
 }
 
-func side(n, def int) int {
-	switch {
-	case n == 0:
-		return def
-	case n < 0:
-		return 0
+// check returns what is wrong with cfg, if anything.
+func (cfg *ExpanderConfig) check() error {
+	for _, f := range []struct {
+		name  string
+		value int
+	}{{"Size", cfg.Size}, {"Before", cfg.Before}, {"After", cfg.After}, {"MaxTokens", cfg.MaxTokens}, {"MaxTotalTokens", cfg.MaxTotalTokens}} {
+		if f.value < 0 {
+			return configError(f.name, f.value, "must be 0 or more")
+		}
 	}
-	return n
+	switch {
+	case cfg.Source == nil:
+		return errNoSource
+	case cfg.Size != 0 && (cfg.Before != 0 || cfg.After != 0):
+		return configError("Size", cfg.Size, "must be 0 when Before or After is set")
+	case (cfg.MaxTokens > 0 || cfg.MaxTotalTokens > 0) && cfg.Tokenizer == nil:
+		return configError("Tokenizer", nil, "is required with MaxTokens or MaxTotalTokens")
+	}
+	return nil
 }
 
-// Config returns the configuration of e with its defaults resolved: Size,
-// Before and After are the numbers of units used.
+// Config returns the configuration of e with its defaults resolved:
+// Before and After are the numbers of units used, and Size is zero.
 func (e *Expander) Config() ExpanderConfig { return e.cfg }
 
 // Expand returns the windows around hits, best first. Hits are the hits of
@@ -111,20 +128,19 @@ func (e *Expander) Config() ExpanderConfig { return e.cfg }
 // [ErrInvalidHit].
 func (e *Expander) Expand(ctx context.Context, hits []vectorstore.Hit) ([]Window, error) {
 	if e == nil || e.cfg.Source == nil {
-		return nil, ErrNoSource
+		return nil, errNoSource
 	}
 	docs, err := groupHits(hits)
 	if err != nil {
 		return nil, err
 	}
-	rng := rangeFunc(e.cfg.Source)
 	out := make([]placed, 0, len(hits))
 	var owner []int
 	for _, d := range docs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		units, err := fetch(ctx, rng, d.docID, max(0, d.lo-e.cfg.Before), addSat(d.hi, e.cfg.After))
+		units, err := fetch(ctx, e.cfg.Source, d.docID, max(0, d.lo-e.cfg.Before), addSat(d.hi, e.cfg.After))
 		if err != nil {
 			return nil, err
 		}
@@ -219,43 +235,122 @@ func (e *Expander) expandDoc(out []placed, d *docHits, units []vectorstore.Recor
 // units within Before and After of a hit's Index, inside the document,
 // its section and the token cap (0: none), without entering units that
 // owner gives to another window.
+//
+// With a cap it takes what a walk of one unit at a time, alternating
+// sides and stopping a side at the first unit that does not fit, would
+// take, without counting the window after each unit: the number of
+// alternating steps that fit is found by doubling and then bisection, the
+// side whose next step did not fit stops, and the other side's further
+// steps are found the same way. That takes O(log n) counts of at most
+// twice the window's text, on the assumption that adding a unit never
+// lowers the count, which holds for any tokenizer that counts a text's
+// tokens. Only windows that were counted and fit are ever taken, so a
+// window fits its cap whatever the tokenizer does; with one whose count
+// can fall as the text grows it may stop earlier than the walk would.
 func (e *Expander) grow(w *placed, owner []int, self, limit, idx int) {
-	left, right := true, true
-	for left || right {
-		if left {
-			left = e.step(w, owner, self, limit, w.lo-1, idx-e.cfg.Before)
-		}
-		if right {
-			right = e.step(w, owner, self, limit, w.hi+1, addSat(idx, e.cfg.After))
+	left := reach{e: e, w: w, owner: owner, self: self, bound: idx - e.cfg.Before, dir: -1}
+	right := reach{e: e, w: w, owner: owner, self: self, bound: addSat(idx, e.cfg.After), dir: 1}
+	if limit <= 0 {
+		w.lo, w.hi = w.lo-left.upTo(math.MaxInt), w.hi+right.upTo(math.MaxInt)
+		return
+	}
+	fits := func(l, r int) bool {
+		return e.cfg.Tokenizer.Count(join(w.units, w.lo-l, w.hi+r, e.cfg.Separator)) <= limit
+	}
+	sides := func(t int) (l, r int) { return alternate(t, left.upTo(t), right.upTo(t)) }
+	t := longest(func(c int) int { return min(c, left.upTo(c)+right.upTo(c)) },
+		func(t int) bool { return fits(sides(t)) })
+	l, r := sides(t)
+	if t < min(t+1, left.upTo(t+1)+right.upTo(t+1)) { // step t+1 exists and did not fit: its side stops
+		if l1, _ := sides(t + 1); l1 > l {
+			r += longest(func(c int) int { return right.upTo(addSat(r, c)) - r }, func(x int) bool { return fits(l, r+x) })
+		} else {
+			l += longest(func(c int) int { return left.upTo(addSat(l, c)) - l }, func(x int) bool { return fits(l+x, r) })
 		}
 	}
+	w.lo, w.hi = w.lo-l, w.hi+r
 }
 
-// step adds unit q to w, next to its left or right end, if every bound
-// allows; it reports whether it did.
-func (e *Expander) step(w *placed, owner []int, self, limit, q, bound int) bool {
-	units := w.units
-	if q < 0 || q >= len(units) || (owner != nil && owner[q] >= 0 && owner[q] != self) {
-		return false
+// alternate returns how many of t steps, taken alternately left and
+// right (left first) while each side has steps left, fall on each side,
+// when nl steps are possible on the left and nr on the right (or, for
+// either, at least t).
+func alternate(t, nl, nr int) (l, r int) {
+	a := min(nl, nr)
+	switch {
+	case t <= 2*a:
+		return (t + 1) / 2, t / 2
+	case nl > nr:
+		return t - a, a
 	}
-	leftward := q < w.lo
-	if leftward && units[q].Index < bound || !leftward && units[q].Index > bound {
-		return false
+	return a, t - a
+}
+
+// longest returns the largest t for which fits holds, among the steps
+// that avail(c) says exist (it returns their number, capped at c), taking
+// t = 0 to fit: it doubles t while fits holds, then bisects, so it calls
+// fits O(log t) times and avail with c at most twice the result.
+func longest(avail func(c int) int, fits func(t int) bool) int {
+	good, bad := 0, 0
+	for c := 1; ; c = addSat(c, c) {
+		top := min(c, avail(c))
+		if top <= good {
+			return good
+		}
+		if !fits(top) {
+			bad = top
+			break
+		}
+		good = top
+		if top < c {
+			return good
+		}
 	}
-	if leftward && !e.sameSection(units, q, w.lo) || !leftward && !e.sameSection(units, w.hi, q) {
-		return false
+	for bad-good > 1 {
+		mid := good + (bad-good)/2
+		if fits(mid) {
+			good = mid
+		} else {
+			bad = mid
+		}
 	}
-	lo, hi := w.lo, w.hi
-	if leftward {
-		lo = q
-	} else {
-		hi = q
+	return good
+}
+
+// reach finds, lazily, how many units a window may take on one side
+// (dir -1 left, +1 right) by every bound but the token cap: the document,
+// the hit's Before or After, the section, and the other windows.
+type reach struct {
+	e     *Expander
+	w     *placed
+	owner []int
+	self  int
+	bound int // the last Index the side may take
+	dir   int
+	n     int // units found so far
+	done  bool
+}
+
+// upTo returns the number of units the side may take, capped at c.
+func (s *reach) upTo(c int) int {
+	units := s.w.units
+	for s.n < c && !s.done {
+		edge := s.w.lo - s.n // the unit next to q, inside the window
+		if s.dir > 0 {
+			edge = s.w.hi + s.n
+		}
+		q := edge + s.dir
+		switch {
+		case q < 0 || q >= len(units),
+			s.owner != nil && s.owner[q] >= 0 && s.owner[q] != s.self,
+			s.dir < 0 && (units[q].Index < s.bound || !s.e.sameSection(units, q, edge)),
+			s.dir > 0 && (units[q].Index > s.bound || !s.e.sameSection(units, edge, q)):
+			s.done = true
+		default:
+			s.n++
+		}
 	}
-	if limit > 0 && e.cfg.Tokenizer.Count(join(units, lo, hi, e.cfg.Separator)) > limit {
-		return false
-	}
-	w.lo, w.hi = lo, hi
-	return true
+	return min(s.n, c)
 }
 
 // byHitScore returns the positions of d's hits, best score first (ties by
@@ -271,13 +366,8 @@ func byHitScore(d *docHits) []int {
 
 // sameSection reports whether units a and b = a+1 may share a window.
 func (e *Expander) sameSection(units []vectorstore.Record, a, b int) bool {
-	if e.cfg.Headings && isHeading(units[b].Text) {
-		return false
-	}
-	if k := e.cfg.SectionKey; k != "" && units[a].Metadata[k] != units[b].Metadata[k] {
-		return false
-	}
-	return true
+	k := e.cfg.SectionKey
+	return k == "" || units[a].Metadata[k] == units[b].Metadata[k]
 }
 
 // merge joins windows of one document that overlap or touch, where the

@@ -43,7 +43,7 @@ func TestExpand(t *testing.T) {
 		{"default size is 3 each side", window.ExpanderConfig{}, []h{{"a", 10, .9}}, []span{{"a", 7, 13}}},
 		{"first unit", window.ExpanderConfig{Size: 2}, []h{{"a", 0, .9}}, []span{{"a", 0, 2}}},
 		{"last unit", window.ExpanderConfig{Size: 2}, []h{{"a", 19, .9}}, []span{{"a", 17, 19}}},
-		{"before only", window.ExpanderConfig{Size: 2, After: -1}, []h{{"a", 10, .9}}, []span{{"a", 8, 10}}},
+		{"before only", window.ExpanderConfig{Before: 2}, []h{{"a", 10, .9}}, []span{{"a", 8, 10}}},
 		{"asymmetric", window.ExpanderConfig{Before: 1, After: 3}, []h{{"a", 10, .9}}, []span{{"a", 9, 13}}},
 		{"overlapping windows merge", window.ExpanderConfig{Size: 2}, []h{{"a", 5, .9}, {"a", 8, .8}}, []span{{"a", 3, 10}}},
 		{"touching windows merge", window.ExpanderConfig{Size: 2}, []h{{"a", 5, .9}, {"a", 10, .8}}, []span{{"a", 3, 12}}},
@@ -71,8 +71,7 @@ func TestExpand(t *testing.T) {
 			for _, x := range tt.hits {
 				docsHit[x.doc] = true
 			}
-			require.Equal(t, int64(len(docsHit)), src.textRanges.Load(), "one RangeText per document")
-			require.Zero(t, src.ranges.Load(), "vectors are not read")
+			require.Equal(t, int64(len(docsHit)), src.ranges.Load(), "one Range per document")
 			for _, w := range ws {
 				require.Equal(t, docs[w.DocID][w.Start:w.End], w.Text)
 			}
@@ -144,16 +143,8 @@ func TestExpandMaxTokens(t *testing.T) {
 
 func TestExpandSections(t *testing.T) {
 	doc := "# Intro\n\nOne. Two. Three.\n\n## Setup\n\nFour. Five. Six."
-	src, units := storeOf(t, map[string]string{"md": doc})
+	_, units := storeOf(t, map[string]string{"md": doc})
 	require.Len(t, units["md"], 8)
-	t.Run("headings", func(t *testing.T) {
-		e, err := window.NewExpander(window.ExpanderConfig{Source: src, Size: 3, Headings: true})
-		require.NoError(t, err)
-		ws, err := e.Expand(context.Background(), []vectorstore.Hit{hit(units, "md", 3, .9), hit(units, "md", 5, .8)})
-		require.NoError(t, err)
-		require.Equal(t, []string{"# Intro\n\nOne. Two. Three.", "## Setup\n\nFour. Five. Six."},
-			[]string{ws[0].Text, ws[1].Text})
-	})
 	t.Run("metadata key", func(t *testing.T) {
 		m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
 		require.NoError(t, err)
@@ -213,7 +204,7 @@ func TestExpandErrors(t *testing.T) {
 	t.Run("zero expander", func(t *testing.T) {
 		var e window.Expander
 		_, err := e.Expand(context.Background(), nil)
-		require.ErrorIs(t, err, window.ErrNoSource)
+		require.ErrorIs(t, err, window.ErrConfig)
 	})
 	t.Run("no hits", func(t *testing.T) {
 		e, err := window.NewExpander(window.ExpanderConfig{Source: src})
@@ -226,26 +217,43 @@ func TestExpandErrors(t *testing.T) {
 
 func TestNewExpander(t *testing.T) {
 	src := &counting{}
-	tests := []struct {
-		name string
-		cfg  window.ExpanderConfig
-		want error
+	tok := tokentest.Words{}
+	for _, tt := range []struct {
+		cfg     window.ExpanderConfig
+		message string
 	}{
-		{"no source", window.ExpanderConfig{}, window.ErrNoSource},
-		{"negative cap", window.ExpanderConfig{Source: src, Tokenizer: tokentest.Words{}, MaxTokens: -1}, window.ErrInvalidConfig},
-		{"negative total", window.ExpanderConfig{Source: src, Tokenizer: tokentest.Words{}, MaxTotalTokens: -1}, window.ErrInvalidConfig},
-		{"cap without tokenizer", window.ExpanderConfig{Source: src, MaxTokens: 10}, window.ErrNoTokenizer},
+		{window.ExpanderConfig{}, "Source is <nil>: is required"},
+		{window.ExpanderConfig{Source: src, Tokenizer: tok, MaxTokens: -1}, "MaxTokens is -1: must be 0 or more"},
+		{window.ExpanderConfig{Source: src, Tokenizer: tok, MaxTotalTokens: -1}, "MaxTotalTokens is -1: must be 0 or more"},
+		{window.ExpanderConfig{Source: src, Size: -1}, "Size is -1: must be 0 or more"},
+		{window.ExpanderConfig{Source: src, Before: -1}, "Before is -1: must be 0 or more"},
+		{window.ExpanderConfig{Source: src, After: -2}, "After is -2: must be 0 or more"},
+		{window.ExpanderConfig{Source: src, Size: 2, After: 1}, "Size is 2: must be 0 when Before or After is set"},
+		{window.ExpanderConfig{Source: src, MaxTokens: 10}, "Tokenizer is <nil>: is required with MaxTokens or MaxTotalTokens"},
+	} {
+		_, err := window.NewExpander(tt.cfg)
+		require.ErrorIs(t, err, window.ErrConfig)
+		require.EqualError(t, err, "window: invalid configuration: "+tt.message)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := window.NewExpander(tt.cfg)
-			require.ErrorIs(t, err, tt.want)
-		})
+	for _, tt := range []struct {
+		cfg           window.ExpanderConfig
+		before, after int
+	}{
+		{window.ExpanderConfig{}, 3, 3},
+		{window.ExpanderConfig{Size: 4}, 4, 4},
+		{window.ExpanderConfig{Before: 4}, 4, 0},
+		{window.ExpanderConfig{After: 1}, 0, 1},
+		{window.ExpanderConfig{Before: 2, After: 5}, 2, 5},
+	} {
+		tt.cfg.Source = src
+		e, err := window.NewExpander(tt.cfg)
+		require.NoError(t, err)
+		cfg := e.Config()
+		require.Equal(t, []int{0, tt.before, tt.after}, []int{cfg.Size, cfg.Before, cfg.After}, "%+v", tt.cfg)
+		again, err := window.NewExpander(cfg)
+		require.NoError(t, err)
+		require.Equal(t, cfg, again.Config(), "Config makes the same Expander")
 	}
-	e, err := window.NewExpander(window.ExpanderConfig{Source: src, Size: 4, After: -1})
-	require.NoError(t, err)
-	cfg := e.Config()
-	require.Equal(t, []int{4, 4, 0}, []int{cfg.Size, cfg.Before, cfg.After})
 }
 
 // TestExpandReplaced: a hit whose document was re-indexed under new IDs
@@ -267,7 +275,7 @@ func TestExpandReplaced(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []span{{"a", 2, 2}, {"a", 3, 5}, {"a", 8, 8}}, spansOf(ws))
 	require.Equal(t, []bool{true, false, true}, []bool{ws[0].Vanished, ws[1].Vanished, ws[2].Vanished})
-	require.Equal(t, int64(1), src.textRanges.Load())
+	require.Equal(t, int64(1), src.ranges.Load())
 }
 
 // cancelling cancels its context when the first document is read.

@@ -3,7 +3,6 @@ package window
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"strconv"
 
@@ -59,8 +58,8 @@ type ExtractorConfig struct {
 	// not retrieved is worth -Penalty and a segment pays for each one it
 	// bridges: a higher penalty makes segments shorter and tighter around
 	// the retrieved units, a lower one lets them join hits that lie further
-	// apart. A negative value means 0 (a segment then fills MaxUnits
-	// around its hits).
+	// apart. Zero means the Preset's; a tiny value such as 1e-9 makes
+	// unretrieved units all but free.
 	Penalty float64
 	// Decay sets how fast a hit's worth falls with its rank: the hit of
 	// rank r (from 0) is worth exp(-r/Decay) before the penalty. A larger
@@ -68,8 +67,9 @@ type ExtractorConfig struct {
 	// segments.
 	Decay float64
 	// MinValue is the least value of a segment: selection stops when the
-	// best remaining run is worth less. Higher means fewer segments. A
-	// negative value means 0 (every run worth more than nothing).
+	// best remaining run is worth less. Higher means fewer segments.
+	// Zero means the Preset's; a tiny value such as 1e-9 keeps every run
+	// worth more than nothing.
 	MinValue float64
 	// Documents is how many documents, in order of their best hit, are
 	// candidates.
@@ -98,42 +98,49 @@ type ExtractorConfig struct {
 // an Extractor gives a passage the length its relevance supports: one
 // sentence when one sentence matched, a whole section when many of its
 // units did. It is safe for concurrent use if its Source and Tokenizer are.
-// The zero Extractor returns [ErrNoSource].
+// The zero Extractor returns an error wrapping [ErrConfig].
 type Extractor struct{ cfg ExtractorConfig }
 
 // NewExtractor returns an Extractor configured by cfg, with the Preset's
-// values where cfg leaves a field zero. A missing Source gives
-// [ErrNoSource]; an unknown Preset, a negative MaxUnits, Documents or
-// MaxTotalTokens, a negative or not finite Decay, or a Penalty or MinValue
-// that is not finite [ErrInvalidConfig]; MaxTotalTokens without a
-// Tokenizer [ErrNoTokenizer].
+// values where cfg leaves a field zero. A missing Source, an unknown
+// Preset, a negative setting, a Decay, Penalty or MinValue that is not
+// finite, or MaxTotalTokens without a Tokenizer gives an error wrapping
+// [ErrConfig].
 func NewExtractor(cfg ExtractorConfig) (*Extractor, error) {
-	if cfg.Source == nil {
-		return nil, ErrNoSource
-	}
-	if cfg.Preset < 0 || int(cfg.Preset) >= len(presets) {
-		return nil, fmt.Errorf("%w: Preset %v", ErrInvalidConfig, cfg.Preset)
-	}
-	if cfg.MaxUnits < 0 || cfg.Documents < 0 || cfg.MaxTotalTokens < 0 {
-		return nil, fmt.Errorf("%w: MaxUnits %d, Documents %d, MaxTotalTokens %d",
-			ErrInvalidConfig, cfg.MaxUnits, cfg.Documents, cfg.MaxTotalTokens)
-	}
-	if cfg.Decay < 0 || !finite(cfg.Decay) || !finite(cfg.Penalty) || !finite(cfg.MinValue) {
-		return nil, fmt.Errorf("%w: Decay %v, Penalty %v, MinValue %v", ErrInvalidConfig, cfg.Decay, cfg.Penalty, cfg.MinValue)
-	}
-	if cfg.MaxTotalTokens > 0 && cfg.Tokenizer == nil {
-		return nil, fmt.Errorf("%w: with MaxTotalTokens", ErrNoTokenizer)
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 	p := presets[cfg.Preset]
 	cfg.MaxUnits = cmp.Or(cfg.MaxUnits, p.MaxUnits)
 	cfg.Documents = cmp.Or(cfg.Documents, p.Documents)
 	cfg.Decay = cmp.Or(cfg.Decay, p.Decay)
-	cfg.Penalty = max(cmp.Or(cfg.Penalty, p.Penalty), 0)
-	cfg.MinValue = max(cmp.Or(cfg.MinValue, p.MinValue), 0)
+	cfg.Penalty = cmp.Or(cfg.Penalty, p.Penalty)
+	cfg.MinValue = cmp.Or(cfg.MinValue, p.MinValue)
 	return &Extractor{cfg: cfg}, nil
 }
 
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+// check returns what is wrong with cfg, if anything.
+func (cfg *ExtractorConfig) check() error {
+	if cfg.Source == nil {
+		return errNoSource
+	}
+	if cfg.Preset < 0 || int(cfg.Preset) >= len(presets) {
+		return configError("Preset", cfg.Preset, "must be Balanced, Precision or Recall")
+	}
+	for _, f := range []struct {
+		name  string
+		value float64
+	}{{"MaxUnits", float64(cfg.MaxUnits)}, {"Documents", float64(cfg.Documents)}, {"MaxTotalTokens", float64(cfg.MaxTotalTokens)},
+		{"Decay", cfg.Decay}, {"Penalty", cfg.Penalty}, {"MinValue", cfg.MinValue}} {
+		if !(f.value >= 0) || math.IsInf(f.value, 1) { // NaN too
+			return configError(f.name, f.value, "must be finite and 0 or more")
+		}
+	}
+	if cfg.MaxTotalTokens > 0 && cfg.Tokenizer == nil {
+		return configError("Tokenizer", nil, "is required with MaxTotalTokens")
+	}
+	return nil
+}
 
 // Config returns the configuration of x with the Preset's values filled
 // in.
@@ -166,7 +173,7 @@ type candidates struct {
 // marked Vanished.
 func (x *Extractor) Extract(ctx context.Context, hits []vectorstore.Hit) ([]Window, error) {
 	if x == nil || x.cfg.Source == nil {
-		return nil, ErrNoSource
+		return nil, errNoSource
 	}
 	docs, err := groupHits(hits)
 	if err != nil {
@@ -184,13 +191,12 @@ func (x *Extractor) Extract(ctx context.Context, hits []vectorstore.Hit) ([]Wind
 
 // gather reads the candidate units and values them.
 func (x *Extractor) gather(ctx context.Context, docs []*docHits) (*candidates, error) {
-	rng := rangeFunc(x.cfg.Source)
 	c := &candidates{}
 	for _, d := range docs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		units, err := fetch(ctx, rng, d.docID, d.lo, d.hi)
+		units, err := fetch(ctx, x.cfg.Source, d.docID, d.lo, d.hi)
 		if err != nil {
 			return nil, err
 		}

@@ -72,7 +72,7 @@ func TestExtractProfiles(t *testing.T) {
 			ws, err := x.Extract(context.Background(), hits)
 			require.NoError(t, err)
 			require.Equal(t, tt.want, segsOf(ws))
-			require.Equal(t, tt.ranges, src.textRanges.Load())
+			require.Equal(t, tt.ranges, src.ranges.Load())
 			for _, w := range ws {
 				require.Equal(t, docs[w.DocID][w.Start:w.End], w.Text)
 				require.NotEmpty(t, w.Hits)
@@ -125,23 +125,24 @@ func TestExtractVanished(t *testing.T) {
 
 func TestNewExtractor(t *testing.T) {
 	src := &counting{}
-	tests := []struct {
-		name string
-		cfg  window.ExtractorConfig
-		want error
+	for _, tt := range []struct {
+		cfg     window.ExtractorConfig
+		message string
 	}{
-		{"no source", window.ExtractorConfig{}, window.ErrNoSource},
-		{"bad preset", window.ExtractorConfig{Source: src, Preset: 7}, window.ErrInvalidConfig},
-		{"negative length", window.ExtractorConfig{Source: src, MaxUnits: -1}, window.ErrInvalidConfig},
-		{"NaN penalty", window.ExtractorConfig{Source: src, Penalty: math.NaN()}, window.ErrInvalidConfig},
-		{"negative decay", window.ExtractorConfig{Source: src, Decay: -1}, window.ErrInvalidConfig},
-		{"budget without tokenizer", window.ExtractorConfig{Source: src, MaxTotalTokens: 9}, window.ErrNoTokenizer},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := window.NewExtractor(tt.cfg)
-			require.ErrorIs(t, err, tt.want)
-		})
+		{window.ExtractorConfig{}, "Source is <nil>: is required"},
+		{window.ExtractorConfig{Source: src, Preset: 7}, "Preset is Preset(7): must be Balanced, Precision or Recall"},
+		{window.ExtractorConfig{Source: src, MaxUnits: -1}, "MaxUnits is -1: must be finite and 0 or more"},
+		{window.ExtractorConfig{Source: src, Documents: -2}, "Documents is -2: must be finite and 0 or more"},
+		{window.ExtractorConfig{Source: src, Penalty: math.NaN()}, "Penalty is NaN: must be finite and 0 or more"},
+		{window.ExtractorConfig{Source: src, Penalty: -0.1}, "Penalty is -0.1: must be finite and 0 or more"},
+		{window.ExtractorConfig{Source: src, MinValue: -1}, "MinValue is -1: must be finite and 0 or more"},
+		{window.ExtractorConfig{Source: src, MinValue: math.Inf(1)}, "MinValue is +Inf: must be finite and 0 or more"},
+		{window.ExtractorConfig{Source: src, Decay: -1}, "Decay is -1: must be finite and 0 or more"},
+		{window.ExtractorConfig{Source: src, MaxTotalTokens: 9}, "Tokenizer is <nil>: is required with MaxTotalTokens"},
+	} {
+		_, err := window.NewExtractor(tt.cfg)
+		require.ErrorIs(t, err, window.ErrConfig)
+		require.EqualError(t, err, "window: invalid configuration: "+tt.message)
 	}
 	for _, p := range []window.Preset{window.Balanced, window.Precision, window.Recall} {
 		x, err := window.NewExtractor(window.ExtractorConfig{Source: src, Preset: p})
@@ -156,7 +157,7 @@ func TestNewExtractor(t *testing.T) {
 	require.Equal(t, "Preset(9)", window.Preset(9).String())
 	var zero window.Extractor
 	_, err := zero.Extract(context.Background(), nil)
-	require.ErrorIs(t, err, window.ErrNoSource)
+	require.ErrorIs(t, err, window.ErrConfig)
 }
 
 // TestExtractBudgetSkips: a run that fits the budget only when cut below

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
@@ -19,7 +20,7 @@ func FuzzExpand(f *testing.F) {
 	f.Add("One. Two. Three. Four. Five. Six.", []byte{0, 3, 5, 130}, int8(1), uint8(6), uint8(0), false)
 	f.Add("# A\n\nOne two. Three.\n\n## B\n\nFour. Five six seven.", []byte{1, 2, 4, 129}, int8(2), uint8(0), uint8(9), true)
 	f.Add(numbered(40), []byte{10, 12, 30, 31, 140, 138}, int8(3), uint8(20), uint8(50), false)
-	f.Fuzz(func(t *testing.T, text string, picks []byte, size int8, maxTokens, maxTotal uint8, headings bool) {
+	f.Fuzz(func(t *testing.T, text string, picks []byte, size int8, maxTokens, maxTotal uint8, sections bool) {
 		docs := map[string]string{"a": text, "b": text}
 		m, units := fuzzStore(t, docs)
 		if m == nil {
@@ -28,12 +29,28 @@ func FuzzExpand(f *testing.F) {
 		hits := fuzzHits(units, picks)
 		tok := tokentest.Lumpy{}
 		cfg := window.ExpanderConfig{Source: m, Size: int(size % 8), Tokenizer: tok,
-			MaxTokens: int(maxTokens), MaxTotalTokens: int(maxTotal), Headings: headings}
+			MaxTokens: int(maxTokens), MaxTotalTokens: int(maxTotal)}
+		if size < 0 { // one side only: Before, or After for odd sizes
+			cfg.Size, cfg.Before = 0, int(-(size % 8))
+			if size%2 != 0 {
+				cfg.Before, cfg.After = 0, cfg.Before
+			}
+		}
+		if sections {
+			cfg.SectionKey = document.SectionKey
+		}
 		e, err := window.NewExpander(cfg)
 		require.NoError(t, err)
 		ws, err := e.Expand(context.Background(), hits)
 		require.NoError(t, err)
 		checkWindows(t, e.Config(), docs, hits, ws)
+		for _, w := range ws {
+			for u := w.First + 1; sections && u <= w.Last; u++ {
+				us := units[w.DocID]
+				require.Equal(t, us[u-1].Metadata[document.SectionKey], us[u].Metadata[document.SectionKey],
+					"window %d..%d of %s crosses a section", w.First, w.Last, w.DocID)
+			}
+		}
 	})
 }
 
@@ -127,7 +144,8 @@ func FuzzExtract(f *testing.F) {
 	})
 }
 
-// fuzzStore stores the sentence units of docs; nil if a text has none.
+// fuzzStore stores the sentence units of docs, each with its section path
+// in the document read as Markdown; nil if a text has none.
 func fuzzStore(t *testing.T, docs map[string]string) (*vectorstore.Memory, map[string][]vectorstore.Record) {
 	units := map[string][]vectorstore.Record{}
 	m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
@@ -138,6 +156,13 @@ func fuzzStore(t *testing.T, docs map[string]string) (*vectorstore.Memory, map[s
 			return nil, nil
 		}
 		embed(recs)
+		outline := document.NewOutline(d, document.Markdown)
+		for i := range recs {
+			if recs[i].Metadata == nil {
+				recs[i].Metadata = map[string]string{}
+			}
+			recs[i].Metadata[document.SectionKey] = document.JoinSection(outline.Path(recs[i].Start, recs[i].End))
+		}
 		require.NoError(t, m.Upsert(context.Background(), recs...))
 		units[id] = recs
 	}

@@ -12,16 +12,13 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/vectorstore"
-	"github.com/ragkit/ragkit/window"
 )
 
-// counting is a Source that counts the Range calls reaching a store, and
-// whether they asked for vectors.
+// counting is a Source that counts the Range calls reaching a store.
 type counting struct {
-	store      *vectorstore.Memory
-	ranges     atomic.Int64
-	textRanges atomic.Int64
-	fail       error
+	store  *vectorstore.Memory
+	ranges atomic.Int64
+	fail   error
 }
 
 func (c *counting) Range(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
@@ -32,22 +29,7 @@ func (c *counting) Range(ctx context.Context, docID string, from, to int) ([]vec
 	return c.store.Range(ctx, docID, from, to)
 }
 
-func (c *counting) RangeText(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
-	c.textRanges.Add(1)
-	if c.fail != nil {
-		return nil, c.fail
-	}
-	return c.store.RangeText(ctx, docID, from, to)
-}
-
-func (c *counting) calls() int64 { return c.ranges.Load() + c.textRanges.Load() }
-
-// vectorOnly hides RangeText.
-type vectorOnly struct{ s window.Source }
-
-func (v vectorOnly) Range(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
-	return v.s.Range(ctx, docID, from, to)
-}
+func (c *counting) calls() int64 { return c.ranges.Load() }
 
 // embed gives every record a vector, so that a Memory takes it.
 func embed(recs []vectorstore.Record) {

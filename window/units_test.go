@@ -26,7 +26,7 @@ func indexUnits(t *testing.T, text string, split ingest.SplitFunc) (*vectorstore
 	require.NoError(t, err)
 	_, err = ix.Index(ctx, document.Document{ID: "doc", Text: text})
 	require.NoError(t, err)
-	units, err := store.RangeText(ctx, "doc", 0, math.MaxInt)
+	units, err := store.Range(ctx, "doc", 0, math.MaxInt)
 	require.NoError(t, err)
 	return store, units
 }

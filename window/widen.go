@@ -12,7 +12,7 @@ import (
 // It makes Expander and [Extractor] interchangeable behind one method.
 func (e *Expander) Widen(ctx context.Context, src Source, hits []vectorstore.Hit) ([]Window, error) {
 	if e == nil || src == nil {
-		return nil, ErrNoSource
+		return nil, errNoSource
 	}
 	c := *e
 	c.cfg.Source = src
@@ -23,7 +23,7 @@ func (e *Expander) Widen(ctx context.Context, src Source, hits []vectorstore.Hit
 // configured Source; see [Expander.Widen].
 func (x *Extractor) Widen(ctx context.Context, src Source, hits []vectorstore.Hit) ([]Window, error) {
 	if x == nil || src == nil {
-		return nil, ErrNoSource
+		return nil, errNoSource
 	}
 	c := *x
 	c.cfg.Source = src

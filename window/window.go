@@ -5,17 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
-	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // Source gives the units of a document: the Range method of every
-// vectorstore.VectorStore. A Source that also implements
-// vectorstore.TextRanger (as vectorstore.Memory does) is read with RangeText,
-// which does not copy the units' vectors.
+// vectorstore.VectorStore. Windows use the units' text, offsets and
+// metadata, not their vectors.
 type Source interface {
 	Range(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error)
 }
@@ -55,19 +52,10 @@ type Window struct {
 	Vanished bool
 }
 
-// rangeFunc reads units of a document, preferring the Source's RangeText.
-func rangeFunc(src Source) func(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
-	if tr, ok := src.(vectorstore.TextRanger); ok {
-		return tr.RangeText
-	}
-	return src.Range
-}
-
 // fetch reads units from..to of a document: none where the document has
 // vanished from the source, so that its hits find no unit of theirs.
-func fetch(ctx context.Context, rng func(context.Context, string, int, int) ([]vectorstore.Record, error),
-	docID string, from, to int) ([]vectorstore.Record, error) {
-	units, err := rng(ctx, docID, from, to)
+func fetch(ctx context.Context, src Source, docID string, from, to int) ([]vectorstore.Record, error) {
+	units, err := src.Range(ctx, docID, from, to)
 	switch {
 	case errors.Is(err, vectorstore.ErrNotFound):
 		return nil, nil
@@ -154,9 +142,4 @@ func addSat(a, b int) int {
 		return math.MaxInt
 	}
 	return a + b
-}
-
-// isHeading reports whether a unit opens a section: a Markdown ATX heading.
-func isHeading(text string) bool {
-	return markdown.ATXLevel(strings.TrimLeft(text, " ")) > 0
 }

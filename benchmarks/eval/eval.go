@@ -297,7 +297,7 @@ func withinTokens(tok tokencount.Tokenizer, c *Corpus, spans []Span, limit int) 
 }
 
 func vectorSearch(ctx context.Context, ix *Index, q Query, k int) ([]vectorstore.Hit, error) {
-	return ix.Store.QueryText(ctx, q.Vector, k, vectorstore.Filter{})
+	return ix.Store.Query(ctx, q.Vector, k, vectorstore.Filter{})
 }
 
 func hitSpans(_ context.Context, _ *Index, hits []vectorstore.Hit) ([]Span, error) {

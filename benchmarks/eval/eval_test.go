@@ -122,7 +122,7 @@ func TestEvaluateHooks(t *testing.T) {
 	m.Search = func(ctx context.Context, ix *eval.Index, q eval.Query, k int) ([]vectorstore.Hit, error) {
 		queries = append(queries, q)
 		assert.Equal(t, 2, k)
-		return ix.Store.QueryText(ctx, q.Vector, 7, vectorstore.Filter{}) // more than k
+		return ix.Store.Query(ctx, q.Vector, 7, vectorstore.Filter{}) // more than k
 	}
 	m.Retrieve = func(_ context.Context, ix *eval.Index, hits []vectorstore.Hit) ([]eval.Span, error) {
 		assert.Len(t, hits, 7)
@@ -165,7 +165,7 @@ func TestEvaluateEmbedText(t *testing.T) {
 		assert.Equal(t, 15, rec.Start)
 		assert.Equal(t, 1, rec.Index)
 		assert.Equal(t, "Fitting notes", rec.Metadata["title"])
-		return ix.Store.QueryText(ctx, q.Vector, k, vectorstore.Filter{})
+		return ix.Store.Query(ctx, q.Vector, k, vectorstore.Filter{})
 	}
 	_, err := ev.Evaluate(context.Background(), c, m)
 	require.NoError(t, err)

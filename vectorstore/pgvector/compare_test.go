@@ -56,7 +56,7 @@ func TestMatchesMemory(t *testing.T) {
 		}
 		want, err := mem.Query(bg, q, k+1, f)
 		require.NoError(t, err)
-		got, err := pg.QueryText(bg, q, k, f)
+		got, err := pg.Query(bg, q, k, f)
 		require.NoError(t, err)
 		require.Len(t, got, k)
 		if equalIDs(got, want[:k]) {

@@ -15,7 +15,10 @@ import (
 // lexemes of to_tsvector, the same as the tsv column's, quoted and joined
 // by |. A query of stop words only has no lexeme, and the NULL tsquery
 // matches nothing.
-const keywordQuery = `(SELECT string_agg('''' || replace(replace(l, '\', '\\'), '''', '''''') || '''', ' | ')::tsquery AS q
+// Backslashes are written as escape strings (E'…'), which read the same
+// whatever standard_conforming_strings says: a plain '\' is an
+// unterminated string when it is off.
+const keywordQuery = `(SELECT string_agg('''' || replace(replace(l, E'\\', E'\\\\'), '''', '''''') || '''', ' | ')::tsquery AS q
 	FROM unnest(tsvector_to_array(to_tsvector($3::regconfig, $1))) AS l) AS kq`
 
 // QueryKeywords returns at most k records whose text holds a word of

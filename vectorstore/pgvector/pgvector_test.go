@@ -59,7 +59,9 @@ var (
 // dropped when t ends.
 func newStore(t testing.TB, cfg pgvector.Config) *pgvector.Store {
 	t.Helper()
-	cfg.Pool = testPool(t)
+	if cfg.Pool == nil {
+		cfg.Pool = testPool(t)
+	}
 	if cfg.Table == "" {
 		cfg.Table = fmt.Sprintf("ragkit_test_%d_%d", os.Getpid(), tables.Add(1))
 	}

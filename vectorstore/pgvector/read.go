@@ -28,16 +28,6 @@ const (
 // [vectorstore.ErrInvalidArgument] if from > to; a range past either end
 // of the document is cut to the records that exist.
 func (s *Store) Range(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
-	return s.rangeOf(ctx, docID, from, to, true)
-}
-
-// RangeText is [Store.Range] without the vectors, which it does not
-// fetch. It implements [vectorstore.TextRanger].
-func (s *Store) RangeText(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
-	return s.rangeOf(ctx, docID, from, to, false)
-}
-
-func (s *Store) rangeOf(ctx context.Context, docID string, from, to int, vectors bool) ([]vectorstore.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -47,12 +37,8 @@ func (s *Store) rangeOf(ctx context.Context, docID string, from, to int, vectors
 	if !storable(docID) {
 		return nil, fmt.Errorf("%w: document %q", vectorstore.ErrNotFound, docID)
 	}
-	cols := textColumns
-	if vectors {
-		cols = vectorColumns
-	}
-	sql := "SELECT " + cols + " FROM " + s.table + " WHERE doc_id = $1 AND idx BETWEEN $2 AND $3 ORDER BY idx, id"
-	hits, err := s.read(ctx, "range over", sql, vectors, nil, docID, int64(from), int64(to))
+	sql := "SELECT " + vectorColumns + " FROM " + s.table + " WHERE doc_id = $1 AND idx BETWEEN $2 AND $3 ORDER BY idx, id"
+	hits, err := s.read(ctx, "range over", sql, true, nil, docID, int64(from), int64(to))
 	if err != nil {
 		return nil, err
 	}
@@ -78,32 +64,19 @@ func (s *Store) rangeOf(ctx context.Context, docID string, from, to int, vectors
 // JSONB containment (metadata @> ...), served by the btree and GIN
 // indexes. Scores are 1 minus pgvector's cosine distance (<=>), clamped
 // to [-1, 1]. Without [Config.HNSW] the search is an exact scan; with it,
-// it is approximate and may return fewer than k hits.
+// it is approximate and may return fewer than k hits. Hits carry no
+// vectors, which it does not fetch.
 //
 // A vector that is empty, zero or not finite, or a k below 1, gives an
 // error wrapping [vectorstore.ErrInvalidArgument]; a vector whose length
 // is not [Config.Dimension] one wrapping
 // [vectorstore.ErrDimensionMismatch].
 func (s *Store) Query(ctx context.Context, vector []float32, k int, filter vectorstore.Filter) ([]vectorstore.Hit, error) {
-	return s.query(ctx, vector, k, filter, true)
-}
-
-// QueryText is [Store.Query] without the hits' vectors, which it does
-// not fetch. It implements [vectorstore.TextQuerier].
-func (s *Store) QueryText(ctx context.Context, vector []float32, k int, filter vectorstore.Filter) ([]vectorstore.Hit, error) {
-	return s.query(ctx, vector, k, filter, false)
-}
-
-func (s *Store) query(ctx context.Context, vector []float32, k int, filter vectorstore.Filter, vectors bool) ([]vectorstore.Hit, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if err := s.checkQuery(vector, k); err != nil {
 		return nil, err
-	}
-	cols := textColumns
-	if vectors {
-		cols = vectorColumns
 	}
 	args := []any{appendUnit(nil, vector), int64(k)}
 	cond, args, ok := filterSQL(filter, args)
@@ -118,9 +91,9 @@ func (s *Store) query(ctx context.Context, vector []float32, k int, filter vecto
 	if s.cfg.HNSW {
 		order = "dist" // what the index serves; ties are ordered below
 	}
-	sql := "SELECT " + cols + ", embedding <=> $1::real[]::vector AS dist FROM " + s.table +
+	sql := "SELECT " + textColumns + ", embedding <=> $1::real[]::vector AS dist FROM " + s.table +
 		where + " ORDER BY " + order + " LIMIT $2"
-	hits, err := s.read(ctx, "query", sql, vectors, similarity, args...)
+	hits, err := s.read(ctx, "query", sql, false, similarity, args...)
 	if err != nil {
 		return nil, err
 	}

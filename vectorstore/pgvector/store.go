@@ -19,6 +19,10 @@ import (
 // also wraps the database's, if it gave one.
 var ErrSchema = errors.New("pgvector: table does not match the configuration")
 
+// ErrConfig: [New] refused a [Config]; the error names the field, its
+// value and what is allowed.
+var ErrConfig = errors.New("pgvector: invalid configuration")
+
 // Defaults of [Config].
 const (
 	DefaultTable      = "ragkit_records"
@@ -78,8 +82,8 @@ type Config struct {
 }
 
 // Store is a [vectorstore.VectorStore] in a PostgreSQL table with pgvector.
-// It implements [vectorstore.DocumentReplacer], [vectorstore.TextRanger],
-// [vectorstore.TextQuerier] and [vectorstore.KeywordQuerier] too. It is
+// It implements [vectorstore.DocumentReplacer] and
+// [vectorstore.KeywordQuerier] too. It is
 // safe for concurrent use, as the pool is.
 type Store struct {
 	cfg   Config
@@ -91,7 +95,7 @@ type Store struct {
 // New returns a store for the table cfg names. It does not touch the
 // database: call [Store.CreateSchema] to create the table, or
 // [Store.CheckSchema] to check one made by hand. A configuration it
-// refuses gives a [*vectorstore.ConfigError].
+// refuses gives an error wrapping [ErrConfig] that names the field.
 func New(cfg Config) (*Store, error) {
 	if err := resolve(&cfg); err != nil {
 		return nil, err
@@ -108,18 +112,19 @@ func New(cfg Config) (*Store, error) {
 // Config returns the store's configuration with its defaults filled in.
 func (s *Store) Config() Config { return s.cfg }
 
+// What a refused setting may be.
 var (
-	errMissing  = errors.New("is required")
-	errRange    = fmt.Errorf("is outside [1, %d]", MaxDimension)
-	errHNSW     = fmt.Errorf("is over %d, the most an HNSW index takes", MaxHNSWDimension)
-	errNegative = errors.New("is negative")
-	errName     = fmt.Errorf("is longer than %d bytes, holds a NUL byte or is not valid UTF-8", maxName)
+	errMissing  = "is required"
+	errRange    = fmt.Sprintf("must be 1 to MaxDimension (%d)", MaxDimension)
+	errHNSW     = fmt.Sprintf("must be at most %d, the most an HNSW index takes", MaxHNSWDimension)
+	errNegative = "must be 0 (the default) or more"
+	errName     = fmt.Sprintf("must be valid UTF-8 of at most %d bytes without NUL", maxName)
 )
 
 // resolve checks cfg and fills in its defaults.
 func resolve(cfg *Config) error {
-	bad := func(field string, value any, err error) error {
-		return &vectorstore.ConfigError{Field: field, Value: value, Err: err}
+	bad := func(field string, value any, allowed string) error {
+		return fmt.Errorf("%w: %s is %v: %s", ErrConfig, field, value, allowed)
 	}
 	cfg.Table = cmp.Or(cfg.Table, DefaultTable)
 	cfg.TextSearch = cmp.Or(cfg.TextSearch, DefaultTextSearch)
@@ -137,11 +142,11 @@ func resolve(cfg *Config) error {
 	case cfg.BatchSize < 0:
 		return bad("BatchSize", cfg.BatchSize, errNegative)
 	case !goodName(cfg.Table):
-		return bad("Table", cfg.Table, errName)
+		return bad("Table", fmt.Sprintf("%q", cfg.Table), errName)
 	case cfg.Schema != "" && !goodName(cfg.Schema):
-		return bad("Schema", cfg.Schema, errName)
+		return bad("Schema", fmt.Sprintf("%q", cfg.Schema), errName)
 	case !goodName(cfg.TextSearch):
-		return bad("TextSearch", cfg.TextSearch, errName)
+		return bad("TextSearch", fmt.Sprintf("%q", cfg.TextSearch), errName)
 	}
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = DefaultBatchSize
@@ -178,7 +183,5 @@ func (s *Store) begin(ctx context.Context) (pgx.Tx, error) {
 var (
 	_ vectorstore.VectorStore      = (*Store)(nil)
 	_ vectorstore.DocumentReplacer = (*Store)(nil)
-	_ vectorstore.TextRanger       = (*Store)(nil)
-	_ vectorstore.TextQuerier      = (*Store)(nil)
 	_ vectorstore.KeywordQuerier   = (*Store)(nil)
 )

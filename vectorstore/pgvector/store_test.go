@@ -35,10 +35,8 @@ func TestConfigErrors(t *testing.T) {
 	} {
 		t.Run(tt.field, func(t *testing.T) {
 			_, err := pgvector.New(tt.cfg)
-			require.ErrorIs(t, err, vectorstore.ErrInvalidConfig)
-			var ce *vectorstore.ConfigError
-			require.ErrorAs(t, err, &ce)
-			require.Equal(t, tt.field, ce.Field)
+			require.ErrorIs(t, err, pgvector.ErrConfig)
+			require.ErrorContains(t, err, "pgvector: invalid configuration: "+tt.field+" is ")
 		})
 	}
 	s, err := pgvector.New(pgvector.Config{Pool: pool, Dimension: 3})

@@ -32,12 +32,6 @@ func (s suite) cancelled(t *testing.T) {
 	if rp, ok := st.(vectorstore.DocumentReplacer); ok {
 		calls["ReplaceDocument"] = func() error { return rp.ReplaceDocument(ctx, "d0", fresh) }
 	}
-	if tr, ok := st.(vectorstore.TextRanger); ok {
-		calls["RangeText"] = func() error { _, err := tr.RangeText(ctx, "d1", 0, 5); return err }
-	}
-	if tq, ok := st.(vectorstore.TextQuerier); ok {
-		calls["QueryText"] = func() error { _, err := tq.QueryText(ctx, recs[0].Vector, 3, vectorstore.Filter{}); return err }
-	}
 	if kq, ok := st.(vectorstore.KeywordQuerier); ok {
 		calls["QueryKeywords"] = func() error { _, err := kq.QueryKeywords(ctx, "unit", 3, vectorstore.Filter{}); return err }
 	}

@@ -15,11 +15,12 @@
 //   - Query returns the k records nearest by cosine similarity, best
 //     first, ties in score by ID, scores being cosine similarity (checked
 //     against a float64 brute-force search), with filters by document
-//     (repeated and unknown IDs included) and by metadata; it refuses an
+//     (repeated and unknown IDs included) and by metadata, and hits
+//     without their vectors; it refuses an
 //     empty, zero or non-finite vector and a k below 1
 //     ([vectorstore.ErrInvalidArgument]) and a vector of another length
 //     ([vectorstore.ErrDimensionMismatch]).
-//   - Range returns a document's records in order of Index, then ID, cut
+//   - Range returns a document's records, with their vectors, in order of Index, then ID, cut
 //     to the records that exist, an empty slice for a range with none,
 //     [vectorstore.ErrNotFound] for a document with no records and
 //     [vectorstore.ErrInvalidArgument] for from > to.
@@ -32,9 +33,7 @@
 //     writes leaves the store equal to a plain model of it.
 //   - The optional interfaces, when the store implements them:
 //     [vectorstore.DocumentReplacer] (readers never see two versions of a
-//     document mixed), [vectorstore.TextRanger] and
-//     [vectorstore.TextQuerier] (Range and Query without vectors), and
-//     [vectorstore.KeywordQuerier] (hits hold a word of the query in
+//     document mixed) and [vectorstore.KeywordQuerier] (hits hold a word of the query in
 //     their Text or their Metadata[vectorstore.KeywordsKey], best first,
 //     filtered, without vectors; an empty query is an error, a query of
 //     stop words finds nothing).

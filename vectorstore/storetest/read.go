@@ -45,7 +45,7 @@ func (s suite) query(t *testing.T) {
 		hits, err := st.Query(bg, randVec(r, dim), 5, vectorstore.Filter{})
 		require.NoError(t, err)
 		for _, h := range hits {
-			s.checkRecord(t, want[h.ID], h.Record, true)
+			s.checkRecord(t, want[h.ID], h.Record, false) // hits carry no vectors
 		}
 	}
 }
@@ -159,59 +159,6 @@ func (s suite) rangeOrder(t *testing.T) {
 // bigIndex is an Index past 32 bits where int has 64.
 var bigIndex = int(min(int64(1)<<40, int64(math.MaxInt)))
 
-// textRanger checks that RangeText, if the store has it, is Range
-// without the vectors.
-func (s suite) textRanger(t *testing.T) {
-	recs := makeRecords(rand.New(rand.NewPCG(5, 6)), 3, 20, 8)
-	st := s.store(t, 8, recs...)
-	tr, ok := st.(vectorstore.TextRanger)
-	if !ok {
-		t.Skip("the store does not implement vectorstore.TextRanger")
-	}
-	for _, rg := range [][2]int{{0, 19}, {-5, 3}, {7, 7}, {18, 40}, {25, 30}} {
-		got, err := tr.RangeText(bg, "d1", rg[0], rg[1])
-		require.NoError(t, err)
-		require.NotNil(t, got, "an empty range is an empty slice")
-		want := inRange(recs, "d1", rg[0], rg[1])
-		require.Equal(t, recordIDs(want), recordIDs(got), "%v", rg)
-		for i := range got {
-			s.checkRecord(t, want[i], got[i], false)
-		}
-	}
-	_, err := tr.RangeText(bg, "d1", 5, 4)
-	require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
-	_, err = tr.RangeText(bg, "nope", 0, 4)
-	require.ErrorIs(t, err, vectorstore.ErrNotFound)
-}
-
-// textQuerier checks that QueryText, if the store has it, is Query
-// without the vectors.
-func (s suite) textQuerier(t *testing.T) {
-	r := rand.New(rand.NewPCG(8, 9))
-	recs := makeRecords(r, 6, 10, 16)
-	st := s.store(t, 16, recs...)
-	tq, ok := st.(vectorstore.TextQuerier)
-	if !ok {
-		t.Skip("the store does not implement vectorstore.TextQuerier")
-	}
-	filters := []vectorstore.Filter{{}, {DocIDs: []string{"d3", "d4", "d3"}}, {Metadata: map[string]string{"parity": "odd"}}}
-	for _, f := range filters {
-		q := randVec(r, 16)
-		want, err := st.Query(bg, q, 7, f)
-		require.NoError(t, err)
-		for i := range want {
-			want[i].Vector = nil
-		}
-		got, err := tq.QueryText(bg, q, 7, f)
-		require.NoError(t, err)
-		require.Equal(t, want, got, "filter %+v", f)
-	}
-	_, err := tq.QueryText(bg, []float32{1}, 3, vectorstore.Filter{})
-	require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
-	_, err = tq.QueryText(bg, randVec(r, 16), 0, vectorstore.Filter{})
-	require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
-}
-
 // copies checks that records returned are copies and that the store
 // copies what it is given.
 func (s suite) copies(t *testing.T) {
@@ -245,16 +192,4 @@ func (s suite) copies(t *testing.T) {
 	require.NoError(t, err)
 	spoil(&recs[0])
 	check("changing a record of Range")
-	if tr, ok := st.(vectorstore.TextRanger); ok {
-		recs, err := tr.RangeText(bg, "d", 0, 0)
-		require.NoError(t, err)
-		spoil(&recs[0])
-		check("changing a record of RangeText")
-	}
-	if tq, ok := st.(vectorstore.TextQuerier); ok {
-		hits, err := tq.QueryText(bg, []float32{1, 0}, 1, vectorstore.Filter{})
-		require.NoError(t, err)
-		spoil(&hits[0].Record)
-		check("changing a hit of QueryText")
-	}
 }

@@ -54,8 +54,6 @@ func Run(t *testing.T, cfg Config) {
 		{"Range", s.rangeOrder},
 		{"DeleteDocument", s.deleteDocument},
 		{"ReplaceDocument", s.replaceDocument},
-		{"TextRanger", s.textRanger},
-		{"TextQuerier", s.textQuerier},
 		{"Keywords", s.keywords},
 		{"Cancelled", s.cancelled},
 		{"Concurrent", s.concurrent},

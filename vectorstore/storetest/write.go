@@ -27,7 +27,7 @@ func (s suite) fields(t *testing.T) {
 		hits, err := st.Query(bg, want.Vector, 1, vectorstore.Filter{DocIDs: []string{want.DocID}, Metadata: want.Metadata})
 		require.NoError(t, err)
 		require.Len(t, hits, 1, "record %s", want.ID)
-		s.checkRecord(t, want, hits[0].Record, true)
+		s.checkRecord(t, want, hits[0].Record, false)
 		require.InDelta(t, 1, hits[0].Score, s.cfg.Tolerance, "record %s against its own vector", want.ID)
 		got, err := st.Range(bg, want.DocID, want.Index, want.Index)
 		require.NoError(t, err)
@@ -129,6 +129,21 @@ func (s suite) recordErrors(t *testing.T) {
 				require.Equal(t, tt.field, re.Field, name)
 			}
 		})
+	}
+	// A bad record is refused even when a later record of the same write
+	// replaces it: every record is checked, not only the one kept.
+	for _, bad := range [][]float32{{0, 0}, {nan, 1}} {
+		shadowed := []vectorstore.Record{rec(func(r *vectorstore.Record) { r.Vector = bad }), rec(func(*vectorstore.Record) {})}
+		writes := map[string]func() error{"Upsert": func() error { return st.Upsert(bg, shadowed...) }}
+		if replacer {
+			writes["ReplaceDocument"] = func() error { return rp.ReplaceDocument(bg, "d", shadowed...) }
+		}
+		for name, write := range writes {
+			var re *vectorstore.RecordError
+			require.ErrorAs(t, write(), &re, "%s of a bad record replaced within the write", name)
+			require.Equal(t, 0, re.Index, name)
+			require.Equal(t, "Vector", re.Field, name)
+		}
 	}
 	if replacer {
 		err := rp.ReplaceDocument(bg, "d", vectorstore.Record{ID: "b", DocID: "other", Vector: []float32{1, 0}})
