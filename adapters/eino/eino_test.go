@@ -85,8 +85,8 @@ func TestChains(t *testing.T) {
 		t.Fatalf("ids %v, %d records", ids, p.mem.Len())
 	}
 	// The chunks were embedded (the whole document's dense vector was not copied to them).
-	if p.mem.Dimension() != vectorstore.DefaultLexicalDimension {
-		t.Errorf("dimension %d", p.mem.Dimension())
+	if p.mem.Config().Dimension != p.lex.Config().Dimension {
+		t.Errorf("dimension %d", p.mem.Config().Dimension)
 	}
 	recs, err := p.mem.Range(ctx, "travel", 0, 100)
 	if err != nil || len(recs) != len(ids) {

@@ -291,8 +291,8 @@ func TestAddDocumentsOptions(t *testing.T) {
 	if err != nil || len(ids) != 1 {
 		t.Fatalf("ids %v, %v", ids, err)
 	}
-	if mem.Dimension() != 64 {
-		t.Errorf("dimension %d: WithEmbedder was not used", mem.Dimension())
+	if mem.Config().Dimension != 64 {
+		t.Errorf("dimension %d: WithEmbedder was not used", mem.Config().Dimension)
 	}
 	// Writing the same text again replaces its record.
 	if _, err := store.AddDocuments(ctx, []schema.Document{{PageContent: "alpha"}}, vectorstores.WithEmbedder(lc)); err != nil {

@@ -152,7 +152,7 @@ func TestFilter(t *testing.T) {
 	if !f.Match(u.Record) {
 		t.Errorf("filter %+v does not match %+v", f, u.Record)
 	}
-	if f, err := meta.Filter(nil); err != nil || !f.IsZero() {
+	if f, err := meta.Filter(nil); err != nil || len(f.DocIDs) != 0 || len(f.Metadata) != 0 {
 		t.Errorf("Filter(nil) = %+v, %v", f, err)
 	}
 	for _, m := range []map[string]any{

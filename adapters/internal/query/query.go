@@ -37,15 +37,15 @@ func Run(ctx context.Context, r *retrieve.Retriever, question string, o Options)
 	if o.K < 0 {
 		return nil, kind, fmt.Errorf("%w: k is %d: must be positive", vectorstore.ErrInvalidArgument, o.K)
 	}
-	if !o.Filter.IsZero() && !cfg.Filter.IsZero() {
+	if !isZero(o.Filter) && !isZero(cfg.Filter) {
 		return nil, kind, fmt.Errorf("%w: a filter on a Retriever that has one (its Config.Filter)", meta.ErrUnsupported)
 	}
-	if o.K > 0 || !o.Filter.IsZero() {
+	if o.K > 0 || !isZero(o.Filter) {
 		if o.K > 0 {
 			cfg.Passages = o.K
 			cfg.Depth = max(cfg.Depth, o.K)
 		}
-		if !o.Filter.IsZero() {
+		if !isZero(o.Filter) {
 			cfg.Filter = o.Filter
 		}
 		var err error
@@ -87,3 +87,6 @@ func CheckStore(errConfig error, store vectorstore.VectorStore, e vectorstore.Em
 	}
 	return nil
 }
+
+// isZero reports whether f matches every record.
+func isZero(f vectorstore.Filter) bool { return len(f.DocIDs) == 0 && len(f.Metadata) == 0 }
