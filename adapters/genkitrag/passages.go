@@ -2,6 +2,7 @@ package genkitrag
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/firebase/genkit/go/ai"
@@ -65,4 +66,33 @@ func passageFunc(name string, r *retrieve.Retriever) (ai.RetrieverFunc, error) {
 		}
 		return resp, nil
 	}, nil
+}
+
+// Passages converts retrieved Genkit documents back into ragkit passages,
+// each with the score under its meta.ScoreKey (0 if it has none), by
+// meta.ToPassage: what a retriever of this package returns becomes what it
+// was, ready for retrieve.Items with its Citation labels and the budget, and
+// a store's hit for ragkit's windows (Passage.Hits). A nil document, one with
+// parts other than text, or one meta.ToPassage refuses gives an error naming
+// its position.
+func Passages(docs []*ai.Document) ([]retrieve.Passage, error) {
+	ps := make([]retrieve.Passage, len(docs))
+	for i, d := range docs {
+		t, err := textAt(i, d)
+		if err != nil {
+			return nil, err
+		}
+		var score float32
+		switch s := d.Metadata[meta.ScoreKey].(type) {
+		case float64:
+			score = float32(s)
+		case json.Number:
+			f, _ := s.Float64()
+			score = float32(f)
+		}
+		if ps[i], err = meta.ToPassage(t, d.Metadata, "", score); err != nil {
+			return nil, fmt.Errorf("genkitrag: document %d: %w", i, err)
+		}
+	}
+	return ps, nil
 }

@@ -179,21 +179,8 @@ func Strings(m map[string]any) (map[string]string, error) {
 	return out, nil
 }
 
-// Values returns m with each value as an any (a string), for a framework's
-// metadata; nil for an empty m.
-func Values(m map[string]string) map[string]any {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-// FromRecord returns the framework metadata of r: its Metadata as strings
-// (see [Values]), and its ID, DocID and Index under [IDKey], [DocIDKey] and
+// FromRecord returns the framework metadata of r: its Metadata (as string
+// values), and its ID, DocID and Index under [IDKey], [DocIDKey] and
 // [IndexKey], its offsets under [StartKey] and [EndKey] unless both are
 // zero. [ToRecord] turns it back into r without its vector.
 func FromRecord(r vectorstore.Record) map[string]any {
