@@ -60,9 +60,10 @@ func NewIndexer(cfg StoreConfig) (*Indexer, error) {
 func (x *Indexer) GetType() string { return typeName }
 
 // Store upserts docs as records made by meta.ToRecord (numbered by
-// meta.Number) and returns their IDs in order. A document's ID is its ID field (else the one meta.ToRecord
-// makes); its document is its metadata's meta.DocIDKey, else its
-// StoreConfig.DocIDKey, else its ID field, else one made from its text. A
+// meta.Number) and returns their IDs in order. A document's ID is its ID
+// field (else the one meta.ToRecord makes); its document is its metadata's
+// meta.DocIDKey, else its StoreConfig.DocIDKey, else its ID field, else one
+// made from its text. A
 // document with a dense vector (schema.Document.WithDenseVector) is stored
 // with that vector rounded to float32; the others are embedded in one call,
 // each its meta.EmbedTextKey if it has one, else its Content.
@@ -140,9 +141,7 @@ func (x *Indexer) unit(d *schema.Document) (meta.Unit, error) {
 		if m == nil {
 			m = make(map[string]any, 2)
 		}
-		if _, ok := m[meta.IDKey]; !ok {
-			m[meta.IDKey] = d.ID
-		}
+		m[meta.IDKey] = d.ID
 		_, hasDoc := m[meta.DocIDKey]
 		_, hasKey := m[x.cfg.DocIDKey]
 		if !hasDoc && (x.cfg.DocIDKey == "" || !hasKey) {

@@ -50,10 +50,10 @@ func (s *Store) Config() StoreConfig { return s.cfg }
 // its PageContent) in one Embed call, upserts them as records made by
 // meta.ToRecord and numbered by meta.Number, and returns their IDs in order.
 // A document whose metadata names its ID, document and place (as
-// [Splitter.SplitDocuments] writes them) is stored under them, so writing it again replaces it; the chunks of
-// langchaingo's own splitters, which share their document's "source" (see
-// StoreConfig.DocIDKey) but carry no place, are numbered in the order given
-// and get IDs from their text.
+// [Splitter.SplitDocuments] writes them) is stored under them, so writing it
+// again replaces it; the chunks of langchaingo's own splitters, which share
+// their document's "source" (see StoreConfig.DocIDKey) but carry no place,
+// are numbered in the order given and get IDs from their text.
 //
 // Options: WithEmbedder embeds with that embedder; WithDeduplicater skips the
 // documents for which it returns true (their IDs are not returned).
@@ -107,7 +107,7 @@ func (s *Store) AddDocuments(ctx context.Context, docs []schema.Document, option
 	return ids, nil
 }
 
-// SimilaritySearch returns the numDocuments documents nearest to query by
+// SimilaritySearch returns the numDocuments documents nearest to text by
 // cosine similarity, best first. Each has its Score (the cosine similarity)
 // and metadata by meta.FromRecord, with meta.ScoreKindKey "Cosine".
 //
@@ -118,7 +118,7 @@ func (s *Store) AddDocuments(ctx context.Context, docs []schema.Document, option
 // WithEmbedder embeds the query with that embedder. WithNameSpace, other
 // filter types and filters meta.Filter refuses give an error wrapping
 // meta.ErrUnsupported.
-func (s *Store) SimilaritySearch(ctx context.Context, query string, numDocuments int, options ...vectorstores.Option) ([]schema.Document, error) {
+func (s *Store) SimilaritySearch(ctx context.Context, text string, numDocuments int, options ...vectorstores.Option) ([]schema.Document, error) {
 	opts := apply(options)
 	if opts.NameSpace != "" {
 		return nil, fmt.Errorf("%w: WithNameSpace: ragkit stores have no namespaces", meta.ErrUnsupported)
@@ -132,7 +132,7 @@ func (s *Store) SimilaritySearch(ctx context.Context, query string, numDocuments
 	if err != nil {
 		return nil, err
 	}
-	vectors, err := s.embedDocuments(ctx, opts.Embedder, []string{query})
+	vectors, err := s.embedDocuments(ctx, opts.Embedder, []string{text})
 	if err != nil {
 		return nil, err
 	}
