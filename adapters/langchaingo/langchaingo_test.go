@@ -402,3 +402,36 @@ func TestAddDocumentsFromLangchaingoSplitter(t *testing.T) {
 		}
 	}
 }
+
+// A chunk split again is a document of its own: the keys that described it
+// as a unit (its gap, embed text, section) do not reach its pieces.
+func TestSplitAgain(t *testing.T) {
+	ctx := context.Background()
+	tok, _ := tokencount.Encoding("cl100k_base")
+	dec, _ := contextheader.New(contextheader.Config{Tokenizer: tok})
+	s, _ := langchaingo.NewSplitter(langchaingo.SplitterConfig{Chunker: newChunker(t, 30), Decorator: dec})
+	first, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: testdoc.Policy, Metadata: map[string]any{meta.DocIDKey: "travel"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := first[2]
+	if src.Metadata[window.GapKey] == nil || src.Metadata[meta.EmbedTextKey] == nil {
+		t.Fatalf("chunk 2 has no gap or embed text: %v", src.Metadata)
+	}
+	plain, _ := langchaingo.NewSplitter(langchaingo.SplitterConfig{Chunker: newChunker(t, 10)})
+	again, err := plain.SplitDocuments(ctx, []schema.Document{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range again {
+		if _, ok := d.Metadata[meta.EmbedTextKey]; ok {
+			t.Errorf("piece %d kept the embed text of the chunk it came from", i)
+		}
+		if i == 0 && d.Metadata[window.GapKey] != nil {
+			t.Errorf("piece 0 has a gap %q", d.Metadata[window.GapKey])
+		}
+		if d.Metadata[meta.StartKey].(int) > len(src.PageContent) {
+			t.Errorf("piece %d: offsets not into its document", i)
+		}
+	}
+}

@@ -76,7 +76,11 @@ func Split(ctx context.Context, c *chunker.Chunker, d *contextheader.Decorator, 
 		if m == nil {
 			m = make(map[string]any, 8)
 		}
-		delete(m, meta.IDKey)
+		// Keys that belong to one unit, which doc may carry if it was
+		// split before, must not reach its chunks.
+		for _, k := range unitKeys {
+			delete(m, k)
+		}
 		m[meta.DocIDKey] = id
 		m[meta.IndexKey] = ch.Index
 		m[meta.StartKey] = ch.Start
@@ -103,6 +107,9 @@ func Split(ctx context.Context, c *chunker.Chunker, d *contextheader.Decorator, 
 	}
 	return pieces, nil
 }
+
+// unitKeys are the metadata keys that describe one unit of a document.
+var unitKeys = []string{meta.IDKey, meta.LastKey, meta.EmbedTextKey, meta.ScoreKey, meta.ScoreKindKey, window.GapKey, document.SectionKey}
 
 // encodable returns the values of m that meta.Encode encodes.
 func encodable(m map[string]any) map[string]string {
