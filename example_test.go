@@ -3,125 +3,116 @@ package ragkit_test
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
+	"testing/fstest"
 
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/chunker"
+	"github.com/ragkit/ragkit/contextheader"
+	"github.com/ragkit/ragkit/ingest"
+	"github.com/ragkit/ragkit/loader"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
 )
 
-// The whole flow: chunk a document, embed and index the chunks, retrieve
-// the passages for a question, and assemble a prompt that fits its budget.
+// The whole flow on a folder of a Markdown and a plain-text note: load,
+// chunk each as its format, add contextual headers, embed and index; then
+// retrieve the relevant segment for a question and assemble a prompt that
+// fits its budget, labelled with its source from the records alone.
 func Example() {
 	ctx := context.Background()
+	folder := fstest.MapFS{
+		"travel.md": {Data: []byte("# Travel policy\n\n## Hotels\n\nThe nightly limit is 170 euros, breakfast included. " +
+			"Book through the agency.\n\n## Trains\n\nTrains are second class. First class needs approval.")},
+		"incidents.txt": {Data: []byte("INCIDENT REPORT\n\nOn 3 May the lab lost power for two hours. " +
+			"No samples were lost.\n\nACTIONS\n\nA second feed is planned for the autumn.")},
+	}
+	loaded, err := loader.FS(ctx, folder, loader.Config{}) // titles, formats, skipped files reported
+	if err != nil {
+		panic(err)
+	}
+
 	tok, err := tokencount.ForModel("gpt-4o")
 	if err != nil {
 		panic(err)
 	}
-
-	// Chunk: balanced, never over 40 tokens by exact count.
-	doc := strings.Join([]string{
-		"The lighthouse keeper rose before dawn. He climbed the iron stairs, trimmed the wick and polished the great lens until it shone.",
-		"Ships passed the headland at night. The beam swept the water every ten seconds, and sailors counted the flashes to know the coast.",
-		"In winter storms the keeper stayed awake for days. Waves broke over the gallery, and salt crusted the windows of the lantern room.",
-		"When the light was automated in 1990, the keeper moved to the village. He still walked to the cliff each evening to watch it turn.",
-	}, "\n\n")
-	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 40})
+	headers, err := contextheader.New(contextheader.Config{Tokenizer: tok}) // title and section path
 	if err != nil {
 		panic(err)
 	}
-	chunks, err := c.Split(doc)
+	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 24})
 	if err != nil {
 		panic(err)
 	}
-
-	// Embed and index: the lexical embedder needs no model and no network.
-	emb, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	emb, store := &vectorstore.Lexical{}, &vectorstore.Memory{}
+	ix, err := ingest.New(ingest.Config{Chunker: c, Headers: headers, Embedder: emb, Store: store})
 	if err != nil {
 		panic(err)
 	}
-	texts := make([]string, len(chunks))
-	for i, ch := range chunks {
-		texts[i] = ch.Text
-	}
-	vecs, err := emb.Embed(ctx, texts)
-	if err != nil {
-		panic(err)
-	}
-	store, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
-	if err != nil {
-		panic(err)
-	}
-	for i, ch := range chunks {
-		err := store.Upsert(ctx, vectorstore.Record{
-			ID: "lighthouse#" + strconv.Itoa(i), DocID: "lighthouse", Index: i,
-			Text: ch.Text, Vector: vecs[i],
-		})
-		if err != nil {
-			panic(err)
-		}
-	}
-
-	// Retrieve: hybrid search (vectors and keywords, fused), passages best
-	// first.
-	retriever, err := retrieve.New(retrieve.Config{Store: store, Embedder: emb, Passages: 2})
-	if err != nil {
-		panic(err)
-	}
-	question := "What did sailors count at night?"
-	passages, err := retriever.Retrieve(ctx, question)
-	if err != nil {
+	if _, err := ix.Index(ctx, loaded.Documents...); err != nil {
 		panic(err)
 	}
 
-	// Assemble the prompt within budgets; the total is an exact count.
-	retrieved, err := retrieve.Items(passages, retrieve.ItemConfig{}) // best first
+	segments, err := window.NewExtractor(window.ExtractorConfig{Source: store, Tokenizer: tok})
 	if err != nil {
 		panic(err)
 	}
-	assembler, err := budget.New(budget.Config{Tokenizer: tok, Limit: 200, Reserve: 50})
+	r, err := retrieve.New(retrieve.Config{Store: store, Embedder: emb, Widener: segments, Passages: 2})
 	if err != nil {
 		panic(err)
 	}
-	res, err := assembler.Assemble(
-		budget.Section{Name: "instructions", Priority: 3, MaxTokens: 30, Required: true,
-			Items: []budget.Item{{Text: "Answer from the context only."}}},
-		budget.Section{Name: "context", Priority: 1, MaxTokens: 40, Strategy: budget.DropLowestRank,
-			Heading: "Context:", Items: retrieved},
-		budget.Section{Name: "question", Priority: 2, MaxTokens: 30, Required: true,
-			Items: []budget.Item{{Text: question}}},
+	question := "How much may a hotel night cost?"
+	passages, err := r.Retrieve(ctx, question)
+	if err != nil {
+		panic(err)
+	}
+	context, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation})
+	if err != nil {
+		panic(err)
+	}
+	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 200, Reserve: 50})
+	if err != nil {
+		panic(err)
+	}
+	res, err := a.Assemble(
+		budget.Section{Name: "instructions", Priority: 3, Required: true,
+			Items: []budget.Item{{Text: "Answer from the context only; cite the source."}}},
+		budget.Section{Name: "context", Priority: 1, MaxTokens: 60, Strategy: budget.DropLowestRank, Items: context},
+		budget.Section{Name: "question", Priority: 2, Required: true, Items: []budget.Item{{Text: question}}},
 	)
 	if err != nil {
 		panic(err)
 	}
-	for _, ch := range chunks {
-		fmt.Printf("chunk %d: %d tokens\n", ch.Index, ch.Tokens)
+	for _, p := range passages {
+		fmt.Println(retrieve.Citation(p), p.Tokens, "tokens")
 	}
-	fmt.Println("best passage:", retrieve.Citation(passages[0]), "chunk", passages[0].First)
-	fmt.Println(res.Tokens == tok.Count(res.Text))
+	fmt.Println(res.Tokens == tok.Count(res.Text)) // the total is the exact count
 	fmt.Println(res.Text)
 	fmt.Print(res)
 	// Output:
-	// chunk 0: 26 tokens
-	// chunk 1: 27 tokens
-	// chunk 2: 27 tokens
-	// chunk 3: 30 tokens
-	// best passage: [lighthouse] chunk 1
+	// [Travel policy, Hotels] 38 tokens
+	// [INCIDENT REPORT] 33 tokens
 	// true
-	// Answer from the context only.
+	// Answer from the context only; cite the source.
 	//
-	// Context:
-	// Ships passed the headland at night. The beam swept the water every ten seconds, and sailors counted the flashes to know the coast.
+	// [Travel policy, Hotels]
+	// # Travel policy
 	//
-	// What did sailors count at night?
+	// ## Hotels
+	//
+	// The nightly limit is 170 euros, breakfast included. Book through the agency.
+	//
+	// ## Trains
+	//
+	// Trains are second class. First class needs approval.
+	//
+	// How much may a hotel night cost?
 	// section      | tokens | budget | use | status
 	// -------------+--------+--------+-----+---------------------------------
-	// instructions |      6 |     30 | 20% | preserved
-	// context      |     29 |     40 | 73% | truncated (1 of 2 items dropped)
-	// question     |      7 |     30 | 23% | preserved
+	// instructions |     10 |      - |   - | preserved
+	// context      |     44 |     60 | 73% | truncated (1 of 2 items dropped)
+	// question     |      8 |      - |   - | preserved
 	// -------------+--------+--------+-----+---------------------------------
-	// total        |     42 |    150 | 28% | limit 200, reserve 50
+	// total        |     62 |    150 | 41% | limit 200, reserve 50
 }

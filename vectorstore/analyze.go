@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/stem"
 	"github.com/ragkit/ragkit/segment"
 )
 
@@ -16,13 +17,16 @@ import (
 // that hold a letter or a digit, case-folded rune by rune, with the
 // apostrophes inside them dropped ("Don’t" and "don't" are both "dont",
 // as in [Lexical]) and, unless keepStops, without the English stop words
-// that [Lexical] leaves out of its unigrams. Scripts written without
+// that [Lexical] leaves out of its unigrams; then, unless noStem, English
+// words are reduced to their Porter2 stems ("expects" and "expected" are
+// both "expect"), as PostgreSQL's english configuration reduces them. Scripts written without
 // spaces (Han, Hiragana, Thai, Lao, Khmer, Myanmar), whose characters the
 // word rules leave one by one, give overlapping pairs of adjacent
 // characters instead ("東京都" gives "東京" and "京都"), a lone character
 // giving itself, as search engines index CJK text without a dictionary.
 type analyzer struct {
 	keepStops bool
+	noStem    bool
 	spans     []segment.Span
 	buf       []byte // the terms, back to back
 	ends      []int  // where each term ends in buf
@@ -116,6 +120,9 @@ func (a *analyzer) part(w string) {
 	if !a.keepStops && stopWords[string(a.buf[start:])] {
 		a.buf = a.buf[:start]
 		return
+	}
+	if !a.noStem {
+		a.buf = append(a.buf[:start], stem.Bytes(a.buf[start:])...)
 	}
 	a.end()
 }

@@ -28,8 +28,9 @@ const zeroParam = 1e-9
 const maxK1 = 1000
 
 // KeywordConfig configures the keyword index of a [Memory]: the BM25
-// parameters and whether stop words are indexed. The zero value is BM25
-// with k1 = 1.2 and b = 0.75, without English stop words.
+// parameters, whether stop words are indexed and whether words are
+// stemmed. The zero value is BM25 with k1 = 1.2 and b = 0.75, without
+// English stop words, with English stemming.
 type KeywordConfig struct {
 	// K1 is how slowly the weight of a term saturates as it repeats in a
 	// text, from 0 to 1000. Zero means 1.2. A positive value below 1e-9,
@@ -45,12 +46,21 @@ type KeywordConfig struct {
 	// out of its unigrams ("the", "of", ...), and lets queries match them.
 	// By default they are left out of texts and queries alike.
 	KeepStopWords bool
+	// NoStemming indexes and queries words as they are written. By
+	// default English words are reduced to their Porter2 (Snowball
+	// English) stems in texts and queries alike, so that "expects" finds
+	// "expected" and "speakers" finds "speaker", as PostgreSQL's english
+	// text search configuration (the pgvector adapter's default), Lucene's
+	// EnglishAnalyzer and Tantivy do; a saved store is indexed again as it
+	// loads, with the setting given then.
+	NoStemming bool
 }
 
 // bm25 is a resolved KeywordConfig.
 type bm25 struct {
 	k1, b     float64
 	keepStops bool
+	noStem    bool
 }
 
 // check returns what is wrong with c, if anything.
@@ -66,7 +76,7 @@ func (c KeywordConfig) check() error {
 
 // resolve fills in the defaults of c.
 func (c KeywordConfig) resolve() bm25 {
-	return bm25{k1: param(c.K1, defaultK1), b: param(c.B, defaultB), keepStops: c.KeepStopWords}
+	return bm25{k1: param(c.K1, defaultK1), b: param(c.B, defaultB), keepStops: c.KeepStopWords, noStem: c.NoStemming}
 }
 
 // param resolves a K1 or B setting: zero is def, a tiny value is 0.
@@ -82,7 +92,7 @@ func param(v, def float64) float64 {
 
 // config reports p as a KeywordConfig from which NewMemory makes p again.
 func (p bm25) config() KeywordConfig {
-	c := KeywordConfig{K1: p.k1, B: p.b, KeepStopWords: p.keepStops}
+	c := KeywordConfig{K1: p.k1, B: p.b, KeepStopWords: p.keepStops, NoStemming: p.noStem}
 	if c.K1 == 0 {
 		c.K1 = math.SmallestNonzeroFloat64
 	}
@@ -161,7 +171,7 @@ func (m *Memory) keywordScratch(ctx context.Context, query string, k int) (*kwSc
 	}
 	m.init()
 	sc := kwPool.Get().(*kwScratch)
-	sc.an.keepStops = m.bm25.keepStops
+	sc.an.keepStops, sc.an.noStem = m.bm25.keepStops, m.bm25.noStem
 	sc.an.analyze(query)
 	return sc, nil
 }

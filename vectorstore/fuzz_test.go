@@ -12,8 +12,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/internal/stem"
+	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // FuzzLoad feeds Load arbitrary bytes. It must never panic and must refuse
@@ -100,10 +102,10 @@ func FuzzLexical(f *testing.F) {
 }
 
 // FuzzKeywordTerms checks the analysis of the keyword index on arbitrary
-// text: every term is a non-empty piece of the case-folded text (without
+// text: every term before stemming is a non-empty piece of the case-folded text (without
 // apostrophes and format characters) holding a letter or a digit and no white space; leaving
 // stop words out removes exactly the stop words; the same text gives the
-// same terms; and a record is found by a query of its own text exactly
+// same terms; stemming maps each term to its stem and drops none; and a record is found by a query of its own text exactly
 // when the text has a term.
 func FuzzKeywordTerms(f *testing.F) {
 	for _, s := range []string{"", "Hello, World!", "don't ’’' x'", "ΣΊΣΥΦΟΣ ς", "東京都の天気 abc日本def", "ไทย ภาษา", "the of and", "v1.2.3 ERR_X 24/01234", "\u0301\u0301 a"} {
@@ -139,6 +141,11 @@ func FuzzKeywordTerms(f *testing.F) {
 			}
 		}
 		require.Equal(t, len(kept), len(terms), "stop words: %q from %q", terms, all)
+		stemmed := vectorstore.TermsOf(text, vectorstore.KeywordConfig{})
+		require.Len(t, stemmed, len(terms), "stemming keeps every term")
+		for i, term := range terms {
+			require.Equal(t, stem.English(term), stemmed[i])
+		}
 		m := newMemory(t, vectorstore.MemoryConfig{}, vectorstore.Record{ID: "a", DocID: "d", Text: text, Vector: []float32{1}})
 		hits, err := m.QueryKeywords(bg, text, 1, vectorstore.Filter{})
 		if strings.TrimFunc(text, unicode.IsSpace) == "" {

@@ -54,6 +54,41 @@ func TestTerms(t *testing.T) {
 	}
 }
 
+// TestStemmedTerms: by default English words are indexed and queried as
+// their Porter2 stems, so that the forms of a word find each other.
+func TestStemmedTerms(t *testing.T) {
+	for _, tt := range []struct {
+		name, text string
+		cfg        vectorstore.KeywordConfig
+		want       []string
+	}{
+		{"forms meet", "Expects expected expecting speakers spoke", vectorstore.KeywordConfig{}, []string{"expect", "expect", "expect", "speaker", "spoke"}},
+		{"after folding", "Hotels NIGHTLY O'Brien's", vectorstore.KeywordConfig{}, []string{"hotel", "night", "obrien"}},
+		{"stop words first", "The running of the bulls", vectorstore.KeywordConfig{}, []string{"run", "bull"}},
+		{"other scripts as they are", "naïve Zürich 東京都 v1.2.3", vectorstore.KeywordConfig{}, []string{"naïve", "zürich", "東京", "京都", "v1.2.3"}},
+		{"NoStemming", "Expects expected speakers", vectorstore.KeywordConfig{NoStemming: true}, []string{"expects", "expected", "speakers"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, vectorstore.TermsOf(tt.text, tt.cfg))
+		})
+	}
+}
+
+// TestStemmedQuery: a query finds a record that uses another form of its
+// words, and with NoStemming it does not.
+func TestStemmedQuery(t *testing.T) {
+	rec := vectorstore.Record{ID: "a", DocID: "d", Text: "The speaker expected applause.", Vector: []float32{1}}
+	for _, tt := range []struct {
+		cfg  vectorstore.KeywordConfig
+		hits int
+	}{{vectorstore.KeywordConfig{}, 1}, {vectorstore.KeywordConfig{NoStemming: true}, 0}} {
+		m := newMemory(t, vectorstore.MemoryConfig{Keywords: tt.cfg}, rec)
+		hits, err := m.QueryKeywords(bg, "speakers expecting", 1, vectorstore.Filter{})
+		require.NoError(t, err)
+		require.Len(t, hits, tt.hits, "%+v", tt.cfg)
+	}
+}
+
 // vocabulary mixes stop words, case and accents, CJK and identifiers, so
 // that random texts exercise the analysis as well as the index.
 var vocabulary = strings.Fields(`the of and a to alpha beta gamma delta epsilon zeta eta theta iota
@@ -79,7 +114,7 @@ func bm25Ref(recs map[string]vectorstore.Record, cfg vectorstore.KeywordConfig, 
 	total := 0
 	for id, r := range recs {
 		tf[id] = map[string]int{}
-		for _, term := range vectorstore.Terms(r.Text, cfg.KeepStopWords) {
+		for _, term := range vectorstore.TermsOf(r.Text, cfg) {
 			if tf[id][term] == 0 {
 				df[term]++
 			}
@@ -91,7 +126,7 @@ func bm25Ref(recs map[string]vectorstore.Record, cfg vectorstore.KeywordConfig, 
 	n := float64(len(recs))
 	avg := float64(total) / n
 	var terms []string
-	for _, term := range vectorstore.Terms(query, cfg.KeepStopWords) {
+	for _, term := range vectorstore.TermsOf(query, cfg) {
 		if !slices.Contains(terms, term) {
 			terms = append(terms, term)
 		}

@@ -110,7 +110,7 @@ func (m *Memory) init() {
 		}
 		m.st.compact = m.compact
 		m.bm25 = m.kwCfg.resolve()
-		m.an.keepStops = m.bm25.keepStops
+		m.an.keepStops, m.an.noStem = m.bm25.keepStops, m.bm25.noStem
 		m.kw = keywords{ids: make(map[string]int32)}
 		m.byID = make(map[string]int32)
 		m.docs = make(map[string][]int32)

@@ -14,17 +14,25 @@ func English(word string) string {
 	if len(word) <= 2 || !lowerASCII(word) {
 		return word
 	}
-	if s, ok := exceptions1[word]; ok {
-		return s
-	}
 	var buf [48]byte
-	w := stemmer{word: word}
-	if len(word) <= len(buf) {
-		w.b = buf[:len(word)]
-		copy(w.b, word)
-	} else {
-		w.b = []byte(word)
+	b := Bytes(append(buf[:0], word...))
+	if string(b) == word {
+		return word
 	}
+	return string(b)
+}
+
+// Bytes stems the lower-case word b in place and returns the stem, a
+// sub-slice of b: no step makes a word longer. A word
+// with a byte other than a to z and the apostrophe is returned as it is.
+func Bytes(b []byte) []byte {
+	if len(b) <= 2 || !lowerASCII(string(b)) {
+		return b
+	}
+	if s, ok := exceptions1[string(b)]; ok {
+		return append(b[:0], s...)
+	}
+	w := stemmer{b: b}
 	w.prelude()
 	if len(w.b) <= 2 {
 		return w.result()
@@ -67,21 +75,17 @@ var exceptions2 = map[string]bool{
 // stemmer holds a word being stemmed; Y marks a y that is a consonant.
 type stemmer struct {
 	b      []byte
-	word   string // the word given
-	p1, p2 int    // the starts of R1 and R2
+	p1, p2 int // the starts of R1 and R2
 }
 
-// result returns the stem, without allocating when it is the word.
-func (w *stemmer) result() string {
+// result returns the stem, its consonant ys lower case again.
+func (w *stemmer) result() []byte {
 	for i, c := range w.b {
 		if c == 'Y' {
 			w.b[i] = 'y'
 		}
 	}
-	if string(w.b) == w.word {
-		return w.word
-	}
-	return string(w.b)
+	return w.b
 }
 
 func vowel(c byte) bool {
