@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -205,7 +204,10 @@ type Chunk struct {
 	// Start and End are byte offsets into the text: text[Start:End] == Text.
 	Start, End int
 	// Text is the chunk, a substring of the input without surrounding
-	// white space.
+	// white space. White space is trimmed in whole grapheme clusters: a
+	// space that carries a combining mark or a joiner (" \u0301") is a
+	// character that a chunk may start with, and a chunk starts and ends
+	// at grapheme boundaries (see [Rune] for the one exception).
 	Text string
 	// Tokens is the Tokenizer's exact count of Text; never above MaxTokens.
 	Tokens int
@@ -296,7 +298,7 @@ func (c *Chunker) Split(text string) ([]Chunk, error) {
 	if !utf8.ValidString(text) {
 		return nil, fmt.Errorf("%w: first invalid byte at offset %d", ErrInvalidUTF8, firstInvalid(text))
 	}
-	first, last := space.Trim(text, 0, len(text))
+	first, last := trimText(text)
 	if first >= last {
 		return nil, ErrEmptyText
 	}
