@@ -39,7 +39,8 @@ var (
 	ErrInvalidUTF8 = errors.New("chunker: text is not valid UTF-8")
 	// ErrGraphemeTooLong means a single grapheme cluster counts more than
 	// MaxTokens tokens and Config.KeepGraphemes forbids cutting it, or
-	// that a single code point does.
+	// that a single code point does (a white space character inside a
+	// cluster counts with the code point after it).
 	ErrGraphemeTooLong = errors.New("chunker: a grapheme cluster is longer than MaxTokens")
 	// ErrTokenizer means the Tokenizer misbehaved: it returned a negative
 	// count, or counted the same text differently on two calls (a
@@ -147,7 +148,9 @@ type Config struct {
 	// tokens; a letter can carry thousands of combining marks) is cut
 	// between its code points, and the chunks on either side of such a cut
 	// report the [Rune] boundary; only a single code point longer than
-	// MaxTokens is then an error. Set it where a chunk must never split
+	// MaxTokens is then an error (a white space character in such a
+	// cluster is not cut from the code point after it, or, last, before
+	// it). Set it where a chunk must never split
 	// what a reader sees as one character.
 	KeepGraphemes bool
 }

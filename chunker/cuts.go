@@ -119,13 +119,20 @@ func (s *split) eachCut(u unitKind, a, b int, fn func(cand) error) error {
 	case uGraphemes:
 		return s.eachSpanGap(u, segment.AppendGraphemes, a, b, rGrapheme, fn)
 	case uRunes:
+		// A white space character goes with the code point after it (or,
+		// last in the unit, before it): alone at the edge of a chunk it
+		// would be trimmed away (see cutAt).
+		prevSpace := false
 		for i := a; i < b; {
-			_, n := utf8.DecodeRuneInString(s.text[i:b])
-			if i += n; i < b {
+			r, n := utf8.DecodeRuneInString(s.text[i:b])
+			sp := space.Rune(r)
+			if i > a && !prevSpace && (!sp || space.Skip(s.text, i, b) < b) {
 				if err := fn(cand{end: i, start: i, rank: rRune}); err != nil {
 					return err
 				}
 			}
+			prevSpace = sp
+			i += n
 		}
 	}
 	return nil

@@ -142,11 +142,27 @@ func maxSpaceRun(tok tokencount.Tokenizer, text string) int {
 	return m
 }
 
-// maxRune returns the count of the longest code point.
+// maxRune returns the count of the longest code point, where a white
+// space character inside a grapheme cluster goes with the code point after
+// it (or, last in the cluster, before it), as Split cuts a cluster.
 func maxRune(tok tokencount.Tokenizer, text string) int {
 	m := 0
-	for _, r := range text {
-		m = max(m, tok.Count(string(r)))
+	g := uniseg.NewGraphemes(text)
+	for g.Next() {
+		var pieces []string
+		glue := false
+		for _, r := range g.Str() {
+			switch {
+			case glue || (unicode.IsSpace(r) && len(pieces) > 0 && len(g.Str()) == len(string(r))+len(strings.Join(pieces, ""))):
+				pieces[len(pieces)-1] += string(r)
+			default:
+				pieces = append(pieces, string(r))
+			}
+			glue = unicode.IsSpace(r)
+		}
+		for _, p := range pieces {
+			m = max(m, tok.Count(p))
+		}
 	}
 	return m
 }
