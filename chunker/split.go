@@ -28,8 +28,8 @@ type split struct {
 	tok         tokencount.Tokenizer
 	text        string
 	first, last int
-	hasCR       bool
-	capacity    int // the planning size of a chunk, without overlap and margin
+	lineEnds    markdown.Lines // the lines of text[:last]
+	capacity    int            // the planning size of a chunk, without overlap and margin
 
 	blocks   []block
 	cands    []cand
@@ -53,7 +53,7 @@ var splitPool = sync.Pool{New: func() any { return new(split) }}
 func newSplit(c *Chunker, text string, first, last int) *split {
 	s := splitPool.Get().(*split)
 	s.c, s.tok, s.text, s.first, s.last = c, c.cfg.Tokenizer, text, first, last
-	s.hasCR = strings.IndexByte(text[first:last], '\r') >= 0
+	s.lineEnds = markdown.NewLines(text[:last], strings.IndexByte(text[first:last], '\r') >= 0)
 	body := c.cfg.MaxTokens - c.cfg.OverlapTokens
 	s.capacity = max(1, body-min(c.margin, body/16))
 	s.blocks, s.cands = s.blocks[:0], s.cands[:0]
@@ -64,7 +64,7 @@ func newSplit(c *Chunker, text string, first, last int) *split {
 const maxPooled = 1 << 16
 
 func (s *split) release() {
-	s.c, s.tok, s.text = nil, nil, ""
+	s.c, s.tok, s.text, s.lineEnds = nil, nil, "", markdown.Lines{}
 	if cap(s.cands) > maxPooled || cap(s.spare) > maxPooled || cap(s.extra) > maxPooled ||
 		cap(s.ends) > window || cap(s.local) > window || cap(s.plan.arg) > 4*maxPooled {
 		*s = split{}
