@@ -2,6 +2,7 @@ package chunker_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,6 +68,44 @@ func BenchmarkSplitShapes(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkSplitVsCount times Split against one Count of the same text,
+// warm, in interleaved rounds (a Count, then a Split, each round), by the
+// process's CPU time on Linux (a loaded machine inflates wall time), and
+// reports the ratio of the two per round as min, median and max: the
+// cost of chunking in units of tokenizing the text once.
+func BenchmarkSplitVsCount(b *testing.B) {
+	tok := cl100k(b)
+	for _, name := range []string{"room_with_a_view.txt", "romeo_and_juliet.txt", "sherlock_1661.txt", "commonmark_spec.md"} {
+		text := corpus(b, name)
+		for _, format := range []chunker.Format{chunker.Text, chunker.Markdown} {
+			for _, max := range []int{128, 512} {
+				b.Run(fmt.Sprintf("%s/%v/max=%d", name, format, max), func(b *testing.B) {
+					c := mustNew(b, chunker.Config{Tokenizer: tok, MaxTokens: max, Format: format})
+					if _, err := c.Split(text); err != nil {
+						b.Fatal(err)
+					}
+					b.SetBytes(int64(len(text)))
+					b.ReportAllocs()
+					var ratios []float64
+					for b.Loop() {
+						t0 := cpuTime()
+						tok.Count(text)
+						t1 := cpuTime()
+						if _, err := c.Split(text); err != nil {
+							b.Fatal(err)
+						}
+						ratios = append(ratios, float64(cpuTime()-t1)/float64(t1-t0))
+					}
+					slices.Sort(ratios)
+					b.ReportMetric(ratios[0], "min-ratio")
+					b.ReportMetric(ratios[len(ratios)/2], "med-ratio")
+					b.ReportMetric(ratios[len(ratios)-1], "max-ratio")
+				})
+			}
 		}
 	}
 }

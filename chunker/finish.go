@@ -58,7 +58,7 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 			}
 			n, err := known, error(nil)
 			if n < 0 {
-				n, err = s.count(start, end)
+				n, err = s.countChunk(w.at(a), w.at(b), start, end)
 			}
 			known = -1
 			if err != nil {
@@ -67,7 +67,7 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 			if n < cfg.MinTokens && p+1 < len(cuts) && b+1 < cuts[p+1]+shift {
 				// Short by exact count, where the estimate said not: take
 				// in the next unit if the chunk stays within MaxTokens.
-				if n2, err := s.count(start, s.endAt(b+1)); err == nil && n2 <= cfg.MaxTokens {
+				if n2, err := s.countChunk(w.at(a), w.at(b+1), start, s.endAt(b+1)); err == nil && n2 <= cfg.MaxTokens {
 					b, known = b+1, n2
 					continue
 				}

@@ -262,3 +262,31 @@ func ExampleBoundary() {
 	fmt.Println(chunker.Paragraph, chunker.Sentence < chunker.Word)
 	// Output: Paragraph true
 }
+
+// Every encoding counts chunks exactly: the counts that Split takes from
+// its sizing pass and the chunks' edges are each chunk's Count, on random
+// texts and configurations, and on prose cut at every size.
+func TestPropertiesEncodings(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 29))
+	room := corpus(t, "room_with_a_view.txt")[30000:60000]
+	for _, name := range tokencount.Encodings() {
+		tok, err := tokencount.Encoding(name)
+		require.NoError(t, err)
+		t.Run(name, func(t *testing.T) {
+			for i := 0; i < 40; i++ {
+				cfg := chunker.Config{
+					Tokenizer:     tok,
+					MaxTokens:     2 + r.IntN(300),
+					Format:        chunker.Format(r.IntN(2)),
+					Strategy:      chunker.Strategy(r.IntN(2)),
+					StretchChunks: r.IntN(4),
+				}
+				if r.IntN(3) == 0 {
+					cfg.OverlapTokens = r.IntN(cfg.MaxTokens / 2)
+				}
+				checkSplit(t, cfg, randomText(r, 1+r.IntN(800)))
+				checkSplit(t, cfg, room[r.IntN(10000):])
+			}
+		})
+	}
+}

@@ -19,6 +19,7 @@ type cand struct {
 	rank       rank
 	unit       unitKind // how the text after it, up to the next cand, is cut further
 	opt        bool     // optional: for balancing only, not for the count of chunks
+	joints     joints   // where exact counts meet the prefix counts; see exact.go
 }
 
 // split holds the working state of one call to Split. Its buffers are
@@ -30,6 +31,7 @@ type split struct {
 	first, last int
 	lineEnds    markdown.Lines // the lines of text[:last]
 	capacity    int            // the planning size of a chunk, without overlap and margin
+	exact       bool           // counts add up at anchors (see exact.go)
 
 	blocks   []block
 	cands    []cand
@@ -40,6 +42,7 @@ type split struct {
 	breaks   []cand
 	spanBuf  [uNone][]segment.Span // words or graphemes of a window, by the kind they cut
 	ends     []int
+	seams    []int // where the sizing pass started its windows after the first
 	local    []int // token ends of one unit, tokenized alone
 	mdBlocks []markdown.Block
 	plan     planner
@@ -56,6 +59,7 @@ func newSplit(c *Chunker, text string, first, last int) *split {
 	s.lineEnds = markdown.NewLines(text[:last], strings.IndexByte(text[first:last], '\r') >= 0)
 	body := c.cfg.MaxTokens - c.cfg.OverlapTokens
 	s.capacity = max(1, body-min(c.margin, body/16))
+	_, s.exact = c.cfg.Tokenizer.(*tokencount.BPE)
 	s.blocks, s.cands = s.blocks[:0], s.cands[:0]
 	return s
 }
@@ -92,7 +96,7 @@ func (s *split) run() ([]Chunk, error) {
 		// It may all fit in one chunk, which needs no room for overlap;
 		// the exact count that proves it is the chunk's count. (Split
 		// has counted a text of oneChunkBytes or less already.)
-		n, err := s.count(s.first, s.last)
+		n, err := s.countChunk(&s.cands[0], &s.cands[m], s.first, s.last)
 		if err != nil {
 			return nil, err
 		}
@@ -116,6 +120,9 @@ func (s *split) monotone() {
 	e, st := 0, 0
 	for i := range s.cands {
 		c := &s.cands[i]
+		if c.e < e || c.s < st {
+			c.joints = joints{} // they were relative to the counts
+		}
 		e = max(e, c.e)
 		st = max(st, c.s)
 		c.e, c.s = e, st
