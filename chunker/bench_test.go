@@ -2,6 +2,7 @@ package chunker_test
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -107,5 +108,33 @@ func BenchmarkSplitVsCount(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// BenchmarkSplitGrowth splits a novel repeated 1, 4 and 16 times at 128
+// tokens: the bytes allocated per byte of text (B/op over the text's
+// length) should stay flat as the text grows.
+func BenchmarkSplitGrowth(b *testing.B) {
+	tok := cl100k(b)
+	room := corpus(b, "room_with_a_view.txt")
+	for _, times := range []int{1, 4, 16} {
+		text := strings.Repeat(room+"\n\n", times)
+		b.Run(fmt.Sprintf("x%d", times), func(b *testing.B) {
+			c := mustNew(b, chunker.Config{Tokenizer: tok, MaxTokens: 128})
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			var allocated uint64
+			var ms runtime.MemStats
+			for b.Loop() {
+				runtime.ReadMemStats(&ms)
+				before := ms.TotalAlloc
+				if _, err := c.Split(text); err != nil {
+					b.Fatal(err)
+				}
+				runtime.ReadMemStats(&ms)
+				allocated += ms.TotalAlloc - before
+			}
+			b.ReportMetric(float64(allocated)/float64(b.N)/float64(len(text)), "B/byte")
+		})
 	}
 }
