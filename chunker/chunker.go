@@ -105,11 +105,13 @@ func (s Strategy) String() string {
 // Config configures a [Chunker]. The zero values of the optional fields
 // give plain-text, balanced chunks with no overlap and no floor.
 type Config struct {
-	// Tokenizer counts tokens; required. Chunks are sized and verified
+	// Tokenizer counts tokens; required. Chunks are sized and counted
 	// with it. A Tokenizer that also implements [tokencount.Offsetter]
-	// (every tokencount encoding does) is tokenized once per Split;
-	// any other is sampled by word (see [tokencount.AppendTokenEnds]),
-	// and every chunk is still verified with its Count.
+	// (every tokencount encoding does) is tokenized once per Split to
+	// size the chunks; any other is sampled by word (see
+	// [tokencount.AppendTokenEnds]). A tiktoken encoding's exact counts
+	// of the chunks come from that pass and the chunks' edges; any other
+	// Tokenizer counts every chunk with Count.
 	Tokenizer tokencount.Tokenizer
 	// MaxTokens is the hard ceiling: no chunk is ever longer, by the
 	// Tokenizer's exact count of the chunk's Text. Required, positive.

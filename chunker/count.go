@@ -19,7 +19,8 @@ import (
 // The estimated size of the chunk from candidate i to candidate j is then
 // e[j] - s[i]: the tokens that overlap it. It differs from the exact count
 // of the chunk only where the chunk's edges tokenize differently on their
-// own, by a token or two, which is why every chunk is verified.
+// own, by a token or two, which is why every chunk is counted exactly
+// (from these counts and its edges where that is exact; see exact.go).
 
 const window = 1 << 18
 
