@@ -103,8 +103,19 @@ func splitBytes(t *testing.T, cfg Config, text string) int {
 func TestSplitTokenizesOnce(t *testing.T) {
 	tok, err := tokencount.Encoding("cl100k_base")
 	require.NoError(t, err)
-	for _, name := range []string{"room_with_a_view.txt", "commonmark_spec.md"} {
-		text := testcorpus.Must(t, name)
+	sherlock := testcorpus.Must(t, "sherlock_1661.txt")
+	texts := map[string]string{
+		"room_with_a_view.txt": testcorpus.Must(t, "room_with_a_view.txt"),
+		"commonmark_spec.md":   testcorpus.Must(t, "commonmark_spec.md"),
+		// Several windows of the sizing pass: chunks across their seams
+		// are counted whole.
+		"sherlock twice": sherlock + "\n\n" + sherlock,
+		// Without line breaks the windows part at a space, inside a
+		// sentence, where the tokens differ from the whole text's.
+		"one line": strings.ReplaceAll(sherlock+" "+sherlock, "\n", " "),
+	}
+	for _, name := range []string{"room_with_a_view.txt", "commonmark_spec.md", "sherlock twice", "one line"} {
+		text := texts[name]
 		for _, format := range []Format{Text, Markdown} {
 			for _, max := range []int{128, 512} {
 				n := splitBytes(t, Config{Tokenizer: tok, MaxTokens: max, Format: format}, text)
