@@ -7,11 +7,12 @@ import "sort"
 // A tiktoken encoding ([tokencount.BPE]) counts a text as the sum of the
 // counts of its pieces, which a pre-tokenizer cuts; the pre-tokenizer
 // decides each piece from the text at and after its start, never before.
-// Where a character that is not white space is followed by a space, every
-// tiktoken encoding ends a piece (no piece carries on from a non-space
-// character into white space), and the pieces before cannot change as
-// long as what follows is a space or the end of the text. Call such a
-// position, the space's offset, a joint. So for any string holding the
+// Where a printable ASCII character is followed by a space, or a letter or
+// digit by a line break or tab, every tiktoken encoding ends a piece (no
+// piece carries on from such a character into that white space), and the
+// pieces before cannot change as long as what follows is that white space
+// or the end of the text. Call such a position, the white space's offset,
+// a joint. So for any string holding the
 // joints x <= y, each with the character before it:
 //
 //	Count(t[a:b]) = Count(t[a:x]) + Count(t[x:y]) + Count(t[y:b])
@@ -25,8 +26,9 @@ import "sort"
 // a cut made later by refinement) is counted whole.
 
 // maxJointScan bounds how far from a cut a joint is looked for, and so
-// what a chunk's edges cost to count.
-const maxJointScan = 64
+// what a chunk's edges cost to count; offsets and token counts up to it
+// (and one more token) fit in the bytes of joints.
+const maxJointScan = 200
 
 // joints locates the joints of a cut compactly, relative to the cut and
 // its prefix counts: the first joint after its start is afterOff bytes
@@ -37,11 +39,29 @@ type joints struct {
 	afterOff, afterTok, beforeOff, beforeTok uint8
 }
 
-// jointAt reports whether i is a joint: a space after an ASCII character
-// that is not white space.
+// jointAt reports whether i is a joint: a space after a printable ASCII
+// character, or a line break or tab after an ASCII letter or digit. (After
+// punctuation a line break can belong to the punctuation's piece.)
 func jointAt(text string, i int) bool {
-	return i > 0 && i < len(text) && text[i] == ' ' && text[i-1] > ' ' && text[i-1] < 0x7f
+	if i <= 0 || i >= len(text) {
+		return false
+	}
+	switch c := text[i-1]; text[i] {
+	case ' ':
+		return c > ' ' && c < 0x7f
+	case '\n', '\r', '\t':
+		return alnum[c]
+	}
+	return false
 }
+
+// alnum marks the ASCII letters and digits.
+var alnum = func() (t [256]bool) {
+	for c := '0'; c <= 'z'; c++ {
+		t[c] = c <= '9' || c >= 'a' || (c >= 'A' && c <= 'Z')
+	}
+	return t
+}()
 
 // jointAfter returns the first joint x with from < x < to and x <=
 // from+maxJointScan, or -1.
