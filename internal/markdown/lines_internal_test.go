@@ -60,3 +60,38 @@ func TestLinesAnyOrder(t *testing.T) {
 	require.Equal(t, [2]int{14, 15}, want[9])
 	require.Equal(t, [2]int{15, 16}, want[15], "a CR after LF ends an empty line")
 }
+
+// naiveLineAt is the definition of Lines.At, searched afresh each time.
+func naiveLineAt(text string, i int) (end, next int) {
+	end, next = len(text), len(text)
+	if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+		end, next = i+j, i+j+1
+	}
+	if k := strings.IndexByte(text[i:end], '\r'); k >= 0 && i+k+1 < end {
+		return i + k, i + k + 1
+	}
+	return end, next
+}
+
+// FuzzLines holds At to its definition for any text and any order of
+// calls, and a walk in order to reading the text at most twice.
+func FuzzLines(f *testing.F) {
+	f.Add("a\rb\r\nc\n\rd\r\r\n", []byte{3, 0, 9, 1, 12})
+	f.Add("\n\n\r\r", []byte{4, 0, 2})
+	f.Fuzz(func(t *testing.T, text string, order []byte) {
+		l := NewLines(text, strings.Contains(text, "\r"))
+		for _, b := range order {
+			i := int(b) % (len(text) + 1)
+			e, n := l.At(i)
+			we, wn := naiveLineAt(text, i)
+			require.Equal(t, [2]int{we, wn}, [2]int{e, n}, "At(%d) of %q", i, text)
+		}
+		l = NewLines(text, strings.Contains(text, "\r"))
+		for i := 0; i < len(text); {
+			_, next := l.At(i)
+			require.Greater(t, next, i)
+			i = next
+		}
+		require.LessOrEqual(t, l.lf.searched+l.cr.searched, 2*len(text))
+	})
+}
