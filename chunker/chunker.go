@@ -13,21 +13,10 @@ import (
 // Errors returned by [New] and [Split]. Returned errors wrap one of these, so
 // test for them with [errors.Is].
 var (
-	// ErrNoTokenizer means Config.Tokenizer is nil.
-	ErrNoTokenizer = errors.New("chunker: Tokenizer is required")
-	// ErrMaxTokens means Config.MaxTokens is not positive.
-	ErrMaxTokens = errors.New("chunker: MaxTokens must be positive")
-	// ErrMinTokens means Config.MinTokens is negative or above half of
-	// MaxTokens-OverlapTokens, a floor that many texts cannot meet.
-	ErrMinTokens = errors.New("chunker: MinTokens must be between 0 and (MaxTokens-OverlapTokens)/2")
-	// ErrOverlapTokens means Config.OverlapTokens is negative or not below MaxTokens.
-	ErrOverlapTokens = errors.New("chunker: OverlapTokens must be at least 0 and below MaxTokens")
-	// ErrFormat means Config.Format is not a known [Format].
-	ErrFormat = errors.New("chunker: unknown Format")
-	// ErrStrategy means Config.Strategy is not a known [Strategy].
-	ErrStrategy = errors.New("chunker: unknown Strategy")
-	// ErrStretchChunks means Config.StretchChunks is negative.
-	ErrStretchChunks = errors.New("chunker: StretchChunks must not be negative")
+	// ErrConfig means a setting of the Config is invalid (the message
+	// names the field, its value and what is allowed), or the Chunker was
+	// not made by New.
+	ErrConfig = errors.New("chunker: invalid configuration")
 
 	// ErrEmptyText means the text holds no non-space character, so there
 	// is nothing to chunk. Callers that process many documents can skip
@@ -229,9 +218,9 @@ type Chunker struct {
 	margin int // tokens kept free when planning, for estimate errors
 }
 
-// New validates cfg and returns a Chunker. Errors wrap [ErrNoTokenizer],
-// [ErrMaxTokens], [ErrMinTokens], [ErrOverlapTokens], [ErrFormat],
-// [ErrStrategy] or [ErrStretchChunks].
+// New validates cfg and returns a Chunker. An invalid setting returns an
+// error wrapping [ErrConfig] that names the field, such as
+// "chunker: invalid configuration: MaxTokens is -3: must be positive".
 func New(cfg Config) (*Chunker, error) {
 	if err := validate(cfg); err != nil {
 		return nil, err
@@ -242,19 +231,19 @@ func New(cfg Config) (*Chunker, error) {
 func validate(cfg Config) error {
 	switch {
 	case cfg.Tokenizer == nil:
-		return ErrNoTokenizer
+		return fmt.Errorf("%w: Tokenizer is nil: required", ErrConfig)
 	case cfg.MaxTokens <= 0:
-		return fmt.Errorf("%w: got %d", ErrMaxTokens, cfg.MaxTokens)
+		return fmt.Errorf("%w: MaxTokens is %d: must be positive", ErrConfig, cfg.MaxTokens)
 	case cfg.OverlapTokens < 0 || cfg.OverlapTokens >= cfg.MaxTokens:
-		return fmt.Errorf("%w: got %d with MaxTokens %d", ErrOverlapTokens, cfg.OverlapTokens, cfg.MaxTokens)
+		return fmt.Errorf("%w: OverlapTokens is %d: must be at least 0 and below MaxTokens (%d)", ErrConfig, cfg.OverlapTokens, cfg.MaxTokens)
 	case cfg.MinTokens < 0 || cfg.MinTokens > (cfg.MaxTokens-cfg.OverlapTokens)/2:
-		return fmt.Errorf("%w: got %d with MaxTokens %d and OverlapTokens %d", ErrMinTokens, cfg.MinTokens, cfg.MaxTokens, cfg.OverlapTokens)
+		return fmt.Errorf("%w: MinTokens is %d: must be between 0 and (MaxTokens-OverlapTokens)/2 (%d)", ErrConfig, cfg.MinTokens, (cfg.MaxTokens-cfg.OverlapTokens)/2)
 	case cfg.Format > Markdown:
-		return fmt.Errorf("%w: got %d", ErrFormat, cfg.Format)
+		return fmt.Errorf("%w: Format is %v: must be Text or Markdown", ErrConfig, cfg.Format)
 	case cfg.Strategy > Greedy:
-		return fmt.Errorf("%w: got %d", ErrStrategy, cfg.Strategy)
+		return fmt.Errorf("%w: Strategy is %v: must be Balanced or Greedy", ErrConfig, cfg.Strategy)
 	case cfg.StretchChunks < 0:
-		return fmt.Errorf("%w: got %d", ErrStretchChunks, cfg.StretchChunks)
+		return fmt.Errorf("%w: StretchChunks is %d: must not be negative", ErrConfig, cfg.StretchChunks)
 	}
 	return nil
 }
@@ -292,10 +281,10 @@ func (c *Chunker) Config() Config {
 // its own (or, with KeepGraphemes, a grapheme cluster) one wrapping
 // [ErrGraphemeTooLong], and a Tokenizer that returns a negative count one
 // wrapping [ErrTokenizer]. A Chunker that was not made by New (its zero
-// value, or nil) returns [ErrNoTokenizer].
+// value, or nil) returns an error wrapping [ErrConfig].
 func (c *Chunker) Split(text string) ([]Chunk, error) {
 	if c == nil {
-		return nil, ErrNoTokenizer
+		return nil, fmt.Errorf("%w: nil Chunker: make one with New", ErrConfig)
 	}
 	if err := validate(c.cfg); err != nil {
 		return nil, err // a Chunker not made by New
