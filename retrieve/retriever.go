@@ -32,7 +32,7 @@ const (
 
 // DefaultFusion returns the fusion of a [Hybrid] search for the zero
 // fields of Config.Fusion: reciprocal rank fusion with K = 4, the vector
-// search weighted 1 and the keyword search 10. The keyword search leads:
+// search weighted 1 and the keyword search 20. The keyword search leads:
 // a question's own words find its passage more often than the vector of a
 // dependency-free embedder does, and equal weights let the vector search
 // push the keyword search's best hit down. The vector search breaks the
@@ -43,7 +43,7 @@ const (
 // neural embedder finds what the words miss, and deserves more weight
 // (equal weights and K = 60, say): measure on your own questions with
 // benchmarks/cmd/eval -retriever -embed-url.
-func DefaultFusion() FusionConfig { return FusionConfig{K: 4, Weights: []float64{1, 10}} }
+func DefaultFusion() FusionConfig { return FusionConfig{K: 4, Weights: []float64{1, 20}} }
 
 // Search says which searches a [Retriever] runs.
 type Search int
