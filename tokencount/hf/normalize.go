@@ -82,12 +82,14 @@ func (u unicodeForm) normalize(s string, want bool) (string, []int32) {
 	it.InitString(u.f, s)
 	var b []byte
 	var al []int32
+	start, from := 0, 0 // input and output offsets of the current segment
 	for !it.Done() {
-		start := it.Pos()
-		seg := it.Next()
+		b = append(b, it.Next()...)
 		end := it.Pos()
-		b = append(b, seg...)
-		in := s[start:end]
+		if end == start {
+			continue // a long decomposition comes in parts; the input follows
+		}
+		seg, in := b[from:], s[start:end]
 		if utf8.RuneCount(seg) == utf8.RuneCountInString(in) {
 			// Reordered or replaced one for one: rune k of the output
 			// ends where rune k of the input does.
@@ -101,11 +103,15 @@ func (u unicodeForm) normalize(s string, want bool) (string, []int32) {
 				}
 				j += w
 			}
-			continue
+		} else {
+			for range seg {
+				al = append(al, int32(end))
+			}
 		}
-		for range seg {
-			al = append(al, int32(end))
-		}
+		start, from = end, len(b)
+	}
+	for range len(b) - from {
+		al = append(al, int32(len(s)))
 	}
 	return string(b), al
 }

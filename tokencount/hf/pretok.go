@@ -217,12 +217,13 @@ func (bl byteLevel) split(dst []piece, p piece) []piece {
 	return patternSplit{m: partition(splitGPT2)}.split(dst, p)
 }
 
-// prepend returns p with text before it, the inserted bytes aligned to
-// the start of p.
+// prepend returns p with text before it. Like the library, the inserted
+// bytes are aligned with the first character of p.
 func prepend(p piece, text string) piece {
 	al := make([]int32, 0, len(text)+len(p.s))
+	_, w := utf8.DecodeRuneInString(p.s)
 	for range len(text) {
-		al = append(al, int32(p.end(0)))
+		al = append(al, int32(p.end(w)))
 	}
 	for j := range len(p.s) {
 		al = append(al, int32(p.end(j+1)))

@@ -107,8 +107,10 @@ func (m *unigram) encode(dst []int32, s string) []int32 {
 			dst = append(dst, t.end)
 			continue
 		}
-		for b := t.start + 1; b <= t.end; b++ {
-			dst = append(dst, b)
+		// The library gives every byte token the offsets of the whole
+		// piece it spells.
+		for range t.end - t.start {
+			dst = append(dst, t.end)
 		}
 	}
 	return dst

