@@ -32,31 +32,26 @@ type merge struct{ rank, id int32 }
 func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
 func (m *bpe) count(s string) int {
-	if m.ignoreMerges {
-		if _, ok := m.vocab[s]; ok {
-			return 1
-		}
-	}
-	if e, ok := m.cache.get(s); ok {
-		return len(e)
-	}
-	e := m.merge(nil, s)
-	m.cache.put(s, e)
-	return len(e)
+	return len(m.lookup(s))
 }
 
 func (m *bpe) ends(dst []int32, s string) []int32 {
-	if m.ignoreMerges {
-		if _, ok := m.vocab[s]; ok {
-			return append(dst, int32(len(s)))
-		}
-	}
+	return append(dst, m.lookup(s)...)
+}
+
+// lookup returns the token ends of s, from the cache when it has them.
+func (m *bpe) lookup(s string) []int32 {
 	if e, ok := m.cache.get(s); ok {
-		return append(dst, e...)
+		return e
 	}
-	e := m.merge(nil, s)
+	var e []int32
+	if _, ok := m.vocab[s]; ok && m.ignoreMerges {
+		e = []int32{int32(len(s))}
+	} else {
+		e = m.merge(nil, s)
+	}
 	m.cache.put(s, e)
-	return append(dst, e...)
+	return e
 }
 
 // symbol is a node of the doubly linked list of merge_all.

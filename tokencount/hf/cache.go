@@ -20,7 +20,7 @@ type cacheEntry struct {
 }
 
 const (
-	cacheSlots = 1 << 16
+	cacheSlots = 1 << 18
 	maxCached  = 64
 )
 

@@ -165,8 +165,12 @@ type state struct {
 	// text when the text had invalid UTF-8; nil otherwise.
 	orig []int32
 
-	pieces, next []piece
-	tokEnds      []int32
+	tokEnds []int32
+	levels  []func(piece) // levels[k] feeds pre-tokenizer k+1
+
+	// Where the pieces of the current stretch come from: see pretokenizeAt.
+	al        []int32
+	off, base int
 }
 
 // run counts text into st.n and, when st.want, records token ends.
@@ -278,35 +282,40 @@ func (t *Tokenizer) pretokenize(st *state, ns string, al []int32, base int, firs
 
 // pretokenizeAt splits ns (normalized text whose byte j came from source
 // end al[j], or from off+j+1 when al is nil) into pieces and runs the
-// model on each.
+// model on each. Pieces stream through the pre-tokenizers, so that a long
+// text is never held as a list of pieces.
 func (t *Tokenizer) pretokenizeAt(st *state, ns string, al []int32, off, base int, first bool) {
-	st.pieces = append(st.pieces[:0], piece{s: ns, first: first})
-	for _, p := range t.pre {
-		st.next = st.next[:0]
-		for _, pc := range st.pieces {
-			st.next = p.split(st.next, pc)
-		}
-		st.pieces, st.next = st.next, st.pieces
-	}
-	for _, pc := range st.pieces {
-		if pc.s == "" {
-			continue
-		}
-		if !st.want {
-			st.n += t.model.count(pc.s)
-			continue
-		}
-		st.tokEnds = t.model.ends(st.tokEnds[:0], pc.s)
-		st.n += len(st.tokEnds)
-		for _, e := range st.tokEnds {
-			ne := pc.end(int(e)) // end in ns
-			var src int
-			if al != nil {
-				src = mapEnd(al, ne)
-			} else {
-				src = off + ne
+	st.al, st.off, st.base = al, off, base
+	t.feed(st, 0, piece{s: ns, first: first})
+}
+
+// feed passes p to pre-tokenizer k, or to the model after the last one.
+func (t *Tokenizer) feed(st *state, k int, p piece) {
+	if k < len(t.pre) {
+		if st.levels == nil {
+			st.levels = make([]func(piece), len(t.pre))
+			for j := range st.levels {
+				st.levels[j] = func(q piece) { t.feed(st, j+1, q) }
 			}
-			st.emit(base + src)
 		}
+		t.pre[k].split(p, st.levels[k])
+		return
+	}
+	if p.s == "" {
+		return
+	}
+	if !st.want {
+		st.n += t.model.count(p.s)
+		return
+	}
+	st.tokEnds = t.model.ends(st.tokEnds[:0], p.s)
+	st.n += len(st.tokEnds)
+	for _, e := range st.tokEnds {
+		ne := p.end(int(e)) // end in the normalized text
+		src := st.off + ne
+		if st.al != nil {
+			src = mapEnd(st.al, ne)
+		}
+		st.emit(st.base + src)
 	}
 }

@@ -3,9 +3,11 @@ package hf
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -120,16 +122,53 @@ func isNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(raw) == "null"
 }
 
-func build(data []byte) (*Tokenizer, error) {
+// readFile splits the top-level object into its parts.
+func readFile(data []byte) (*fileJSON, error) {
 	var f fileJSON
-	if err := json.Unmarshal(data, &f); err != nil {
+	var added json.RawMessage
+	sc := &scan{data: data}
+	err := sc.object(func(key []byte) error {
+		raw, err := sc.skip(0)
+		if err != nil {
+			return err
+		}
+		switch string(key) {
+		case "added_tokens":
+			added = raw
+		case "normalizer":
+			f.Normalizer = raw
+		case "pre_tokenizer":
+			f.PreTokenizer = raw
+		case "post_processor":
+			f.PostProcessor = raw
+		case "model":
+			f.Model = raw
+		}
+		return nil
+	})
+	if err == nil && sc.peek() != 0 {
+		err = &syntaxError{"invalid JSON: data after the top-level object", sc.pos}
+	}
+	if err != nil {
 		return nil, formatErr("%v", err)
+	}
+	if !isNull(added) {
+		if err := json.Unmarshal(added, &f.AddedTokens); err != nil {
+			return nil, formatErr("added_tokens: %v", err)
+		}
+	}
+	return &f, nil
+}
+
+func build(data []byte) (*Tokenizer, error) {
+	f, err := readFile(data)
+	if err != nil {
+		return nil, err
 	}
 	if isNull(f.Model) {
 		return nil, formatErr("no model")
 	}
 	t := &Tokenizer{}
-	var err error
 	if t.norm, err = buildNormalizer(f.Normalizer, 0); err != nil {
 		return nil, err
 	}
@@ -416,8 +455,36 @@ func buildPost(raw json.RawMessage, depth int) (total, lead int, err error) {
 }
 
 func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
+	// The vocabulary and merges are read by hand; the other fields,
+	// small, by encoding/json.
 	var m modelJSON
-	if err := json.Unmarshal(raw, &m); err != nil {
+	small := []byte{'{'}
+	sc := &scan{data: raw}
+	err := sc.object(func(key []byte) error {
+		v, err := sc.skip(0)
+		if err != nil {
+			return err
+		}
+		switch string(key) {
+		case "vocab":
+			m.Vocab = v
+		case "merges":
+			m.Merges = v
+		default:
+			if len(small) > 1 {
+				small = append(small, ',')
+			}
+			q, _ := json.Marshal(string(key))
+			small = append(small, q...)
+			small = append(small, ':')
+			small = append(small, v...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, formatErr("model: %v", err)
+	}
+	if err := json.Unmarshal(append(small, '}'), &m); err != nil {
 		return nil, formatErr("model: %v", err)
 	}
 	if m.Type == "" {
@@ -452,90 +519,139 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 	return nil, unsupported("model %s", m.Type)
 }
 
-func parseVocabMap(raw json.RawMessage) (map[string]int32, error) {
+// readVocab reads a vocabulary object {"token": id, ...}. With
+// byteLvl, tokens are decoded from the byte-level alphabet; tokens with
+// other characters cannot occur in byte-level input and are left out, but
+// returned in skipped so that merges naming them are not errors.
+func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[string]bool, err error) {
 	if isNull(raw) {
-		return nil, formatErr("model without vocab")
+		return nil, nil, formatErr("model without vocab")
 	}
-	var v map[string]int64
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, formatErr("model vocab: %v", err)
-	}
-	if len(v) > maxVocab {
-		return nil, formatErr("model vocab of %d tokens, more than %d", len(v), maxVocab)
-	}
-	out := make(map[string]int32, len(v))
-	for tok, id := range v {
+	type entry struct{ off, n, id int32 }
+	var arena []byte
+	var entries []entry
+	sc := &scan{data: raw}
+	err = sc.object(func(key []byte) error {
+		id, err := sc.int()
+		if err != nil {
+			return err
+		}
+		if len(entries) >= maxVocab {
+			return fmt.Errorf("more than %d tokens", maxVocab)
+		}
 		if id < 0 || id >= maxVocab {
-			return nil, formatErr("model vocab: id %d of %q out of range", id, tok)
+			return fmt.Errorf("id %d of %q out of range", id, key)
 		}
-		if len(tok) > maxTokenLen {
-			return nil, formatErr("model vocab: token of %d bytes", len(tok))
+		if len(key) > maxTokenLen {
+			return fmt.Errorf("token of %d bytes", len(key))
 		}
-		out[tok] = int32(id)
-	}
-	return out, nil
-}
-
-func parseMerges(raw json.RawMessage) ([][2]string, error) {
-	if isNull(raw) {
-		return nil, nil
-	}
-	var pairs [][2]string
-	var flat []string
-	if err := json.Unmarshal(raw, &flat); err == nil {
-		pairs = make([][2]string, len(flat))
-		for k, s := range flat {
-			a, b, ok := strings.Cut(s, " ")
-			if !ok || strings.Contains(b, " ") {
-				return nil, formatErr("model merges: %q is not two tokens separated by a space", s)
+		off := len(arena)
+		if byteLvl {
+			var ok bool
+			if arena, ok = appendFromByteLevel(arena, key); !ok {
+				arena = arena[:off]
+				if skipped == nil {
+					skipped = make(map[string]bool)
+				}
+				skipped[string(key)] = true
+				return nil
 			}
-			pairs[k] = [2]string{a, b}
+		} else {
+			arena = append(arena, key...)
 		}
-		return pairs, nil
+		entries = append(entries, entry{int32(off), int32(len(arena) - off), int32(id)})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, formatErr("model vocab: %v", err)
 	}
-	var nested [][]string
-	if err := json.Unmarshal(raw, &nested); err != nil {
-		return nil, formatErr("model merges: %v", err)
+	all := string(arena)
+	vocab = make(map[string]int32, len(entries))
+	for _, e := range entries {
+		vocab[all[e.off:e.off+e.n]] = e.id
 	}
-	pairs = make([][2]string, len(nested))
-	for k, p := range nested {
-		if len(p) != 2 {
-			return nil, formatErr("model merges: entry %d has %d tokens, not 2", k, len(p))
-		}
-		pairs[k] = [2]string{p[0], p[1]}
-	}
-	return pairs, nil
+	return vocab, skipped, nil
 }
 
-// byteLevelAlphabet maps the printable characters of GPT-2's byte-level
-// alphabet back to bytes.
-var byteLevelAlphabet = func() map[rune]byte {
-	m := make(map[rune]byte, 256)
+// readMerges calls f with the two tokens of each merge, in order. Merges
+// are strings "a b" or pairs ["a", "b"].
+func readMerges(raw []byte, f func(a, b []byte) error) error {
+	if isNull(raw) {
+		return nil
+	}
+	sc := &scan{data: raw}
+	var first []byte
+	n := 0
+	err := sc.array(func() error {
+		if n++; n > maxVocab {
+			return fmt.Errorf("more than %d merges", maxVocab)
+		}
+		if sc.peek() == '"' {
+			s, err := sc.str()
+			if err != nil {
+				return err
+			}
+			sp := bytes.IndexByte(s, ' ')
+			if sp < 0 || bytes.IndexByte(s[sp+1:], ' ') >= 0 {
+				return fmt.Errorf("%q is not two tokens separated by a space", s)
+			}
+			return f(s[:sp], s[sp+1:])
+		}
+		k := 0
+		err := sc.array(func() error {
+			s, err := sc.str()
+			if err != nil {
+				return err
+			}
+			switch k++; k {
+			case 1:
+				first = append(first[:0], s...) // s may be scratch space
+			case 2:
+				return f(first, s)
+			}
+			return nil
+		})
+		if err == nil && k != 2 {
+			err = fmt.Errorf("a merge of %d tokens, not 2", k)
+		}
+		return err
+	})
+	if err != nil {
+		return formatErr("model merges: %v", err)
+	}
+	return nil
+}
+
+// byteOf maps the characters of GPT-2's byte-level alphabet (all below
+// U+0144) to the bytes they stand for; -1 marks other characters.
+var byteOf = func() (t [0x144]int16) {
+	for k := range t {
+		t[k] = -1
+	}
 	n := 0
 	for b := range 256 {
 		if b >= '!' && b <= '~' || b >= 0xA1 && b <= 0xAC || b >= 0xAE && b <= 0xFF {
-			m[rune(b)] = byte(b)
+			t[b] = int16(b)
 		} else {
-			m[rune(256+n)] = byte(b)
+			t[256+n] = int16(b)
 			n++
 		}
 	}
-	return m
+	return t
 }()
 
-// fromByteLevel decodes a token of the byte-level alphabet into the bytes
-// it stands for; ok is false for a token with other characters.
-func fromByteLevel(tok string) (string, bool) {
-	var b strings.Builder
-	b.Grow(len(tok))
-	for _, r := range tok {
-		c, ok := byteLevelAlphabet[r]
-		if !ok {
-			return "", false
+// appendFromByteLevel appends the bytes that tok spells in the byte-level
+// alphabet; ok is false for a token with other characters.
+func appendFromByteLevel(dst, tok []byte) ([]byte, bool) {
+	for len(tok) > 0 {
+		r, w := utf8.DecodeRune(tok)
+		if r >= rune(len(byteOf)) || byteOf[r] < 0 || (r == utf8.RuneError && w == 1) {
+			return dst, false
 		}
-		b.WriteByte(c)
+		dst = append(dst, byte(byteOf[r]))
+		tok = tok[w:]
 	}
-	return b.String(), true
+	return dst, true
 }
 
 func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
@@ -548,37 +664,58 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "" {
 		return nil, unsupported("model BPE with end_of_word_suffix %q", *m.EndOfWordSuffix)
 	}
-	vocab, err := parseVocabMap(m.Vocab)
+	vocab, skipped, err := readVocab(m.Vocab, byteLvl)
 	if err != nil {
 		return nil, err
 	}
-	pairs, err := parseMerges(m.Merges)
-	if err != nil {
-		return nil, err
-	}
-	if len(pairs) > maxVocab {
-		return nil, formatErr("model merges: %d, more than %d", len(pairs), maxVocab)
-	}
-	b := &bpe{merges: make(map[uint64]merge, len(pairs)), byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
+	b := &bpe{vocab: vocab, merges: make(map[uint64]merge, len(vocab)), byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
 		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache()}
-	// Merges refer to tokens as the file spells them.
-	for k, p := range pairs {
-		a, ok1 := vocab[p[0]]
-		c, ok2 := vocab[p[1]]
+	var da, db, both []byte
+	rank := int32(0)
+	err = readMerges(m.Merges, func(a, c []byte) error {
+		defer func() { rank++ }()
+		da, db = append(da[:0], a...), append(db[:0], c...)
+		if byteLvl {
+			var ok1, ok2 bool
+			da, ok1 = appendFromByteLevel(da[:0], a)
+			db, ok2 = appendFromByteLevel(db[:0], c)
+			if !ok1 || !ok2 {
+				if (ok1 || skipped[string(a)]) && (ok2 || skipped[string(c)]) {
+					return nil // a merge of tokens byte-level input never has
+				}
+				return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
+			}
+		}
+		ida, ok1 := vocab[string(da)]
+		idb, ok2 := vocab[string(db)]
 		if !ok1 || !ok2 {
-			return nil, formatErr("model merges: %q %q: a token not in the vocabulary", p[0], p[1])
+			return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
 		}
-		id, ok := vocab[p[0]+p[1]]
+		both = append(append(both[:0], da...), db...)
+		id, ok := vocab[string(both)]
 		if !ok {
-			return nil, formatErr("model merges: %q: not in the vocabulary", p[0]+p[1])
+			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", a, c)
 		}
-		key := pairKey(a, c)
+		key := pairKey(ida, idb)
 		if _, dup := b.merges[key]; !dup {
-			b.merges[key] = merge{rank: int32(k), id: id}
+			b.merges[key] = merge{rank: rank, id: id}
 		}
+		return nil
+	})
+	if err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) || errors.Is(err, ErrFormat) {
+			return nil, err
+		}
+		return nil, formatErr("model merges: %v", err)
 	}
 	if m.UnkToken != nil {
 		id, ok := vocab[*m.UnkToken]
+		if !ok && byteLvl {
+			if raw, ok2 := appendFromByteLevel(nil, []byte(*m.UnkToken)); ok2 {
+				id, ok = vocab[string(raw)]
+			}
+		}
 		if !ok {
 			return nil, formatErr("model unk_token %q not in the vocabulary", *m.UnkToken)
 		}
@@ -586,30 +723,18 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	}
 	for k := range 256 {
 		b.byteIDs[k], b.fallbackIDs[k] = -1, -1
-		if id, ok := vocab[byteToken(byte(k))]; ok {
+		if id, ok := vocab[byteToken(byte(k))]; ok && !byteLvl {
 			b.fallbackIDs[k] = id
 		}
-	}
-	if byteLvl {
-		raw := make(map[string]int32, len(vocab))
-		for tok, id := range vocab {
-			if bs, ok := fromByteLevel(tok); ok {
-				raw[bs] = id
-			}
-		}
-		vocab = raw
-		for k := range 256 {
-			if id, ok := vocab[string([]byte{byte(k)})]; ok {
-				b.byteIDs[k] = id
-			}
+		if id, ok := vocab[string([]byte{byte(k)})]; ok && byteLvl {
+			b.byteIDs[k] = id
 		}
 	}
-	b.vocab = vocab
 	return b, nil
 }
 
 func buildWordPiece(m *modelJSON) (model, error) {
-	vocab, err := parseVocabMap(m.Vocab)
+	vocab, _, err := readVocab(m.Vocab, false)
 	if err != nil {
 		return nil, err
 	}
@@ -644,31 +769,47 @@ func buildUnigram(m *modelJSON) (model, error) {
 	if isNull(m.Vocab) {
 		return nil, formatErr("model Unigram without vocab")
 	}
-	var entries [][2]json.RawMessage
-	if err := json.Unmarshal(m.Vocab, &entries); err != nil {
-		return nil, formatErr("model Unigram vocab: %v", err)
-	}
-	if len(entries) > maxVocab {
-		return nil, formatErr("model Unigram vocab of %d tokens, more than %d", len(entries), maxVocab)
-	}
-	u := &unigram{ids: make(map[string]int32, len(entries)), scores: make([]float64, len(entries)),
-		child: make(map[uint64]int32), term: []int32{0}, unk: -1, byteFallback: m.ByteFallback, cache: newCache()}
+	u := &unigram{ids: make(map[string]int32), child: make(map[uint64]int32), term: []int32{0}, unk: -1,
+		byteFallback: m.ByteFallback, cache: newCache()}
 	minScore := math.Inf(1)
-	for id, e := range entries {
+	sc := &scan{data: m.Vocab}
+	err := sc.array(func() error {
+		id := len(u.scores)
+		if id >= maxVocab {
+			return fmt.Errorf("more than %d tokens", maxVocab)
+		}
+		k := 0
 		var tok string
-		var score float64
-		if err := json.Unmarshal(e[0], &tok); err != nil {
-			return nil, formatErr("model Unigram vocab entry %d: %v", id, err)
+		err := sc.array(func() error {
+			switch k++; k {
+			case 1:
+				b, err := sc.str()
+				if err != nil {
+					return err
+				}
+				if len(b) > maxTokenLen {
+					return fmt.Errorf("token of %d bytes", len(b))
+				}
+				tok = string(b)
+			case 2:
+				score, err := sc.float()
+				if err != nil {
+					return err
+				}
+				u.scores = append(u.scores, score)
+				minScore = min(minScore, score)
+			default:
+				return fmt.Errorf("entry %d has more than 2 fields", id)
+			}
+			return nil
+		})
+		if err == nil && k != 2 {
+			err = fmt.Errorf("entry %d has %d fields, not 2", id, k)
 		}
-		if err := json.Unmarshal(e[1], &score); err != nil {
-			return nil, formatErr("model Unigram vocab entry %d: %v", id, err)
-		}
-		if len(tok) > maxTokenLen {
-			return nil, formatErr("model Unigram vocab: token of %d bytes", len(tok))
+		if err != nil {
+			return err
 		}
 		u.ids[tok] = int32(id)
-		u.scores[id] = score
-		minScore = min(minScore, score)
 		node := int32(0)
 		for i := 0; i < len(tok); i++ {
 			key := uint64(node)<<8 | uint64(tok[i])
@@ -680,10 +821,12 @@ func buildUnigram(m *modelJSON) (model, error) {
 			}
 			node = next
 		}
-		if tok != "" {
-			u.term[node] = int32(id + 1)
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, formatErr("model Unigram vocab: %v", err)
 	}
+	entries := u.scores
 	// The trie gives the last id of a duplicated token, as the library's
 	// token map does.
 	for tok, id := range u.ids {

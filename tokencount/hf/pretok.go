@@ -38,9 +38,9 @@ func (p piece) sub(a, b int) piece {
 	return q
 }
 
-// A preTokenizer splits a piece, appending the parts to dst.
+// A preTokenizer splits a piece, passing the parts in order to emit.
 type preTokenizer interface {
-	split(dst []piece, p piece) []piece
+	split(p piece, emit func(piece))
 }
 
 // Split behaviors, as tokenizer.json spells them.
@@ -67,7 +67,7 @@ type span struct {
 	match bool
 }
 
-func (ps patternSplit) split(dst []piece, p piece) []piece {
+func (ps patternSplit) split(p piece, emit func(piece)) {
 	if ps.behavior == isolated && !ps.invert {
 		// The common case, without the list of spans.
 		prev := 0
@@ -77,15 +77,15 @@ func (ps patternSplit) split(dst []piece, p piece) []piece {
 				break
 			}
 			if a > prev {
-				dst = append(dst, p.sub(prev, a))
+				emit(p.sub(prev, a))
 			}
-			dst = append(dst, p.sub(a, b))
+			emit(p.sub(a, b))
 			prev, i = b, b
 		}
 		if prev < len(p.s) {
-			dst = append(dst, p.sub(prev, len(p.s)))
+			emit(p.sub(prev, len(p.s)))
 		}
-		return dst
+		return
 	}
 	var spans []span
 	prev := 0
@@ -108,12 +108,12 @@ func (ps patternSplit) split(dst []piece, p piece) []piece {
 			spans[k].match = !spans[k].match
 		}
 	}
-	return applyBehavior(dst, p, spans, ps.behavior)
+	applyBehavior(p, spans, ps.behavior, emit)
 }
 
 // applyBehavior turns the matched and unmatched spans of p into pieces as
 // the library's NormalizedString::split does.
-func applyBehavior(dst []piece, p piece, spans []span, bh behavior) []piece {
+func applyBehavior(p piece, spans []span, bh behavior, emit func(piece)) {
 	var out []span
 	switch bh {
 	case isolated:
@@ -161,10 +161,10 @@ func applyBehavior(dst []piece, p piece, spans []span, bh behavior) []piece {
 	}
 	for _, sp := range out {
 		if sp.b > sp.a {
-			dst = append(dst, p.sub(sp.a, sp.b))
+			emit(p.sub(sp.a, sp.b))
 		}
 	}
-	return dst
+	return
 }
 
 // runeSplit splits at every rune for which is returns true.
@@ -174,7 +174,7 @@ type runeSplit struct {
 	invert   bool
 }
 
-func (rs runeSplit) split(dst []piece, p piece) []piece {
+func (rs runeSplit) split(p piece, emit func(piece)) {
 	var spans []span
 	last := 0
 	for i, r := range p.s {
@@ -196,7 +196,7 @@ func (rs runeSplit) split(dst []piece, p piece) []piece {
 	if last < len(p.s) {
 		spans = append(spans, span{last, len(p.s), false})
 	}
-	return applyBehavior(dst, p, spans, rs.behavior)
+	applyBehavior(p, spans, rs.behavior, emit)
 }
 
 // byteLevel is the ByteLevel pre-tokenizer. Its mapping of bytes to
@@ -207,14 +207,15 @@ type byteLevel struct {
 	useRegex       bool
 }
 
-func (bl byteLevel) split(dst []piece, p piece) []piece {
+func (bl byteLevel) split(p piece, emit func(piece)) {
 	if bl.addPrefixSpace && !strings.HasPrefix(p.s, " ") {
 		p = prepend(p, " ")
 	}
 	if !bl.useRegex {
-		return append(dst, p)
+		emit(p)
+		return
 	}
-	return patternSplit{m: partition(splitGPT2)}.split(dst, p)
+	patternSplit{m: partition(splitGPT2)}.split(p, emit)
 }
 
 // prepend returns p with text before it. Like the library, the inserted
@@ -235,22 +236,22 @@ func prepend(p piece, text string) piece {
 // punctuation character is a piece of its own.
 type bertPre struct{}
 
-func (bertPre) split(dst []piece, p piece) []piece {
+func (bertPre) split(p piece, emit func(piece)) {
 	start := -1
 	for i, r := range p.s {
 		w := runeWidth(p.s, i)
 		switch {
 		case unicode.IsSpace(r):
 			if start >= 0 {
-				dst = append(dst, p.sub(start, i))
+				emit(p.sub(start, i))
 				start = -1
 			}
 		case isBertPunct(r):
 			if start >= 0 {
-				dst = append(dst, p.sub(start, i))
+				emit(p.sub(start, i))
 				start = -1
 			}
-			dst = append(dst, p.sub(i, i+w))
+			emit(p.sub(i, i+w))
 		default:
 			if start < 0 {
 				start = i
@@ -258,9 +259,9 @@ func (bertPre) split(dst []piece, p piece) []piece {
 		}
 	}
 	if start >= 0 {
-		dst = append(dst, p.sub(start, len(p.s)))
+		emit(p.sub(start, len(p.s)))
 	}
-	return dst
+	return
 }
 
 func runeWidth(s string, i int) int {
@@ -284,7 +285,7 @@ func isWordRune(r rune) bool {
 		unicode.Is(unicode.Join_Control, r)
 }
 
-func (whitespacePre) split(dst []piece, p piece) []piece {
+func (whitespacePre) split(p piece, emit func(piece)) {
 	kind, start := 0, 0 // 0 none, 1 word, 2 other
 	for i, r := range p.s {
 		k := 2
@@ -295,22 +296,22 @@ func (whitespacePre) split(dst []piece, p piece) []piece {
 		}
 		if k != kind {
 			if kind != 0 {
-				dst = append(dst, p.sub(start, i))
+				emit(p.sub(start, i))
 			}
 			kind, start = k, i
 		}
 	}
 	if kind != 0 {
-		dst = append(dst, p.sub(start, len(p.s)))
+		emit(p.sub(start, len(p.s)))
 	}
-	return dst
+	return
 }
 
 // whitespaceSplit is WhitespaceSplit: white space splits and is removed.
 type whitespaceSplit struct{}
 
-func (whitespaceSplit) split(dst []piece, p piece) []piece {
-	return runeSplit{is: unicode.IsSpace, behavior: removed}.split(dst, p)
+func (whitespaceSplit) split(p piece, emit func(piece)) {
+	runeSplit{is: unicode.IsSpace, behavior: removed}.split(p, emit)
 }
 
 // Metaspace prepend schemes.
@@ -329,7 +330,7 @@ type metaspace struct {
 	splitOn bool
 }
 
-func (m metaspace) split(dst []piece, p piece) []piece {
+func (m metaspace) split(p piece, emit func(piece)) {
 	if strings.Contains(p.s, " ") {
 		p = replaceAll(p, " ", m.repl)
 	}
@@ -339,9 +340,10 @@ func (m metaspace) split(dst []piece, p piece) []piece {
 		}
 	}
 	if !m.splitOn {
-		return append(dst, p)
+		emit(p)
+		return
 	}
-	return patternSplit{m: literal(m.repl), behavior: mergedWithNext}.split(dst, p)
+	patternSplit{m: literal(m.repl), behavior: mergedWithNext}.split(p, emit)
 }
 
 // replaceAll returns p with every old replaced by new; the bytes of new
