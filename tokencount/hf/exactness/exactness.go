@@ -227,19 +227,3 @@ func Synthetic() []Text {
 	}
 	return out
 }
-
-// CharEnds converts byte offsets in s to character offsets, a byte
-// offset inside a character counting as the end of that character.
-func CharEnds(s string, ends []int) []int {
-	out := make([]int, len(ends))
-	chars, pos := 0, 0
-	for k, e := range ends {
-		for pos < e {
-			_, w := utf8.DecodeRuneInString(s[pos:])
-			pos += w
-			chars++
-		}
-		out[k] = chars
-	}
-	return out
-}

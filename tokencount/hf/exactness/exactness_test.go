@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/tokencount/hf"
+	"github.com/ragkit/ragkit/tokencount/hf/internal/ends"
 )
 
 // setup returns the node_modules directory and the shared data directory,
@@ -75,18 +76,18 @@ func TestExactness(t *testing.T) {
 			bad := 0
 			for k, x := range texts {
 				got := plain.Count(x.Text)
-				ends := plain.AppendTokenEnds(nil, x.Text)
+				te := plain.AppendTokenEnds(nil, x.Text)
 				gotS := special.Count(x.Text)
 				switch {
 				case got != ref[k].N:
 					t.Errorf("%s: Count %d, reference %d", x.Name, got, ref[k].N)
 				case gotS != ref[k].S:
 					t.Errorf("%s: Count with special tokens %d, reference %d", x.Name, gotS, ref[k].S)
-				case len(ends) != got:
-					t.Errorf("%s: %d ends for %d tokens", x.Name, len(ends), got)
+				case len(te) != got:
+					t.Errorf("%s: %d ends for %d tokens", x.Name, len(te), got)
 				default:
-					ce := CharEnds(x.Text, ends)
-					if i, ok := firstDiff(ce, ref[k].Ends, utf8.RuneCountInString(x.Text)); !ok {
+					ce := ends.Chars(x.Text, te)
+					if i, ok := ends.FirstDiff(ce, ref[k].Ends, utf8.RuneCountInString(x.Text)); !ok {
 						lo, hi := max(0, i-3), min(len(ce), i+3)
 						t.Errorf("%s: token %d ends differently: %v, reference %v", x.Name, i, ce[lo:hi], ref[k].Ends[lo:hi])
 					} else {
@@ -101,28 +102,4 @@ func TestExactness(t *testing.T) {
 			t.Logf("%s: %d texts", v.Name, len(texts))
 		})
 	}
-}
-
-// firstDiff returns the first token whose end disagrees with the
-// reference's, or true. The reference gives character offsets at the
-// granularity of its alignments; ends here follow Go's normalization
-// segments and the contract that the last end is the text's end. So an
-// end agrees when it is not before the reference's end of the same token
-// and not after the next larger end the reference reports (or the end of
-// the text): the characters between are ones that normalization merged
-// into the token or removed.
-func firstDiff(got, want []int, textChars int) (int, bool) {
-	if len(got) != len(want) {
-		return min(len(got), len(want)), false
-	}
-	next := textChars
-	for k := len(got) - 1; k >= 0; k-- {
-		if got[k] < want[k] || got[k] > next {
-			return k, false
-		}
-		if k > 0 && want[k-1] < want[k] {
-			next = want[k]
-		}
-	}
-	return 0, true
 }
