@@ -1,6 +1,7 @@
 package hf
 
 import (
+	"strings"
 	"unicode/utf8"
 )
 
@@ -25,6 +26,56 @@ type bpe struct {
 	byteIDs      [256]int32 // byte-level: the symbol of each byte
 	fallbackIDs  [256]int32 // byte_fallback: the <0xXX> token of each byte, or -1
 	cache        *cache
+
+	// With cutMeta, a piece is merged in parts cut before each "▁" that
+	// follows a character other than "▁" and outside noCut: no token
+	// spans such a place, so no merge crosses it and the parts merge
+	// exactly as the whole does, each from the cache. SentencePiece
+	// files have no pre-tokenizer and would else merge a whole text at
+	// once.
+	cutMeta bool
+	noCut   map[rune]bool
+}
+
+const meta = "▁"
+
+// metaSplit decides whether pieces can be cut before "▁", and where not.
+func (m *bpe) metaSplit(vocab map[string]int32) {
+	if _, ok := vocab[meta]; !ok {
+		return
+	}
+	m.noCut = map[rune]bool{}
+	for tok := range vocab {
+		for i := 1; i < len(tok); i++ {
+			if !strings.HasPrefix(tok[i:], meta) {
+				continue
+			}
+			r, _ := utf8.DecodeLastRuneInString(tok[:i])
+			if string(r) != meta {
+				m.noCut[r] = true
+			}
+		}
+	}
+	m.cutMeta = true
+}
+
+// parts calls f with the bounds of each part of s (see cutMeta).
+func (m *bpe) parts(s string, f func(a, b int)) {
+	start := 0
+	for i := 1; i < len(s); {
+		k := strings.Index(s[i:], meta)
+		if k < 0 {
+			break
+		}
+		i += k
+		r, _ := utf8.DecodeLastRuneInString(s[:i])
+		if string(r) != meta && !m.noCut[r] {
+			f(start, i)
+			start = i
+		}
+		i += len(meta)
+	}
+	f(start, len(s))
 }
 
 type merge struct{ rank, id int32 }
@@ -32,11 +83,24 @@ type merge struct{ rank, id int32 }
 func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
 func (m *bpe) count(s string) int {
-	return len(m.lookup(s))
+	if !m.cutMeta || len(s) <= maxCached {
+		return len(m.lookup(s))
+	}
+	n := 0
+	m.parts(s, func(a, b int) { n += len(m.lookup(s[a:b])) })
+	return n
 }
 
 func (m *bpe) ends(dst []int32, s string) []int32 {
-	return append(dst, m.lookup(s)...)
+	if !m.cutMeta || len(s) <= maxCached {
+		return append(dst, m.lookup(s)...)
+	}
+	m.parts(s, func(a, b int) {
+		for _, e := range m.lookup(s[a:b]) {
+			dst = append(dst, int32(a)+e)
+		}
+	})
+	return dst
 }
 
 // lookup returns the token ends of s, from the cache when it has them.

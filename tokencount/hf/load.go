@@ -187,6 +187,9 @@ func build(data []byte) (*Tokenizer, error) {
 	if t.model, err = buildModel(f.Model, byteLvl); err != nil {
 		return nil, err
 	}
+	if n := len(t.pre); n > 0 && t.pre[n-1] == (byteLevel{}) {
+		t.pre = t.pre[:n-1] // maps bytes to characters only: the model reads bytes
+	}
 	if t.special, t.specialLead, err = buildPost(f.PostProcessor, 0); err != nil {
 		return nil, err
 	}
@@ -672,6 +675,7 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache()}
 	var da, db, both []byte
 	rank := int32(0)
+	oddMerge := false // a merge of a <0xXX> token or the unknown token
 	err = readMerges(m.Merges, func(a, c []byte) error {
 		defer func() { rank++ }()
 		da, db = append(da[:0], a...), append(db[:0], c...)
@@ -695,6 +699,9 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		id, ok := vocab[string(both)]
 		if !ok {
 			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", a, c)
+		}
+		if isByteToken(a) || isByteToken(c) || m.UnkToken != nil && (string(a) == *m.UnkToken || string(c) == *m.UnkToken) {
+			oddMerge = true
 		}
 		key := pairKey(ida, idb)
 		if _, dup := b.merges[key]; !dup {
@@ -721,6 +728,9 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		}
 		b.unk = id
 	}
+	if !byteLvl && !oddMerge {
+		b.metaSplit(vocab)
+	}
 	for k := range 256 {
 		b.byteIDs[k], b.fallbackIDs[k] = -1, -1
 		if id, ok := vocab[byteToken(byte(k))]; ok && !byteLvl {
@@ -731,6 +741,11 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		}
 	}
 	return b, nil
+}
+
+// isByteToken reports whether tok is a byte fallback token, <0xXX>.
+func isByteToken(tok []byte) bool {
+	return len(tok) == 6 && string(tok[:3]) == "<0x" && tok[5] == '>'
 }
 
 func buildWordPiece(m *modelJSON) (model, error) {
@@ -749,7 +764,7 @@ func buildWordPiece(m *modelJSON) (model, error) {
 	if _, ok := vocab[unk]; !ok {
 		return nil, formatErr("model WordPiece: unk_token %q not in the vocabulary", unk)
 	}
-	w := &wordPiece{first: vocab, cont: make(map[string]int32), maxChars: 100}
+	w := &wordPiece{first: vocab, cont: make(map[string]int32), maxChars: 100, cache: newCache()}
 	if m.MaxInputCharsPerWord != nil {
 		if *m.MaxInputCharsPerWord < 0 || *m.MaxInputCharsPerWord > math.MaxInt32 {
 			return nil, formatErr("model WordPiece: max_input_chars_per_word %d", *m.MaxInputCharsPerWord)

@@ -11,11 +11,23 @@ type wordPiece struct {
 	cont     map[string]int32 // continuation tokens, without the prefix
 	maxLen   int              // longest token in bytes, prefix excluded
 	maxChars int
+	cache    *cache
 }
 
-func (m *wordPiece) count(s string) int { return len(m.ends(nil, s)) }
+func (m *wordPiece) count(s string) int { return len(m.lookup(s)) }
 
-func (m *wordPiece) ends(dst []int32, s string) []int32 {
+func (m *wordPiece) ends(dst []int32, s string) []int32 { return append(dst, m.lookup(s)...) }
+
+func (m *wordPiece) lookup(s string) []int32 {
+	if e, ok := m.cache.get(s); ok {
+		return e
+	}
+	e := m.split(nil, s)
+	m.cache.put(s, e)
+	return e
+}
+
+func (m *wordPiece) split(dst []int32, s string) []int32 {
 	if utf8.RuneCountInString(s) > m.maxChars {
 		return append(dst, int32(len(s)))
 	}

