@@ -3,7 +3,6 @@ package hf
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"go/format"
 	"os"
@@ -17,17 +16,15 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-var updateUnicode = flag.Bool("update-unicode", false, "rewrite unicode_tables.go from the reference library")
-
 // TestGenerateUnicodeTables writes unicode_tables.go: where the Unicode
 // tables the reference library was built with (older ones, several
 // crates) disagree with Go's. It asks the library what it does with
 // every code point alone and keeps the differences. Needs Node.js:
 //
-//	RAGKIT_HF_NODE_MODULES=/path/to/node_modules go test -run TestGenerateUnicodeTables -update-unicode
+//	RAGKIT_HF_UPDATE_UNICODE=1 RAGKIT_HF_NODE_MODULES=/path/to/node_modules go test -run TestGenerateUnicodeTables
 func TestGenerateUnicodeTables(t *testing.T) {
-	if !*updateUnicode {
-		t.Skip("run with -update-unicode to rewrite unicode_tables.go")
+	if os.Getenv("RAGKIT_HF_UPDATE_UNICODE") == "" {
+		t.Skip("set RAGKIT_HF_UPDATE_UNICODE=1 to rewrite unicode_tables.go")
 	}
 	cmd := exec.Command("node", filepath.Join("exactness", "reference.js"), "probe")
 	cmd.Env = append(os.Environ(), "NODE_PATH="+os.Getenv("RAGKIT_HF_NODE_MODULES"))
@@ -109,12 +106,12 @@ func TestGenerateUnicodeTables(t *testing.T) {
 	writeRunes := func(name, doc string, rs []rune) {
 		fmt.Fprintf(&b, "// %s %s\nvar %s = []rune{", name, doc, name)
 		for k, r := range rs {
-			if k%8 == 0 {
-				b.WriteString("\n")
+			if k > 0 {
+				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "0x%04X, ", r)
+			fmt.Fprintf(&b, "0x%04X", r)
 		}
-		b.WriteString("\n}\n\n")
+		b.WriteString("}\n\n")
 	}
 	writeRunes("refNewer", "holds the characters Go's normalization tables know and the library's do not: it leaves them alone.", newer)
 	writeRunes("refNotMn", "holds the characters of category Mn that the library's BertNormalizer does not take for marks.", notMn)
@@ -125,9 +122,12 @@ func TestGenerateUnicodeTables(t *testing.T) {
 		keys = append(keys, r)
 	}
 	slices.Sort(keys)
-	b.WriteString("// refLower holds the lower case of the characters the library lowers differently from Go.\nvar refLower = map[rune]string{\n")
-	for _, r := range keys {
-		fmt.Fprintf(&b, "0x%04X: %q,\n", r, lower[r])
+	b.WriteString("// refLower holds the lower case of the characters the library lowers differently from Go.\nvar refLower = map[rune]string{")
+	for k, r := range keys {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "0x%04X: %q", r, lower[r])
 	}
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())
