@@ -2,6 +2,7 @@ package hf
 
 import (
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -35,6 +36,12 @@ type bpe struct {
 	// once.
 	cutMeta bool
 	noCut   map[rune]bool
+
+	// whole[id] says whether merging the text of token id gives that
+	// token (wholeYes) or not, once known.
+	whole []atomic.Uint32
+	// single[n] is n: the ends of a one-token piece of n bytes, shared.
+	single []int32
 }
 
 const meta = "▁"
@@ -103,20 +110,43 @@ func (m *bpe) ends(dst []int32, s string) []int32 {
 	return dst
 }
 
-// lookup returns the token ends of s, from the cache when it has them.
+// lookup returns the token ends of s: from the cache, else as one token
+// of the vocabulary when the merges build it whole (always, with
+// ignore_merges; a flag per token says so once known), else merged.
 func (m *bpe) lookup(s string) []int32 {
 	if e, ok := m.cache.get(s); ok {
 		return e
 	}
 	var e []int32
-	if _, ok := m.vocab[s]; ok && m.ignoreMerges {
-		e = []int32{int32(len(s))}
+	if id, ok := m.vocab[s]; ok && m.whole[id].Load() != wholeNo {
+		if m.ignoreMerges || m.whole[id].Load() == wholeYes {
+			e = m.oneToken(len(s))
+		} else if e = m.merge(nil, s); len(e) == 1 {
+			m.whole[id].Store(wholeYes)
+		} else {
+			m.whole[id].Store(wholeNo)
+		}
 	} else {
 		e = m.merge(nil, s)
 	}
 	m.cache.put(s, e)
 	return e
 }
+
+// oneToken returns the ends of a piece of n bytes that is one token.
+func (m *bpe) oneToken(n int) []int32 {
+	if n < len(m.single) {
+		return m.single[n : n+1 : n+1]
+	}
+	return []int32{int32(n)}
+}
+
+// States of bpe.whole.
+const (
+	wholeUnknown = iota
+	wholeYes
+	wholeNo
+)
 
 // symbol is a node of the doubly linked list of merge_all.
 type symbol struct {

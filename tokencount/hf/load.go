@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -730,6 +731,15 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	}
 	if !byteLvl && !oddMerge {
 		b.metaSplit(vocab)
+	}
+	maxID := int32(-1)
+	for _, id := range vocab {
+		maxID = max(maxID, id)
+	}
+	b.whole = make([]atomic.Uint32, maxID+1)
+	b.single = make([]int32, maxCached+1)
+	for n := range b.single {
+		b.single[n] = int32(n)
 	}
 	for k := range 256 {
 		b.byteIDs[k], b.fallbackIDs[k] = -1, -1
