@@ -286,7 +286,7 @@ func (t *Tokenizer) pretokenize(st *state, ns string, al []int32, base int, firs
 // text is never held as a list of pieces.
 func (t *Tokenizer) pretokenizeAt(st *state, ns string, al []int32, off, base int, first bool) {
 	st.al, st.off, st.base = al, off, base
-	t.feed(st, 0, piece{s: ns, first: first})
+	t.feed(st, 0, piece{s: ns, first: first, want: st.want})
 }
 
 // feed passes p to pre-tokenizer k, or to the model after the last one.

@@ -196,7 +196,7 @@ func (rp replace) normalize(s string, want bool) (string, []int32) {
 	if !want {
 		return strings.ReplaceAll(s, rp.old, rp.new), nil
 	}
-	p := replaceAll(piece{s: s}, rp.old, rp.new)
+	p := replaceAll(piece{s: s, want: true}, rp.old, rp.new)
 	return p.s, p.al
 }
 

@@ -16,6 +16,7 @@ type piece struct {
 	// normalized text, of the characters that produced byte j.
 	al    []int32
 	first bool // the piece starts at offset 0 of the original text
+	want  bool // token ends are wanted: keep al up to date
 }
 
 // end maps end e of p.s to the normalized text.
@@ -31,7 +32,7 @@ func (p piece) end(e int) int {
 
 // sub returns p.s[a:b] as a piece.
 func (p piece) sub(a, b int) piece {
-	q := piece{s: p.s[a:b], off: p.end(a), first: p.first && a == 0}
+	q := piece{s: p.s[a:b], off: p.end(a), first: p.first && a == 0, want: p.want}
 	if p.al != nil {
 		q.al = p.al[a:b]
 	}
@@ -221,6 +222,9 @@ func (bl byteLevel) split(p piece, emit func(piece)) {
 // prepend returns p with text before it. Like the library, the inserted
 // bytes are aligned with the first character of p.
 func prepend(p piece, text string) piece {
+	if !p.want {
+		return piece{s: text + p.s, first: p.first}
+	}
 	al := make([]int32, 0, len(text)+len(p.s))
 	_, w := utf8.DecodeRuneInString(p.s)
 	for range len(text) {
@@ -229,7 +233,7 @@ func prepend(p piece, text string) piece {
 	for j := range len(p.s) {
 		al = append(al, int32(p.end(j+1)))
 	}
-	return piece{s: text + p.s, off: p.end(0), al: al, first: p.first}
+	return piece{s: text + p.s, off: p.end(0), al: al, first: p.first, want: true}
 }
 
 // bertPre is BertPreTokenizer: white space splits and is removed, each
@@ -343,12 +347,27 @@ func (m metaspace) split(p piece, emit func(piece)) {
 		emit(p)
 		return
 	}
-	patternSplit{m: literal(m.repl), behavior: mergedWithNext}.split(p, emit)
+	// Split on the replacement, MergedWithNext: a piece starts at each
+	// replacement character.
+	start := 0
+	for i := 1; i < len(p.s); {
+		k := strings.Index(p.s[i:], m.repl)
+		if k < 0 {
+			break
+		}
+		emit(p.sub(start, i+k))
+		start = i + k
+		i = start + len(m.repl)
+	}
+	emit(p.sub(start, len(p.s)))
 }
 
 // replaceAll returns p with every old replaced by new; the bytes of new
 // are aligned to the end of the old they replace.
 func replaceAll(p piece, old, new string) piece {
+	if !p.want {
+		return piece{s: strings.ReplaceAll(p.s, old, new), first: p.first}
+	}
 	var b strings.Builder
 	al := make([]int32, 0, len(p.s)+8)
 	i := 0
@@ -371,7 +390,7 @@ func replaceAll(p piece, old, new string) piece {
 	for j := i; j < len(p.s); j++ {
 		al = append(al, int32(p.end(j+1)))
 	}
-	return piece{s: b.String(), off: p.end(0), al: al, first: p.first}
+	return piece{s: b.String(), off: p.end(0), al: al, first: p.first, want: true}
 }
 
 // digitsPre is the Digits pre-tokenizer.
