@@ -56,7 +56,10 @@ func mapRunes(s string, want bool, f func(b []byte, r rune) []byte) (string, []i
 		al = make([]int32, 0, len(s)+8)
 	}
 	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
+		r, w := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(s[i:])
+		}
 		n := len(b)
 		b = f(b, r)
 		if want {
@@ -282,13 +285,16 @@ func isOtherGo(r rune) bool {
 
 // isNonspacing is category Mn as the library's BertNormalizer knows it.
 func isNonspacing(r rune) bool {
-	return unicode.Is(unicode.Mn, r) && !inTable(refNotMn, r)
+	return r >= 0x300 && unicode.Is(unicode.Mn, r) && !inTable(refNotMn, r)
 }
 
 func (bn bertNorm) normalize(s string, want bool) (string, []int32) {
 	var al []int32
 	if bn.clean || bn.chinese {
 		s, al = mapRunes(s, want, func(b []byte, r rune) []byte {
+			if r < utf8.RuneSelf && r >= ' ' && r != 0x7f {
+				return append(b, byte(r))
+			}
 			if bn.clean {
 				switch {
 				case r == '\t' || r == '\n' || r == '\r':

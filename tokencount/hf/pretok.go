@@ -243,8 +243,20 @@ type bertPre struct{}
 func (bertPre) split(p piece, emit func(piece)) {
 	start := -1
 	for i, r := range p.s {
-		w := runeWidth(p.s, i)
+		w := 1
+		if r >= utf8.RuneSelf {
+			w = runeWidth(p.s, i)
+		}
 		switch {
+		case r == ' ' || r < utf8.RuneSelf && r > ' ' && r != 0x7f && !isBertPunct(r):
+			if r == ' ' {
+				if start >= 0 {
+					emit(p.sub(start, i))
+					start = -1
+				}
+			} else if start < 0 {
+				start = i
+			}
 		case unicode.IsSpace(r):
 			if start >= 0 {
 				emit(p.sub(start, i))
