@@ -1,9 +1,11 @@
 package hf
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync"
 	"unicode/utf8"
@@ -85,10 +87,16 @@ func Load(r io.Reader, opts Options) (*Tokenizer, error) {
 	if limit == 0 {
 		limit = DefaultMaxFileSize
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
+	// Size the buffer from the file or reader when it tells its size:
+	// growing it by doubling would allocate twice the file and copy it.
+	var buf bytes.Buffer
+	if n := sizeOf(r); n > 0 && n <= limit {
+		buf.Grow(int(n) + bytes.MinRead) // ReadFrom wants MinRead free to see the end
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, fmt.Errorf("hf: reading tokenizer.json: %w", err)
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%w: larger than MaxFileSize (%d bytes)", ErrFormat, limit)
 	}
@@ -138,6 +146,19 @@ func (t *Tokenizer) AppendTokenEnds(dst []int, text string) []int {
 		dst[len(dst)-1] = len(text)
 	}
 	return dst
+}
+
+// sizeOf returns the size of what r reads, if r knows it, or 0.
+func sizeOf(r io.Reader) int64 {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return int64(r.Len())
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
+		}
+	}
+	return 0
 }
 
 func (t *Tokenizer) extra() int {

@@ -672,7 +672,8 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bpe{vocab: vocab, merges: make(map[uint64]merge, len(vocab)), byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
+	b := &bpe{vocab: vocab, merges: make(map[uint64]merge, 2*len(vocab)), // files have 1-2 merges a token
+		byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
 		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache()}
 	var da, db, both []byte
 	rank := int32(0)
