@@ -21,6 +21,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(tiny(`{"type":"NFKC"}`, `{"type":"Digits","individual_digits":true}`, "null", `{"type":"Unigram","unk_id":0,"byte_fallback":true,"vocab":[["<unk>",0],["a",-1.5],["ab",-2],["<0x62>",-3]]}`)))
 	f.Add([]byte(`{"added_tokens":[{"id":9,"content":"[M]","lstrip":true,"rstrip":true,"single_word":true,"normalized":true,"special":false}],` +
 		`"model":{"type":"BPE","vocab":{"\u0041\ud83d\ude00":0,"b":1},"merges":[]}}`))
+	// A Precompiled charsmap whose trie points outside itself: "CAAAAP////8AAAAA"
+	// is a trie of two units, the root's offset far out of range.
+	f.Add([]byte(tiny(`{"type":"Precompiled","precompiled_charsmap":"CAAAAP////8AAAAAYQA="}`, "null", "null", "")))
 	for _, name := range []string{"wordpiece", "unigram"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
 		if err != nil {

