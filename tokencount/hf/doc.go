@@ -60,16 +60,15 @@
 // Also read: normalizers NFD, NFKD, Lowercase, Strip, StripAccents and
 // Sequence; pre-tokenizers WhitespaceSplit, Digits, Punctuation and
 // Sequence; post-processors TemplateProcessing, BertProcessing,
-// RobertaProcessing, ByteLevel and Sequence. Anything else (a Replace
-// with a regular expression, WordLevel, BPE dropout, a
-// continuing_subword_prefix on BPE, a Split pattern that means something
-// else in Go than in the library) is refused with an
+// RobertaProcessing, ByteLevel and Sequence. Anything else (WordLevel,
+// BPE dropout, a continuing_subword_prefix on BPE, a regular expression
+// that means something else in Go than in the library) is refused with an
 // error wrapping ErrUnsupported that names it: a count is exact or not
 // given. A file that is not valid gives ErrFormat.
 //
 // # Regular expressions
 //
-// The library runs Split patterns with Oniguruma. The patterns of the
+// The library runs the patterns of Split and Replace with Oniguruma. The patterns of the
 // families above have hand-written matchers here, equivalent to it and
 // many times faster than a backtracking engine, including their
 // look-ahead (\s+(?!\S)). Another pattern runs on Go's regexp package

@@ -235,7 +235,11 @@ func genPrecompiled(nm string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	f["normalizer"] = map[string]any{"type": "Precompiled", "precompiled_charsmap": charsmap}
+	// As the library's converter writes T5's and XLM-R's normalizer.
+	f["normalizer"] = map[string]any{"type": "Sequence", "normalizers": []any{
+		map[string]any{"type": "Precompiled", "precompiled_charsmap": charsmap},
+		map[string]any{"type": "Replace", "pattern": map[string]any{"Regex": " {2,}"}, "content": " "},
+	}}
 	return f, nil
 }
 

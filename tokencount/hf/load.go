@@ -288,7 +288,14 @@ func buildNormalizer(raw json.RawMessage, depth int) (normalizer, error) {
 			return nil, formatErr("normalizer Replace without pattern or content")
 		}
 		if c.Pattern.String == nil {
-			return nil, unsupported("normalizer Replace with a Regex pattern")
+			if c.Pattern.Regex == nil {
+				return nil, formatErr("normalizer Replace without pattern")
+			}
+			m, err := compileRegex(*c.Pattern.Regex)
+			if err != nil {
+				return nil, fmt.Errorf("normalizer Replace: %w", err)
+			}
+			return regexReplace{m, *c.Content}, nil
 		}
 		if *c.Pattern.String == "" {
 			return nil, unsupported("normalizer Replace with an empty pattern")
@@ -367,7 +374,7 @@ func buildPre(raw json.RawMessage, depth int) ([]preTokenizer, error) {
 			m = literal(*c.Pattern.String)
 		case c.Pattern.Regex != nil:
 			if m, err = compileRegex(*c.Pattern.Regex); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("pre-tokenizer Split: %w", err)
 			}
 		default:
 			return nil, unsupported("pre-tokenizer Split with an empty pattern")

@@ -203,6 +203,47 @@ func (rp replace) normalize(s string, want bool) (string, []int32) {
 	return p.s, p.al
 }
 
+// regexReplace is Replace with a Regex pattern: each match, left to
+// right, becomes content, whose bytes end where the match ends.
+type regexReplace struct {
+	m       matcher
+	content string
+}
+
+func (rr regexReplace) normalize(s string, want bool) (string, []int32) {
+	a, _ := rr.m.find(s, 0)
+	if a < 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	var al []int32
+	prev := 0
+	for i := 0; i < len(s); {
+		a, e := rr.m.find(s, i)
+		if a < 0 {
+			break
+		}
+		b.WriteString(s[prev:a])
+		b.WriteString(rr.content)
+		if want {
+			for j := prev; j < a; j++ {
+				al = append(al, int32(j+1))
+			}
+			for range len(rr.content) {
+				al = append(al, int32(e))
+			}
+		}
+		prev, i = e, e
+	}
+	b.WriteString(s[prev:])
+	if want {
+		for j := prev; j < len(s); j++ {
+			al = append(al, int32(j+1))
+		}
+	}
+	return b.String(), al
+}
+
 // prependNorm is Prepend: text before a non-empty segment.
 type prependNorm struct{ text string }
 

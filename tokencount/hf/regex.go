@@ -104,15 +104,15 @@ func compileRegex(pat string) (matcher, error) {
 	}
 	for _, bad := range []string{`\s`, `\S`, `\w`, `\W`, `\d`, `\D`, `\b`, `\B`, `(?i`, `(?=`, `(?!`, `(?<`, `^`, `$`, `\A`, `\z`, `\Z`, `\G`, `\h`, `\X`, `\R`, `\K`, `\p{`, `\P{`, `[[:`} {
 		if strings.Contains(pat, bad) {
-			return nil, fmt.Errorf("%w: Split pre-tokenizer with regex %q: %s has no exact equivalent here", ErrUnsupported, pat, bad)
+			return nil, fmt.Errorf("%w: regex %q: %s has no exact equivalent here", ErrUnsupported, pat, bad)
 		}
 	}
 	re, err := regexp.Compile(pat)
 	if err != nil {
-		return nil, fmt.Errorf("%w: Split pre-tokenizer with regex %q: %v", ErrUnsupported, pat, err)
+		return nil, fmt.Errorf("%w: regex %q: %v", ErrUnsupported, pat, err)
 	}
 	if re.MatchString("") {
-		return nil, fmt.Errorf("%w: Split pre-tokenizer with regex %q: it matches the empty string", ErrUnsupported, pat)
+		return nil, fmt.Errorf("%w: regex %q: it matches the empty string", ErrUnsupported, pat)
 	}
 	return goRegexp{re}, nil
 }

@@ -73,8 +73,10 @@ func makePrecompiled(nm, path string) error {
 	if err != nil {
 		return err
 	}
+	// As the library's converter writes T5's and XLM-R's normalizer.
 	f["normalizer"] = map[string]any{"type": "Sequence", "normalizers": []any{
 		map[string]any{"type": "Precompiled", "precompiled_charsmap": charsmap},
+		map[string]any{"type": "Replace", "pattern": map[string]any{"Regex": " {2,}"}, "content": " "},
 	}}
 	if b, err = json.Marshal(f); err != nil {
 		return err
