@@ -90,6 +90,9 @@ type merge struct{ rank, id int32 }
 func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
 func (m *bpe) count(s string) int {
+	if len(s) == 1 && m.byteLevel && m.byteIDs[s[0]] >= 0 {
+		return 1 // one symbol: nothing to merge
+	}
 	if !m.cutMeta || len(s) <= maxCached {
 		return len(m.lookup(s))
 	}
