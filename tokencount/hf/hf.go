@@ -112,7 +112,7 @@ func Load(r io.Reader, opts Options) (*Tokenizer, error) {
 // error: each invalid byte is read as U+FFFD, as Go's decoder reads it.
 func (t *Tokenizer) Count(text string) int {
 	st := t.state()
-	defer t.states.Put(st)
+	defer t.put(st)
 	st.want = false
 	t.run(st, text)
 	return st.n + t.extra()
@@ -126,7 +126,7 @@ func (t *Tokenizer) Count(text string) int {
 // that AddSpecialTokens adds end at 0 (the leading ones) or len(text).
 func (t *Tokenizer) AppendTokenEnds(dst []int, text string) []int {
 	st := t.state()
-	defer t.states.Put(st)
+	defer t.put(st)
 	st.want = true
 	st.ends = st.ends[:0]
 	t.run(st, text)
@@ -174,6 +174,19 @@ func (t *Tokenizer) state() *state {
 		return st
 	}
 	return &state{}
+}
+
+// put returns st to the pool without what a long text made it hold.
+func (t *Tokenizer) put(st *state) {
+	const keep = 1 << 16
+	if cap(st.ends) > keep {
+		st.ends = nil
+	}
+	if cap(st.orig) > keep {
+		st.orig = nil
+	}
+	st.al = nil
+	t.states.Put(st)
 }
 
 // state is the scratch space of one Count or AppendTokenEnds call.
