@@ -21,6 +21,9 @@ import (
 type precompiled struct {
 	units      []uint32
 	normalized string
+	// ascii[c] is the replacement of the one-byte string c, if any.
+	ascii   [128]string
+	asciiOK [128]bool
 }
 
 func newPrecompiled(b64 string) (*precompiled, error) {
@@ -38,6 +41,9 @@ func newPrecompiled(b64 string) (*precompiled, error) {
 	p := &precompiled{units: make([]uint32, size/4), normalized: string(data[4+size:])}
 	for k := range p.units {
 		p.units[k] = binary.LittleEndian.Uint32(data[4+4*k:])
+	}
+	for c := 1; c < 128; c++ {
+		p.ascii[c], p.asciiOK[c] = p.transform(string(rune(c)))
 	}
 	return p, nil
 }
@@ -95,33 +101,62 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 			}
 		}
 	}
-	g := uniseg.NewGraphemes(s)
-	for g.Next() {
-		start, end := g.Positions()
-		cl := s[start:end]
-		if len(cl) < 6 {
-			if r, ok := p.transform(cl); ok {
-				add(r, end)
-				changed = true
-				continue
-			}
-		}
-		for i, r := range cl {
-			w := len(string(r))
-			if r == 0xFFFD && !strings.HasPrefix(cl[i:], "\uFFFD") {
-				w = 1
-			}
-			part := cl[i : i+w]
-			if rep, ok := p.transform(part); ok {
-				add(rep, start+i+w)
+	for i := 0; i < len(s); {
+		// Between two ASCII bytes other than CR LF there is always a
+		// cluster boundary: such a byte is a cluster of its own, and
+		// uniseg runs only on the stretches between.
+		if c := s[i]; c < 0x80 && (i+1 == len(s) || s[i+1] < 0x80 && !(c == '\r' && s[i+1] == '\n')) {
+			if p.asciiOK[c] {
+				add(p.ascii[c], i+1)
 				changed = true
 			} else {
-				add(part, start+i+w)
+				add(s[i:i+1], i+1)
+			}
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && !(s[j-1] < 0x80 && s[j] < 0x80 && !(s[j-1] == '\r' && s[j] == '\n')) {
+			j++
+		}
+		g := uniseg.NewGraphemes(s[i:j])
+		for g.Next() {
+			a, e := g.Positions()
+			if p.cluster(s[i+a:i+e], i+a, add) {
+				changed = true
 			}
 		}
+		i = j
 	}
 	if !changed {
 		return s, nil
 	}
 	return b.String(), al
+}
+
+// cluster passes the replacement of the grapheme cluster cl, which starts
+// at start, to add, and reports whether it differs from cl.
+func (p *precompiled) cluster(cl string, start int, add func(string, int)) bool {
+	end := start + len(cl)
+	if len(cl) < 6 {
+		if r, ok := p.transform(cl); ok {
+			add(r, end)
+			return true
+		}
+	}
+	changed := false
+	for i, r := range cl {
+		w := len(string(r))
+		if r == 0xFFFD && !strings.HasPrefix(cl[i:], "\uFFFD") {
+			w = 1
+		}
+		part := cl[i : i+w]
+		if rep, ok := p.transform(part); ok {
+			add(rep, start+i+w)
+			changed = true
+		} else {
+			add(part, start+i+w)
+		}
+	}
+	return changed
 }
