@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command hfmeasure prints, in one run against the reference (the
 // tokenizers npm package), what issue 28 asks to measure: load time,
 // memory and counting throughput of package hf and of the reference on
