@@ -8,7 +8,7 @@ import (
 )
 
 func BenchmarkCount(b *testing.B) {
-	for _, corpus := range []string{"room_with_a_view.txt", "sherlock_1661.txt", "commonmark_spec.md"} {
+	for _, corpus := range []string{"room_with_a_view.txt", "romeo_and_juliet.txt", "sherlock_1661.txt", "commonmark_spec.md", "hashbrown_set_rs.txt"} {
 		text := readCorpus(b, corpus)
 		for _, name := range []string{Cl100kBase, O200kBase} {
 			enc, err := encoding(name)
