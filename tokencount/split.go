@@ -1,6 +1,7 @@
 package tokencount
 
 import (
+	"math/bits"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -105,8 +106,15 @@ func prefixable(c uint8) bool { return c&(cNL|cL|cN) == 0 }
 func punct(c uint8) bool { return c&(cSpace|cL|cN) == 0 }
 
 // run returns the end of the run of runes from i whose class has any of
-// the bits in mask. ASCII bytes take one table lookup each.
+// the bits in mask. Runs of ASCII letters are scanned eight bytes at a
+// time; other ASCII bytes take one table lookup each.
 func run(text string, i int, mask uint8) int {
+	switch mask {
+	case cL:
+		i = asciiLetters(text, i, 0x20)
+	case cLow:
+		i = asciiLetters(text, i, 0)
+	}
 	for i < len(text) {
 		c := byteClass[text[i]]
 		if c&mask != 0 {
@@ -123,6 +131,33 @@ func run(text string, i int, mask uint8) int {
 		i += w
 	}
 	return i
+}
+
+// asciiLetters returns the end of the run of ASCII letters from i: lower
+// case ones only if fold is 0, both cases if it is 0x20.
+func asciiLetters(text string, i int, fold uint64) int {
+	for i+8 <= len(text) {
+		if m := notLetters(load64(text[i:]), fold); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(text) && 'a' <= text[i]|byte(fold) && text[i]|byte(fold) <= 'z' {
+		i++
+	}
+	return i
+}
+
+// notLetters returns x, eight bytes, with the high bit of each byte that
+// is not an ASCII letter set, and no other bit (see asciiLetters for fold).
+// No byte's arithmetic carries into the next: bytes are at most 0x7f once
+// the high bit is cleared.
+func notLetters(x, fold uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	y := (x | fold*ones) &^ high
+	atLeastA := y + (0x80-'a')*ones
+	atMostZ := ('z'+0x80)*ones - y
+	return ^(atLeastA & atMostZ &^ x) & high
 }
 
 // runMax is run limited to max runes.
