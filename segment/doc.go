@@ -127,6 +127,7 @@
 // candidate boundaries, in time linear in the input, and allocates only its
 // result (nothing with [AppendSentences] and a large enough buffer); the
 // README of the repository gives measured speeds. The English Punkt data is
-// decoded once, on first use. A [Segmenter] holds no mutable state and may
-// be shared by goroutines.
+// compiled into the package as constant tables, so a first call costs no
+// more than any other. A [Segmenter] holds no mutable state and may be
+// shared by goroutines.
 package segment
