@@ -66,3 +66,18 @@ func sizeName(n int) string {
 	}
 	return fmt.Sprintf("%dKiB", n>>10)
 }
+
+// BenchmarkBuild measures building each encoding's tables from the
+// embedded vocabulary, what the first call to Encoding pays.
+func BenchmarkBuild(b *testing.B) {
+	for _, name := range Encodings() {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := newBPE(specs[name]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

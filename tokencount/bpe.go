@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/tokencount/internal/invalidutf8"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
 )
 
 // BPE is a tiktoken byte pair encoding: the type that [Encoding] and
@@ -54,7 +56,7 @@ type cacheEntry struct {
 }
 
 func newBPE(s spec) (*BPE, error) {
-	v, pairs, ok := newVocab(s.lens, s.tokens())
+	v, pairs, ok := newVocab(s.vocab)
 	if !ok {
 		return nil, fmt.Errorf("tokencount: the embedded vocabulary of %s is malformed", s.name)
 	}
@@ -103,7 +105,7 @@ func (b *BPE) pieceCount(piece string, w uint64) int {
 	}
 	if len(piece) <= maxCached {
 		// Most pieces of natural text are whole tokens: one lookup.
-		h := hashString(piece, w)
+		h := vocabhash.Hash(piece, w)
 		if r, ok := b.vocab.find(piece, w, h); ok && r&partialUTF8 == 0 {
 			return 1
 		}
@@ -125,7 +127,7 @@ func (b *BPE) pieceEnds(dst []int, piece string, w uint64, base int) []int {
 	}
 	var e *cacheEntry
 	if len(piece) <= maxCached {
-		h := hashString(piece, w)
+		h := vocabhash.Hash(piece, w)
 		if r, ok := b.vocab.find(piece, w, h); ok && r&partialUTF8 == 0 {
 			return append(dst, base+len(piece))
 		}
@@ -144,7 +146,7 @@ func (b *BPE) pieceEnds(dst []int, piece string, w uint64, base int) []int {
 	return dst
 }
 
-// lookup returns the cached entry for piece, whose hashString is h, or
+// lookup returns the cached entry for piece, whose vocabhash.Hash is h, or
 // nil. The cache is set associative: a piece lives in one of the
 // cacheWays slots of its set.
 func (b *BPE) lookup(piece string, h uint64) *cacheEntry {
@@ -157,7 +159,7 @@ func (b *BPE) lookup(piece string, h uint64) *cacheEntry {
 	return nil
 }
 
-// set returns the slots of the set of the pieces whose hashString is h. It
+// set returns the slots of the set of the pieces whose vocabhash.Hash is h. It
 // takes the hash's top bits: the low ones pick the vocabulary's slot.
 func (b *BPE) set(h uint64) []atomic.Pointer[cacheEntry] {
 	i := h >> 32 & (cacheSlots - 1) &^ (cacheWays - 1)
@@ -181,7 +183,7 @@ func (b *BPE) store(e *cacheEntry, h uint64) {
 }
 
 // fill merges a valid piece of 2 to maxCached bytes that is not itself a
-// token, whose hashString is h, and caches the result. It returns nil for
+// token, whose vocabhash.Hash is h, and caches the result. It returns nil for
 // any other piece: those are rare, and encoding them uncached keeps the
 // cache's entries small.
 func (b *BPE) fill(piece string, h uint64) *cacheEntry {

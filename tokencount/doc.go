@@ -17,9 +17,8 @@
 // github.com/pkoukk/tiktoken-go-loader, stored in this package as raw
 // token bytes that need no decoding (go generate writes them, and a test
 // checks them against the loader's): there is no network access, ever.
-// Each encoding is built once per process, on first use, in about a
-// millisecond (a hash table over the embedded bytes), and is safe for
-// concurrent use. The README's Performance section has the measured
+// Each encoding is built once per process, on first use, in one pass over
+// a hash table laid out ahead of time, and is safe for concurrent use. The README's Performance section has the measured
 // figures: https://github.com/ragkit/ragkit#token-counting.
 //
 //	enc, err := tokencount.ForModel("gpt-4o") // o200k_base

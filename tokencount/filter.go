@@ -1,6 +1,10 @@
 package tokencount
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
+)
 
 // A tokenFilter is a Bloom filter over the tokens of an encoding. Most of
 // the pairs a long merge looks up are not tokens (nine in ten in random
@@ -21,7 +25,7 @@ func (f *tokenFilter) bits(b *BPE) []uint64 {
 	f.once.Do(func() {
 		f.set = make([]uint64, filterBits/64)
 		b.vocab.all(func(tok string, _ uint32) {
-			w, mask := probe(hashString(tok, head(tok)))
+			w, mask := probe(vocabhash.Hash(tok, vocabhash.Head(tok)))
 			f.set[w] |= mask
 		})
 	})
@@ -30,7 +34,7 @@ func (f *tokenFilter) bits(b *BPE) []uint64 {
 
 // mayBeToken reports whether s may be a token: false is certain.
 func mayBeToken(set []uint64, s string) bool {
-	w, mask := probe(hashString(s, head(s)))
+	w, mask := probe(vocabhash.Hash(s, vocabhash.Head(s)))
 	return set[w]&mask == mask
 }
 

@@ -3,6 +3,8 @@ package tokencount
 import (
 	"math"
 	"sync"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
 )
 
 // noRank marks a pair of parts that cannot merge.
@@ -65,8 +67,8 @@ func (b *BPE) rank(s string) uint32 {
 	if len(s) > maxCached {
 		return noRank
 	}
-	w := head(s)
-	if r, ok := b.vocab.find(s, w, hashString(s, w)); ok {
+	w := vocabhash.Head(s)
+	if r, ok := b.vocab.find(s, w, vocabhash.Hash(s, w)); ok {
 		return r &^ partialUTF8
 	}
 	return noRank

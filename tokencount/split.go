@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
 )
 
 // This file holds hand-written pre-tokenizers equivalent to the split
@@ -137,7 +139,7 @@ func run(text string, i int, mask uint8) int {
 // case ones only if fold is 0, both cases if it is 0x20.
 func asciiLetters(text string, i int, fold uint64) int {
 	for i+8 <= len(text) {
-		if m := notLetters(load64(text[i:]), fold); m != 0 {
+		if m := notLetters(vocabhash.Load64(text[i:]), fold); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8

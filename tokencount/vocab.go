@@ -2,86 +2,91 @@ package tokencount
 
 import (
 	_ "embed" // the vocabularies
-	"math/bits"
-	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
 )
 
 //go:generate go run ./internal/vocabgen
 
 // The vocabularies, generated from tiktoken-go-loader's rank files by
-// internal/vocabgen: for each encoding, the length of each rank's token
-// (one byte per rank, 0 for a rank no token has) and the tokens' bytes in
-// rank order, split in files of at most 1 MiB. Nothing needs decoding: an
-// encoding is ready once its lookup table is filled.
+// internal/vocabgen and laid out as the lookup table (see vocab): for
+// each encoding, the length of the token in each slot (0 for an empty
+// slot), the rank of each token in the order of the slots (three bytes
+// each), and the tokens' bytes in that order, split in files of at most 1
+// MiB. Nothing needs decoding and nothing is hashed into place: an
+// encoding is ready after one pass over its slots.
 var (
-	//go:embed ranks/cl100k_base.lens
-	cl100kLens string
+	//go:embed ranks/cl100k_base.slots
+	cl100kSlots string
+	//go:embed ranks/cl100k_base.ranks
+	cl100kRanks string
 	//go:embed ranks/cl100k_base.0.tokens
 	cl100kTokens string
-	//go:embed ranks/o200k_base.lens
-	o200kLens string
+	//go:embed ranks/o200k_base.slots
+	o200kSlots string
+	//go:embed ranks/o200k_base.ranks
+	o200kRanks string
 	//go:embed ranks/o200k_base.0.tokens
 	o200kTokens0 string
 	//go:embed ranks/o200k_base.1.tokens
 	o200kTokens1 string
-	//go:embed ranks/p50k_base.lens
-	p50kLens string
+	//go:embed ranks/p50k_base.slots
+	p50kSlots string
+	//go:embed ranks/p50k_base.ranks
+	p50kRanks string
 	//go:embed ranks/p50k_base.0.tokens
 	p50kTokens string
+	//go:embed ranks/r50k_base.slots
+	r50kSlots string
+	//go:embed ranks/r50k_base.ranks
+	r50kRanks string
+	//go:embed ranks/r50k_base.0.tokens
+	r50kTokens string
 )
 
-// r50kRanks is the number of ranks of r50k_base: its tokens are the first
-// ones of p50k_base.
-const r50kRanks = 50256
-
-// spec describes one encoding: its tokens and how it pre-tokenizes.
+// spec describes one encoding: its vocabulary and how it pre-tokenizes.
 type spec struct {
-	name   string
-	lens   string                // the length of each rank's token
-	tokens func() string         // every token's bytes, in rank order
-	split  func(string, int) int // the pre-tokenizer
+	name  string
+	vocab vocabData
+	split func(string, int) int // the pre-tokenizer
+}
+
+// vocabData is an encoding's generated files.
+type vocabData struct {
+	slots  string    // the length of the token in each slot, 0 if none
+	ranks  string    // the rank of each token, three bytes, little-endian
+	tokens [2]string // the tokens' bytes, in one or two parts
 }
 
 var specs = map[string]spec{
-	Cl100kBase: {Cl100kBase, cl100kLens, func() string { return cl100kTokens }, splitCl100k},
-	O200kBase:  {O200kBase, o200kLens, func() string { return o200kTokens0 + o200kTokens1 }, splitO200k},
-	P50kBase:   {P50kBase, p50kLens, func() string { return p50kTokens }, splitP50k},
-	R50kBase:   {R50kBase, p50kLens[:r50kRanks], func() string { return p50kTokens[:bytesOf(p50kLens[:r50kRanks])] }, splitP50k},
-}
-
-// bytesOf returns the total length of the tokens whose lengths are lens.
-func bytesOf(lens string) int {
-	n := 0
-	for i := range len(lens) {
-		n += int(lens[i])
-	}
-	return n
+	Cl100kBase: {Cl100kBase, vocabData{cl100kSlots, cl100kRanks, [2]string{cl100kTokens}}, splitCl100k},
+	O200kBase:  {O200kBase, vocabData{o200kSlots, o200kRanks, [2]string{o200kTokens0, o200kTokens1}}, splitO200k},
+	P50kBase:   {P50kBase, vocabData{p50kSlots, p50kRanks, [2]string{p50kTokens}}, splitP50k},
+	R50kBase:   {R50kBase, vocabData{r50kSlots, r50kRanks, [2]string{r50kTokens}}, splitP50k},
 }
 
 // A vocab maps every token of an encoding to its rank: an open-addressed
-// table with linear probing, filled in about a millisecond per 100,000
-// tokens. A slot holds a token's first eight bytes, so that a lookup of
-// a token of at most eight bytes (most words with their leading space)
-// reads one cache line, and a longer one reads one more, the rest of its
-// bytes in blob. A slot's meta is 0 when it is empty, or packs:
+// table with linear probing (internal/vocabhash has its hash and layout).
+// A slot holds a token's first eight bytes, so that a lookup of a token of
+// at most eight bytes (most words with their leading space) reads one
+// cache line, and a longer one reads one more, the rest of its bytes in
+// the embedded vocabulary. A slot's meta is 0 when it is empty, or packs:
 //
 //	bits  0-17  the rank
 //	bit     18  the token is not valid UTF-8 (partialUTF8 >> 13)
 //	bits 19-26  the token's length (1 to 255)
-//	bits 27-47  the token's offset in blob
-//	bits 48-63  the top 16 bits of the token's hash, which rule out
-//	            almost every other string that starts with the same bytes
+//	bits 27-47  the token's offset in the vocabulary's bytes
 //
-// The table is at most half full, so most probes for a string that is not
-// a token end at the first empty slot.
+// Filling the table computes no hash (the generator placed the tokens),
+// and a lookup compares a slot's first eight bytes and length before it
+// reads the rest of a longer token.
 type vocab struct {
-	blob  string
+	blob  [2]string // the tokens' bytes; a token lies in one part
 	slots []slot
-	mask  uint64
 }
 
 type slot struct {
-	head uint64 // head(token)
+	head uint64 // vocabhash.Head(token)
 	meta uint64
 }
 
@@ -90,76 +95,82 @@ const (
 	slotPartial = 1 << 18
 	slotLenAt   = 19
 	slotOffAt   = 27
-	slotTag     = uint64(0xffff) << 48
-	slotKey     = slotTag | 0xff<<slotLenAt
+	slotLen     = 0xff << slotLenAt
 	maxRanks    = slotRank + 1
 	maxBlob     = 1 << 21
 )
 
-// newVocab builds the table of the tokens described by lens and blob (see
-// the generated files), and the table of two-byte tokens (BPE.pairs). It
-// returns ok false if they do not fit the slot layout, which the generated
-// files always do.
-func newVocab(lens, blob string) (v *vocab, pairs *[1 << 16]uint32, ok bool) {
-	if len(lens) > maxRanks || len(blob) > maxBlob {
+// newVocab fills the table from the generated files, in one pass over the
+// slots in order, and the table of two-byte tokens (BPE.pairs). It
+// returns ok false if the files are inconsistent, which the generated
+// ones never are (a test checks that every token is found).
+func newVocab(d vocabData) (v *vocab, pairs *[1 << 16]uint32, ok bool) {
+	if len(d.tokens[0])+len(d.tokens[1]) > maxBlob {
 		return nil, nil, false
 	}
-	size := 1
-	for size < 2*len(lens) {
-		size *= 2
-	}
-	v = &vocab{blob: blob, slots: make([]slot, size), mask: uint64(size - 1)}
+	v = &vocab{blob: d.tokens, slots: make([]slot, len(d.slots))}
 	pairs = new([1 << 16]uint32)
 	for i := range pairs {
 		pairs[i] = noRank
 	}
-	off := 0
-	for r := range len(lens) {
-		n := int(lens[r])
+	off, k := 0, 0
+	for i := range len(d.slots) {
+		n := int(d.slots[i])
 		if n == 0 {
 			continue
 		}
-		if off+n > len(blob) {
+		tok, ok := v.token(off, n)
+		if !ok || k+3 > len(d.ranks) {
 			return nil, nil, false
 		}
-		tok := blob[off : off+n]
-		w := head(tok)
-		h := hashString(tok, w)
-		e := h&slotTag | uint64(off)<<slotOffAt | uint64(n)<<slotLenAt | uint64(r)
-		if !utf8.ValidString(tok) {
-			e |= slotPartial
+		r := uint64(d.ranks[k]) | uint64(d.ranks[k+1])<<8 | uint64(d.ranks[k+2])<<16
+		partial := r >> 23
+		if r &^= 1 << 23; r > slotRank {
+			return nil, nil, false
 		}
+		w := headAt(tok, 0, n)
+		e := uint64(off)<<slotOffAt | uint64(n)<<slotLenAt | partial*slotPartial | r
 		if n == 2 {
 			pairs[uint16(tok[0])<<8|uint16(tok[1])] = uint32(r)
 		}
-		i := h & v.mask
-		for v.slots[i].meta != 0 {
-			i = (i + 1) & v.mask
-		}
 		v.slots[i] = slot{w, e}
-		off += n
+		off, k = off+n, k+3
 	}
-	return v, pairs, off == len(blob)
+	return v, pairs, off == len(d.tokens[0])+len(d.tokens[1]) && k == len(d.ranks)
+}
+
+// token returns the n bytes at offset off of the vocabulary's bytes.
+func (v *vocab) token(off, n int) (string, bool) {
+	b := v.blob[0]
+	if off >= len(b) {
+		b, off = v.blob[1], off-len(b)
+	}
+	if off+n > len(b) {
+		return "", false
+	}
+	return b[off : off+n], true
 }
 
 // find returns the rank of the token s, with partialUTF8 set if its bytes
-// are not valid UTF-8, and whether s is a token; w is head(s) and h is
-// hashString(s, w).
+// are not valid UTF-8, and whether s is a token; w is vocabhash.Head(s)
+// and h is vocabhash.Hash(s, w).
 func (v *vocab) find(s string, w, h uint64) (uint32, bool) {
-	want := h&slotTag | uint64(len(s))<<slotLenAt
-	for i := h & v.mask; ; i = (i + 1) & v.mask {
+	want := uint64(len(s)) << slotLenAt
+	for i := vocabhash.Index(h, len(v.slots)); ; {
 		e := &v.slots[i]
 		if e.meta == 0 {
 			return 0, false
 		}
-		if e.head == w && e.meta&slotKey == want {
+		if e.head == w && e.meta&slotLen == want {
 			if len(s) <= 8 {
 				return uint32(e.meta&slotRank) | uint32(e.meta&slotPartial)<<13, true
 			}
-			off := int(e.meta >> slotOffAt & (maxBlob - 1))
-			if v.blob[off+8:off+len(s)] == s[8:] {
+			if tok, _ := v.token(int(e.meta>>slotOffAt&(maxBlob-1)), len(s)); tok[8:] == s[8:] {
 				return uint32(e.meta&slotRank) | uint32(e.meta&slotPartial)<<13, true
 			}
+		}
+		if i++; i == len(v.slots) {
+			i = 0
 		}
 	}
 }
@@ -168,82 +179,20 @@ func (v *vocab) find(s string, w, h uint64) (uint32, bool) {
 func (v *vocab) all(f func(tok string, rank uint32)) {
 	for _, e := range v.slots {
 		if e.meta != 0 {
-			off, n := int(e.meta>>slotOffAt&(maxBlob-1)), int(e.meta>>slotLenAt&0xff)
-			f(v.blob[off:off+n], uint32(e.meta&slotRank))
+			tok, _ := v.token(int(e.meta>>slotOffAt&(maxBlob-1)), int(e.meta>>slotLenAt&0xff))
+			f(tok, uint32(e.meta&slotRank))
 		}
 	}
 }
 
-// headAt returns head(text[i:j]): without a branch on the length of the
+// headAt returns vocabhash.Head(text[i:j]): without a branch on the length of the
 // piece unless it is at the very end of text.
 func headAt(text string, i, j int) uint64 {
 	if i+8 <= len(text) {
-		return load64(text[i:]) & headMask[min(j-i, 8)]
+		return vocabhash.Load64(text[i:]) & headMask[min(j-i, 8)]
 	}
-	return head(text[i:j])
+	return vocabhash.Head(text[i:j])
 }
 
 // headMask[n] keeps the first n bytes of a word.
 var headMask = [9]uint64{0, 1<<8 - 1, 1<<16 - 1, 1<<24 - 1, 1<<32 - 1, 1<<40 - 1, 1<<48 - 1, 1<<56 - 1, ^uint64(0)}
-
-// head returns the first eight bytes of s as a little-endian word, padded
-// with zeros.
-func head(s string) uint64 {
-	switch n := len(s); {
-	case n >= 8:
-		return load64(s)
-	case n >= 4:
-		return uint64(load32(s)) | uint64(load32(s[n-4:])>>(8*(8-n)))<<32
-	default:
-		var w uint64
-		for k := n - 1; k >= 0; k-- {
-			w = w<<8 | uint64(s[k])
-		}
-		return w
-	}
-}
-
-// The constants of wyhash, whose structure hashString follows.
-const (
-	hashK0 = 0xa0761d6478bd642f
-	hashK1 = 0xe7037ed1a0b428db
-	hashK2 = 0x8ebc6af09c88c6e3
-)
-
-// hashString is a fast hash of short strings (wyhash's structure, fixed
-// keys) given w, head(s): the table is fixed, so no input can be chosen to
-// make its probes long, and a fixed hash keeps the table's layout the
-// same in every run.
-func hashString(s string, w uint64) uint64 {
-	n := len(s)
-	seed := uint64(hashK0)
-	var b uint64
-	switch {
-	case n > 16:
-		for p := s[8:]; len(p) > 16; p = p[16:] {
-			seed = mix(load64(p)^hashK1, load64(p[8:])^seed)
-		}
-		b = load64(s[n-16:]) ^ load64(s[n-8:])<<1
-	case n > 8:
-		b = load64(s[n-8:])
-	}
-	return mix(hashK1^uint64(n), mix(w^hashK1, b^seed^hashK2))
-}
-
-func mix(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	return hi ^ lo
-}
-
-// load64 and load32 read little-endian words; the compiler makes each a
-// single load.
-func load64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-func load32(s string) uint32 {
-	_ = s[3]
-	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
-}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/pkoukk/tiktoken-go-loader/assets"
 	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
 )
 
 // TestVocabMatchesLoader checks the generated vocabularies (ranks/, see
@@ -37,8 +39,8 @@ func TestVocabMatchesLoader(t *testing.T) {
 				rank, err := strconv.Atoi(num)
 				require.NoError(t, err)
 				s := string(tok)
-				w := head(s)
-				got, ok := b.vocab.find(s, w, hashString(s, w))
+				w := vocabhash.Head(s)
+				got, ok := b.vocab.find(s, w, vocabhash.Hash(s, w))
 				require.True(t, ok, "%q (rank %d) not found", s, rank)
 				want := uint32(rank)
 				if !utf8.ValidString(s) {
@@ -68,8 +70,8 @@ func TestVocabMisses(t *testing.T) {
 		" information" + "\x00", strings.Repeat("a", 256), strings.Repeat("=", 129),
 		" xqzjv", "thexyzzy",
 	} {
-		w := head(s)
-		_, ok := b.vocab.find(s, w, hashString(s, w))
+		w := vocabhash.Head(s)
+		_, ok := b.vocab.find(s, w, vocabhash.Hash(s, w))
 		require.False(t, ok, "%q found", s)
 		require.Equal(t, uint32(noRank), b.rank(s), "rank of %q", s)
 	}
@@ -84,7 +86,7 @@ func TestHeadAt(t *testing.T) {
 	const text = "abcdefghijklmnopq"
 	for i := 0; i <= len(text); i++ {
 		for j := i; j <= len(text); j++ {
-			require.Equal(t, head(text[i:j]), headAt(text, i, j), "text[%d:%d]", i, j)
+			require.Equal(t, vocabhash.Head(text[i:j]), headAt(text, i, j), "text[%d:%d]", i, j)
 		}
 	}
 }
