@@ -333,6 +333,9 @@ func splitP50k(text string, i int) int {
 //	|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
 //	|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func splitO200k(text string, i int) int {
+	if e := asciiWordO200k(text, i); e >= 0 {
+		return e
+	}
 	c0, w0 := classAt(text, i)
 	canPrefix := prefixable(c0) && i+w0 < len(text)
 	for _, body := range [2]func(string, int) int{wordLowerTail, wordUpperHead} {
@@ -358,6 +361,30 @@ func splitO200k(text string, i int) int {
 		return e
 	}
 	return whitespace(text, i)
+}
+
+// asciiWordO200k matches at i the commonest pieces of o200k_base's first
+// two alternatives without their general machinery: an optional ASCII
+// prefix, ASCII upper-case letters, then lower-case ones, at least one
+// letter in all, followed by the end of the text or by an ASCII byte that
+// is not an apostrophe (an upper-case letter after lower-case ones starts
+// the next piece). No ASCII letter is both upper and lower case, so there
+// is nothing to backtrack over. It returns -1 for
+// anything else, which the general path matches.
+func asciiWordO200k(text string, i int) int {
+	j := i
+	if c := byteClass[text[i]]; c != cWide && c&(cNL|cL|cN) == 0 {
+		j++
+	}
+	k := j
+	for k < len(text) && 'A' <= text[k] && text[k] <= 'Z' {
+		k++
+	}
+	e := asciiLetters(text, k, 0)
+	if e == j || (e < len(text) && (text[e] >= utf8.RuneSelf || text[e] == '\'')) {
+		return -1
+	}
+	return e
 }
 
 // wordLowerTail matches [Up]*[Low]+(?i:'s|...)? at i, with the
