@@ -65,6 +65,9 @@ func (p *planner) appendAnchors(s *split, out []int) []int {
 	if reach == 0 || s.cands[m].e-s.cands[0].s <= 2*reach {
 		return append(out, m)
 	}
+	if cap(p.strong) < m {
+		p.strong = make([]strongCand, 0, m) // at most one per candidate
+	}
 	strong := p.strong[:0]
 	lo, hi := s.cands[0].s+reach, s.cands[m].e-reach
 	for i := 1; i < m; i++ {

@@ -35,9 +35,7 @@ func (b *block) prose() bool { return b.unit() == uProse }
 
 // lineAt returns the end of the line that starts at i (the position of its
 // terminator, or s.last) and the start of the next line.
-func (s *split) lineAt(i int) (end, next int) {
-	return markdown.LineAt(s.text[:s.last], i, s.hasCR)
-}
+func (s *split) lineAt(i int) (end, next int) { return s.lineEnds.At(i) }
 
 // scanText finds the paragraphs of plain text, runs of non-blank lines,
 // and its headings (see document.Headings), which are cut before as

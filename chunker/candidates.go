@@ -16,6 +16,13 @@ import (
 // blocks, in order, between a first and a last candidate at the ends of
 // the text.
 func (s *split) addCands() {
+	// Room for the candidates of most texts (prose makes one every 30 to
+	// 80 bytes), so that a long text's list is not regrown and copied
+	// again and again, which made the bytes allocated per byte of text
+	// grow with the text.
+	if n := (s.last-s.first)/32 + 16; cap(s.cands) < n {
+		s.cands = make([]cand, 0, n)
+	}
 	s.cands = append(s.cands, cand{end: s.first, start: s.first, rank: rStart, unit: s.blocks[0].unit()})
 	for i := range s.blocks {
 		b := &s.blocks[i]
@@ -304,6 +311,9 @@ func marker(before int) cand { return cand{end: before, rank: numRanks} }
 func (s *split) insertRuns(from int, extra []cand) {
 	if len(extra) == 0 {
 		return
+	}
+	if cap(s.spare) < len(s.cands)-from {
+		s.spare = make([]cand, 0, cap(s.cands))
 	}
 	tail := append(s.spare[:0], s.cands[from:]...)
 	out, i := s.cands[:from], from

@@ -8,28 +8,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/document"
-	"github.com/ragkit/ragkit/internal/space"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
 // Errors returned by [New] and [Split]. Returned errors wrap one of these, so
 // test for them with [errors.Is].
 var (
-	// ErrNoTokenizer means Config.Tokenizer is nil.
-	ErrNoTokenizer = errors.New("chunker: Tokenizer is required")
-	// ErrMaxTokens means Config.MaxTokens is not positive.
-	ErrMaxTokens = errors.New("chunker: MaxTokens must be positive")
-	// ErrMinTokens means Config.MinTokens is negative or above half of
-	// MaxTokens-OverlapTokens, a floor that many texts cannot meet.
-	ErrMinTokens = errors.New("chunker: MinTokens must be between 0 and (MaxTokens-OverlapTokens)/2")
-	// ErrOverlapTokens means Config.OverlapTokens is negative or not below MaxTokens.
-	ErrOverlapTokens = errors.New("chunker: OverlapTokens must be at least 0 and below MaxTokens")
-	// ErrFormat means Config.Format is not a known [Format].
-	ErrFormat = errors.New("chunker: unknown Format")
-	// ErrStrategy means Config.Strategy is not a known [Strategy].
-	ErrStrategy = errors.New("chunker: unknown Strategy")
-	// ErrStretchChunks means Config.StretchChunks is negative.
-	ErrStretchChunks = errors.New("chunker: StretchChunks must not be negative")
+	// ErrConfig means a setting of the Config is invalid (the message
+	// names the field, its value and what is allowed), or the Chunker was
+	// not made by New.
+	ErrConfig = errors.New("chunker: invalid configuration")
 
 	// ErrEmptyText means the text holds no non-space character, so there
 	// is nothing to chunk. Callers that process many documents can skip
@@ -41,7 +29,8 @@ var (
 	ErrInvalidUTF8 = errors.New("chunker: text is not valid UTF-8")
 	// ErrGraphemeTooLong means a single grapheme cluster counts more than
 	// MaxTokens tokens and Config.KeepGraphemes forbids cutting it, or
-	// that a single code point does.
+	// that a single code point does (a white space character inside a
+	// cluster counts with the code point after it).
 	ErrGraphemeTooLong = errors.New("chunker: a grapheme cluster is longer than MaxTokens")
 	// ErrTokenizer means the Tokenizer misbehaved: it returned a negative
 	// count, or counted the same text differently on two calls (a
@@ -81,11 +70,13 @@ func (s Strategy) String() string {
 // Config configures a [Chunker]. The zero values of the optional fields
 // give plain-text, balanced chunks with no overlap and no floor.
 type Config struct {
-	// Tokenizer counts tokens; required. Chunks are sized and verified
+	// Tokenizer counts tokens; required. Chunks are sized and counted
 	// with it. A Tokenizer that also implements [tokencount.Offsetter]
-	// (every tokencount encoding does) is tokenized once per Split;
-	// any other is sampled by word (see [tokencount.AppendTokenEnds]),
-	// and every chunk is still verified with its Count.
+	// (every tokencount encoding does) is tokenized once per Split to
+	// size the chunks; any other is sampled by word (see
+	// [tokencount.AppendTokenEnds]). A tiktoken encoding's exact counts
+	// of the chunks come from that pass and the chunks' edges; any other
+	// Tokenizer counts every chunk with Count.
 	Tokenizer tokencount.Tokenizer
 	// MaxTokens is the hard ceiling: no chunk is ever longer, by the
 	// Tokenizer's exact count of the chunk's Text. Required, positive.
@@ -126,7 +117,9 @@ type Config struct {
 	// tokens; a letter can carry thousands of combining marks) is cut
 	// between its code points, and the chunks on either side of such a cut
 	// report the [Rune] boundary; only a single code point longer than
-	// MaxTokens is then an error. Set it where a chunk must never split
+	// MaxTokens is then an error (a white space character in such a
+	// cluster is not cut from the code point after it, or, last, before
+	// it). Set it where a chunk must never split
 	// what a reader sees as one character.
 	KeepGraphemes bool
 }
@@ -184,7 +177,10 @@ type Chunk struct {
 	// Start and End are byte offsets into the text: text[Start:End] == Text.
 	Start, End int
 	// Text is the chunk, a substring of the input without surrounding
-	// white space.
+	// white space. White space is trimmed in whole grapheme clusters: a
+	// space that carries a combining mark or a joiner (" \u0301") is a
+	// character that a chunk may start with, and a chunk starts and ends
+	// at grapheme boundaries (see [Rune] for the one exception).
 	Text string
 	// Tokens is the Tokenizer's exact count of Text; never above MaxTokens.
 	Tokens int
@@ -201,9 +197,9 @@ type Chunker struct {
 	margin int // tokens kept free when planning, for estimate errors
 }
 
-// New validates cfg and returns a Chunker. Errors wrap [ErrNoTokenizer],
-// [ErrMaxTokens], [ErrMinTokens], [ErrOverlapTokens], [ErrFormat],
-// [ErrStrategy] or [ErrStretchChunks].
+// New validates cfg and returns a Chunker. An invalid setting returns an
+// error wrapping [ErrConfig] that names the field, such as
+// "chunker: invalid configuration: MaxTokens is -3: must be positive".
 func New(cfg Config) (*Chunker, error) {
 	if err := validate(cfg); err != nil {
 		return nil, err
@@ -214,19 +210,19 @@ func New(cfg Config) (*Chunker, error) {
 func validate(cfg Config) error {
 	switch {
 	case cfg.Tokenizer == nil:
-		return ErrNoTokenizer
+		return fmt.Errorf("%w: Tokenizer is nil: required", ErrConfig)
 	case cfg.MaxTokens <= 0:
-		return fmt.Errorf("%w: got %d", ErrMaxTokens, cfg.MaxTokens)
+		return fmt.Errorf("%w: MaxTokens is %d: must be positive", ErrConfig, cfg.MaxTokens)
 	case cfg.OverlapTokens < 0 || cfg.OverlapTokens >= cfg.MaxTokens:
-		return fmt.Errorf("%w: got %d with MaxTokens %d", ErrOverlapTokens, cfg.OverlapTokens, cfg.MaxTokens)
+		return fmt.Errorf("%w: OverlapTokens is %d: must be at least 0 and below MaxTokens (%d)", ErrConfig, cfg.OverlapTokens, cfg.MaxTokens)
 	case cfg.MinTokens < 0 || cfg.MinTokens > (cfg.MaxTokens-cfg.OverlapTokens)/2:
-		return fmt.Errorf("%w: got %d with MaxTokens %d and OverlapTokens %d", ErrMinTokens, cfg.MinTokens, cfg.MaxTokens, cfg.OverlapTokens)
+		return fmt.Errorf("%w: MinTokens is %d: must be between 0 and (MaxTokens-OverlapTokens)/2 (%d)", ErrConfig, cfg.MinTokens, (cfg.MaxTokens-cfg.OverlapTokens)/2)
 	case !cfg.Format.Valid():
-		return fmt.Errorf("%w: got %d", ErrFormat, cfg.Format)
+		return fmt.Errorf("%w: Format is %v: must be Text or Markdown", ErrConfig, cfg.Format)
 	case cfg.Strategy > Greedy:
-		return fmt.Errorf("%w: got %d", ErrStrategy, cfg.Strategy)
+		return fmt.Errorf("%w: Strategy is %v: must be Balanced or Greedy", ErrConfig, cfg.Strategy)
 	case cfg.StretchChunks < 0:
-		return fmt.Errorf("%w: got %d", ErrStretchChunks, cfg.StretchChunks)
+		return fmt.Errorf("%w: StretchChunks is %d: must not be negative", ErrConfig, cfg.StretchChunks)
 	}
 	return nil
 }
@@ -264,10 +260,10 @@ func (c *Chunker) Config() Config {
 // its own (or, with KeepGraphemes, a grapheme cluster) one wrapping
 // [ErrGraphemeTooLong], and a Tokenizer that returns a negative count one
 // wrapping [ErrTokenizer]. A Chunker that was not made by New (its zero
-// value, or nil) returns [ErrNoTokenizer].
+// value, or nil) returns an error wrapping [ErrConfig].
 func (c *Chunker) Split(text string) ([]Chunk, error) {
 	if c == nil {
-		return nil, ErrNoTokenizer
+		return nil, fmt.Errorf("%w: nil Chunker: make one with New", ErrConfig)
 	}
 	if err := validate(c.cfg); err != nil {
 		return nil, err // a Chunker not made by New
@@ -275,7 +271,7 @@ func (c *Chunker) Split(text string) ([]Chunk, error) {
 	if !utf8.ValidString(text) {
 		return nil, fmt.Errorf("%w: first invalid byte at offset %d", ErrInvalidUTF8, firstInvalid(text))
 	}
-	first, last := space.Trim(text, 0, len(text))
+	first, last := trimText(text)
 	if first >= last {
 		return nil, ErrEmptyText
 	}

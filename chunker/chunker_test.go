@@ -23,33 +23,34 @@ func TestNewValidates(t *testing.T) {
 	tests := []struct {
 		name string
 		cfg  chunker.Config
-		want error
+		want string // the start of the error's message after the sentinel's, or "" for none
 	}{
-		{"no tokenizer", chunker.Config{MaxTokens: 10}, chunker.ErrNoTokenizer},
-		{"zero max", chunker.Config{Tokenizer: tok}, chunker.ErrMaxTokens},
-		{"negative max", chunker.Config{Tokenizer: tok, MaxTokens: -1}, chunker.ErrMaxTokens},
-		{"negative min", chunker.Config{Tokenizer: tok, MaxTokens: 10, MinTokens: -1}, chunker.ErrMinTokens},
-		{"min over max", chunker.Config{Tokenizer: tok, MaxTokens: 10, MinTokens: 11}, chunker.ErrMinTokens},
-		{"negative overlap", chunker.Config{Tokenizer: tok, MaxTokens: 10, OverlapTokens: -1}, chunker.ErrOverlapTokens},
-		{"overlap equal to max", chunker.Config{Tokenizer: tok, MaxTokens: 10, OverlapTokens: 10}, chunker.ErrOverlapTokens},
-		{"unknown format", chunker.Config{Tokenizer: tok, MaxTokens: 10, Format: 7}, chunker.ErrFormat},
-		{"unknown strategy", chunker.Config{Tokenizer: tok, MaxTokens: 10, Strategy: 7}, chunker.ErrStrategy},
-		{"negative stretch", chunker.Config{Tokenizer: tok, MaxTokens: 10, StretchChunks: -1}, chunker.ErrStretchChunks},
-		{"one stretch", chunker.Config{Tokenizer: tok, MaxTokens: 10, StretchChunks: math.MaxInt}, nil},
-		{"minimal", chunker.Config{Tokenizer: tok, MaxTokens: 1}, nil},
-		{"min equal to max", chunker.Config{Tokenizer: tok, MaxTokens: 10, MinTokens: 10}, chunker.ErrMinTokens},
-		{"min over half of the body", chunker.Config{Tokenizer: tok, MaxTokens: 100, MinTokens: 41, OverlapTokens: 20}, chunker.ErrMinTokens},
-		{"min at half of the body", chunker.Config{Tokenizer: tok, MaxTokens: 100, MinTokens: 40, OverlapTokens: 20}, nil},
+		{"no tokenizer", chunker.Config{MaxTokens: 10}, "Tokenizer is nil"},
+		{"zero max", chunker.Config{Tokenizer: tok}, "MaxTokens is 0"},
+		{"negative max", chunker.Config{Tokenizer: tok, MaxTokens: -1}, "MaxTokens is -1: must be positive"},
+		{"negative min", chunker.Config{Tokenizer: tok, MaxTokens: 10, MinTokens: -1}, "MinTokens is -1"},
+		{"min over max", chunker.Config{Tokenizer: tok, MaxTokens: 10, MinTokens: 11}, "MinTokens is 11"},
+		{"negative overlap", chunker.Config{Tokenizer: tok, MaxTokens: 10, OverlapTokens: -1}, "OverlapTokens is -1"},
+		{"overlap equal to max", chunker.Config{Tokenizer: tok, MaxTokens: 10, OverlapTokens: 10}, "OverlapTokens is 10"},
+		{"unknown format", chunker.Config{Tokenizer: tok, MaxTokens: 10, Format: 7}, "Format is Format(7): must be Text or Markdown"},
+		{"unknown strategy", chunker.Config{Tokenizer: tok, MaxTokens: 10, Strategy: 7}, "Strategy is Strategy(7)"},
+		{"negative stretch", chunker.Config{Tokenizer: tok, MaxTokens: 10, StretchChunks: -1}, "StretchChunks is -1: must not be negative"},
+		{"one stretch", chunker.Config{Tokenizer: tok, MaxTokens: 10, StretchChunks: math.MaxInt}, ""},
+		{"minimal", chunker.Config{Tokenizer: tok, MaxTokens: 1}, ""},
+		{"min equal to max", chunker.Config{Tokenizer: tok, MaxTokens: 10, MinTokens: 10}, "MinTokens is 10"},
+		{"min over half of the body", chunker.Config{Tokenizer: tok, MaxTokens: 100, MinTokens: 41, OverlapTokens: 20}, "MinTokens is 41: must be between 0 and (MaxTokens-OverlapTokens)/2 (40)"},
+		{"min at half of the body", chunker.Config{Tokenizer: tok, MaxTokens: 100, MinTokens: 40, OverlapTokens: 20}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := chunker.New(tt.cfg)
-			if tt.want == nil {
+			if tt.want == "" {
 				require.NoError(t, err)
 				assert.Equal(t, tt.cfg, c.Config())
 				return
 			}
-			assert.ErrorIs(t, err, tt.want)
+			assert.ErrorIs(t, err, chunker.ErrConfig)
+			assert.True(t, strings.HasPrefix(err.Error(), "chunker: invalid configuration: "+tt.want), err.Error())
 			assert.Nil(t, c)
 		})
 	}
@@ -81,10 +82,10 @@ func TestSplitBadText(t *testing.T) {
 func TestChunkerNotMadeByNew(t *testing.T) {
 	var zero chunker.Chunker
 	_, err := zero.Split("text")
-	assert.ErrorIs(t, err, chunker.ErrNoTokenizer)
+	assert.ErrorIs(t, err, chunker.ErrConfig)
 	var nilChunker *chunker.Chunker
 	_, err = nilChunker.Split("text")
-	assert.ErrorIs(t, err, chunker.ErrNoTokenizer)
+	assert.ErrorIs(t, err, chunker.ErrConfig)
 }
 
 func TestGraphemeTooLong(t *testing.T) {

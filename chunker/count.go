@@ -19,7 +19,8 @@ import (
 // The estimated size of the chunk from candidate i to candidate j is then
 // e[j] - s[i]: the tokens that overlap it. It differs from the exact count
 // of the chunk only where the chunk's edges tokenize differently on their
-// own, by a token or two, which is why every chunk is verified.
+// own, by a token or two, which is why every chunk is counted exactly
+// (from these counts and its edges where that is exact; see exact.go).
 
 const window = 1 << 18
 
@@ -31,17 +32,18 @@ type counter struct {
 	to     int
 	ends   []int // token ends of the current window, relative to w0
 	w0, w1 int
-	base   int // tokens in the windows before w0
-	i      int // ends[:i] are at or before the last position asked for
+	base   int   // tokens in the windows before w0
+	i      int   // ends[:i] are at or before the last position asked for
+	seams  []int // the starts of the windows after the first
 }
 
-func (c *counter) reset(tok tokencount.Tokenizer, text string, from, to int, buf []int) {
+func (c *counter) reset(tok tokencount.Tokenizer, text string, from, to int, buf, seams []int) {
 	// English runs at about four bytes a token; room for three saves
 	// most regrowing of the window's buffer.
 	if n := min(to-from, window+window/2) / 3; cap(buf) < n {
 		buf = make([]int, 0, n)
 	}
-	*c = counter{tok: tok, text: text, to: to, ends: buf[:0], w0: from, w1: from}
+	*c = counter{tok: tok, text: text, to: to, ends: buf[:0], w0: from, w1: from, seams: seams[:0]}
 }
 
 // at returns the number of tokens that end at or before pos, and whether
@@ -59,6 +61,9 @@ func (c *counter) at(pos int) (int, bool) {
 }
 
 func (c *counter) advance() {
+	if len(c.ends) > 0 {
+		c.seams = append(c.seams, c.w1)
+	}
 	c.base += len(c.ends)
 	c.w0 = c.w1
 	c.w1 = windowEnd(c.text, c.w0, c.to)
@@ -95,7 +100,7 @@ func windowEnd(text string, w0, to int) int {
 // (see insertRuns), and are inserted at the end.
 func (s *split) countCands() error {
 	var c counter
-	c.reset(s.tok, s.text, s.first, s.last, s.ends)
+	c.reset(s.tok, s.text, s.first, s.last, s.ends, s.seams)
 	out := s.cands[:0]
 	extra := s.extra[:0]
 	last := -1 // the index in out of the last candidate that is not optional
@@ -106,8 +111,10 @@ func (s *split) countCands() error {
 			n++
 		}
 		cd.e = n
+		s.setJointBefore(&cd, &c)
 		if cd.opt {
 			cd.s, _ = c.at(cd.start)
+			s.setJointAfter(&cd, &c)
 			out = append(out, cd)
 			continue
 		}
@@ -124,10 +131,11 @@ func (s *split) countCands() error {
 			}
 		}
 		cd.s, _ = c.at(cd.start) // after refining: it may move the window on
+		s.setJointAfter(&cd, &c)
 		out = append(out, cd)
 		last = len(out) - 1
 	}
-	s.ends, s.extra = c.ends, extra
+	s.ends, s.extra, s.seams = c.ends, extra, c.seams
 	s.cands = out
 	s.insertRuns(0, extra)
 	return nil

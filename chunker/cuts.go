@@ -119,13 +119,20 @@ func (s *split) eachCut(u unitKind, a, b int, fn func(cand) error) error {
 	case uGraphemes:
 		return s.eachSpanGap(u, segment.AppendGraphemes, a, b, rGrapheme, fn)
 	case uRunes:
+		// A white space character goes with the code point after it (or,
+		// last in the unit, before it): alone at the edge of a chunk it
+		// would be trimmed away (see cutAt).
+		prevSpace := false
 		for i := a; i < b; {
-			_, n := utf8.DecodeRuneInString(s.text[i:b])
-			if i += n; i < b {
+			r, n := utf8.DecodeRuneInString(s.text[i:b])
+			sp := space.Rune(r)
+			if i > a && !prevSpace && (!sp || space.Skip(s.text, i, b) < b) {
 				if err := fn(cand{end: i, start: i, rank: rRune}); err != nil {
 					return err
 				}
 			}
+			prevSpace = sp
+			i += n
 		}
 	}
 	return nil
@@ -173,11 +180,22 @@ func (s *split) eachSpanGap(u unitKind, appendSpans func([]segment.Span, string)
 	return nil
 }
 
+// clauseLead marks the bytes that can start the clause punctuation of
+// eachClause: , ; : and the first bytes of the UTF-8 encodings of the
+// dashes (E2) and of the CJK punctuation (E3, EF).
+var clauseLead = [256]bool{',': true, ';': true, ':': true, 0xE2: true, 0xE3: true, 0xEF: true}
+
 // eachClause calls fn for the cuts after clause punctuation in text[a:b]: a
 // comma, semicolon or colon followed by white space, a dash, or the
 // clause and sentence punctuation of scripts written without spaces.
 func eachClause(text string, a, b int, fn func(cand) error) error {
 	for i := a; i < b; {
+		for i < b && !clauseLead[text[i]] {
+			i++ // most bytes cannot start clause punctuation
+		}
+		if i >= b {
+			break
+		}
 		r, n := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(text[i:b])

@@ -185,13 +185,21 @@
 // [tokencount.Offsetter], as every tokencount encoding is, gives the
 // estimates in one pass with near-exact sizes. Any other is sampled word by
 // word (see [tokencount.AppendTokenEnds]), which is rougher: the planner
-// then keeps a wider margin, and verification still guarantees the limit.
+// then keeps a wider margin, and the exact count of every chunk still
+// guarantees the limit. With a tiktoken encoding ([tokencount.Encoding])
+// a chunk's exact count comes from that one pass and a count of its two
+// edges: the encoding's pre-tokenizer always ends a piece where a space
+// follows a printable ASCII character, so the tokens between two such
+// places are the same in the chunk as in the whole text. Any other Tokenizer counts
+// every chunk whole.
 //
 // # Performance
 //
-// Split tokenizes the text about twice (once to plan, once to verify), plus
-// the sentence segmentation and little else; a text short enough to fit in
-// one chunk is counted once, before any planning. Time and memory are
+// With a tiktoken encoding Split tokenizes the text once, plus the edges
+// of its chunks (a few tokens each) and any overlap; with another
+// Tokenizer about twice (once to plan, once to count each chunk). Add the
+// sentence segmentation and the planning, and little else; a text short
+// enough to fit in one chunk is counted once, before any planning. Time and memory are
 // linear in the text whatever its shape (a text without blank lines, one
 // enormous word, a line break every other byte, a MaxTokens of 1), and what
 // Split allocates per byte of text is bounded on every shape.

@@ -43,13 +43,22 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 		opts := s.overlapOptions(chunks, a)
 		known := -1 // the count of the chunk to try, where it is known
 		for {
-			start, end := w.at(a).start, w.at(b).end
+			start, end := s.startAt(a), s.endAt(b)
+			if start >= end {
+				// Cuts moved to the edges of one grapheme cluster
+				// left nothing between them (see cutAt).
+				if b < m {
+					b++
+					continue
+				}
+				return chunks, nil
+			}
 			if len(opts) > 0 {
 				start = opts[0]
 			}
 			n, err := known, error(nil)
 			if n < 0 {
-				n, err = s.count(start, end)
+				n, err = s.countChunk(w.at(a), w.at(b), start, end)
 			}
 			known = -1
 			if err != nil {
@@ -58,7 +67,7 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 			if n < cfg.MinTokens && p+1 < len(cuts) && b+1 < cuts[p+1]+shift {
 				// Short by exact count, where the estimate said not: take
 				// in the next unit if the chunk stays within MaxTokens.
-				if n2, err := s.count(start, w.at(b+1).end); err == nil && n2 <= cfg.MaxTokens {
+				if n2, err := s.countChunk(w.at(a), w.at(b+1), start, s.endAt(b+1)); err == nil && n2 <= cfg.MaxTokens {
 					b, known = b+1, n2
 					continue
 				}
@@ -89,6 +98,20 @@ func (s *split) finish(cuts []int) ([]Chunk, error) {
 		a = b
 	}
 	return chunks, nil
+}
+
+// startAt and endAt return where a chunk that starts at candidate a, or
+// ends at candidate b, starts or ends: at grapheme boundaries (see cutAt).
+func (s *split) startAt(a int) int {
+	c := s.list.at(a)
+	_, start := cutAt(s.text, c.end, c.start)
+	return start
+}
+
+func (s *split) endAt(b int) int {
+	c := s.list.at(b)
+	end, _ := cutAt(s.text, c.end, c.start)
+	return end
 }
 
 // count returns the Tokenizer's count of text[a:b] (see count).
@@ -125,7 +148,7 @@ func (s *split) stepBack(a, b, excess int) int {
 func (s *split) splitUnit(a int) (int, error) {
 	w := &s.list
 	c := *w.at(a)
-	lo, hi := c.start, w.at(a+1).end
+	lo, hi := s.startAt(a), s.endAt(a+1)
 	lc := s.localFor(lo, hi, c.s)
 	out := append(s.pieces[:0], c)
 	out, err := s.refine(out, lo, hi, c.unit, &lc)

@@ -151,3 +151,27 @@ func errorsIsAny(err error, targets ...error) bool {
 	}
 	return false
 }
+
+// A white space character can open a grapheme cluster (a space carrying a
+// combining mark or a zero-width non-joiner) or close one (after a
+// prepended mark such as U+0600). Trimming it by character cut the cluster,
+// so a chunk started inside it; white space is trimmed in whole clusters.
+func TestCutsKeepSpaceClusters(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  chunker.Config
+		text string
+	}{
+		{"fuzz: space and ZWNJ", chunker.Config{MaxTokens: 4, OverlapTokens: 1, Format: document.Markdown, StretchChunks: 3}, "0\u0301\u0301\u0301\u0301 \u200c"},
+		{"space and acute between words", chunker.Config{MaxTokens: 3}, strings.Repeat("word \u0301 next ", 40)},
+		{"leading space cluster", chunker.Config{MaxTokens: 8}, " \u0301" + strings.Repeat("Some words here. ", 20)},
+		{"prepended mark before a space", chunker.Config{MaxTokens: 3}, strings.Repeat("alpha\u0600 beta ", 30)},
+		{"prepended mark, space, acute", chunker.Config{MaxTokens: 2, OverlapTokens: 1}, strings.Repeat("x\u0600 \u0301y ", 30)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.cfg.Tokenizer = cl100k(t)
+			split(t, tt.cfg, tt.text)
+		})
+	}
+}

@@ -23,14 +23,14 @@ func (s *split) overlapOptions(chunks []Chunk, a int) []int {
 		return nil
 	}
 	w := &s.list
-	prevStart, end := chunks[len(chunks)-1].Start, w.at(a).end
+	prevStart, end := chunks[len(chunks)-1].Start, s.endAt(a)
 	opts := s.opts[:0]
 	for c := a - 1; c > 0 && w.at(c).start > prevStart; c-- {
 		if w.at(a).e-w.at(c).s > limit {
 			break
 		}
 		if r := w.at(c).rank; r <= rSentence || r == rAfterHead {
-			opts = append(opts, w.at(c).start)
+			opts = append(opts, s.startAt(c))
 		}
 	}
 	slices.Reverse(opts)
@@ -77,7 +77,7 @@ func (s *split) wordOptions(opts []int, prevStart, end, limit int) []int {
 			continue
 		}
 		if r, _ := utf8.DecodeRuneInString(tail[w.Start:]); unicode.IsLetter(r) || unicode.IsNumber(r) {
-			opts = append(opts, lo+w.Start)
+			opts = append(opts, clusterStart(s.text, lo+w.Start))
 		}
 	}
 	return opts

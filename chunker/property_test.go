@@ -144,11 +144,27 @@ func maxSpaceRun(tok tokencount.Tokenizer, text string) int {
 	return m
 }
 
-// maxRune returns the count of the longest code point.
+// maxRune returns the count of the longest code point, where a white
+// space character inside a grapheme cluster goes with the code point after
+// it (or, last in the cluster, before it), as Split cuts a cluster.
 func maxRune(tok tokencount.Tokenizer, text string) int {
 	m := 0
-	for _, r := range text {
-		m = max(m, tok.Count(string(r)))
+	g := uniseg.NewGraphemes(text)
+	for g.Next() {
+		var pieces []string
+		glue := false
+		for _, r := range g.Str() {
+			switch {
+			case glue || (unicode.IsSpace(r) && len(pieces) > 0 && len(g.Str()) == len(string(r))+len(strings.Join(pieces, ""))):
+				pieces[len(pieces)-1] += string(r)
+			default:
+				pieces = append(pieces, string(r))
+			}
+			glue = unicode.IsSpace(r)
+		}
+		for _, p := range pieces {
+			m = max(m, tok.Count(p))
+		}
 	}
 	return m
 }
@@ -247,4 +263,32 @@ func TestPropertiesNoWhitespaceAndOneWord(t *testing.T) {
 func ExampleBoundary() {
 	fmt.Println(chunker.Paragraph, chunker.Sentence < chunker.Word)
 	// Output: Paragraph true
+}
+
+// Every encoding counts chunks exactly: the counts that Split takes from
+// its sizing pass and the chunks' edges are each chunk's Count, on random
+// texts and configurations, and on prose cut at every size.
+func TestPropertiesEncodings(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 29))
+	room := corpus(t, "room_with_a_view.txt")[30000:60000]
+	for _, name := range tokencount.Encodings() {
+		tok, err := tokencount.Encoding(name)
+		require.NoError(t, err)
+		t.Run(name, func(t *testing.T) {
+			for i := 0; i < 40; i++ {
+				cfg := chunker.Config{
+					Tokenizer:     tok,
+					MaxTokens:     2 + r.IntN(300),
+					Format:        document.Format(r.IntN(2)),
+					Strategy:      chunker.Strategy(r.IntN(2)),
+					StretchChunks: r.IntN(4),
+				}
+				if r.IntN(3) == 0 {
+					cfg.OverlapTokens = r.IntN(cfg.MaxTokens / 2)
+				}
+				checkSplit(t, cfg, randomText(r, 1+r.IntN(800)))
+				checkSplit(t, cfg, room[r.IntN(10000):])
+			}
+		})
+	}
 }

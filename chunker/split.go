@@ -20,6 +20,7 @@ type cand struct {
 	rank       rank
 	unit       unitKind // how the text after it, up to the next cand, is cut further
 	opt        bool     // optional: for balancing only, not for the count of chunks
+	joints     joints   // where exact counts meet the prefix counts; see exact.go
 }
 
 // split holds the working state of one call to Split. Its buffers are
@@ -29,8 +30,9 @@ type split struct {
 	tok         tokencount.Tokenizer
 	text        string
 	first, last int
-	hasCR       bool
-	capacity    int // the planning size of a chunk, without overlap and margin
+	lineEnds    markdown.Lines // the lines of text[:last]
+	capacity    int            // the planning size of a chunk, without overlap and margin
+	exact       bool           // counts add up at anchors (see exact.go)
 
 	blocks   []block
 	cands    []cand
@@ -41,6 +43,7 @@ type split struct {
 	breaks   []cand
 	spanBuf  [uNone][]segment.Span // words or graphemes of a window, by the kind they cut
 	ends     []int
+	seams    []int // where the sizing pass started its windows after the first
 	local    []int // token ends of one unit, tokenized alone
 	mdBlocks []markdown.Block
 	heads    []document.Heading // plain text's headings, in order
@@ -55,9 +58,10 @@ var splitPool = sync.Pool{New: func() any { return new(split) }}
 func newSplit(c *Chunker, text string, first, last int) *split {
 	s := splitPool.Get().(*split)
 	s.c, s.tok, s.text, s.first, s.last = c, c.cfg.Tokenizer, text, first, last
-	s.hasCR = strings.IndexByte(text[first:last], '\r') >= 0
+	s.lineEnds = markdown.NewLines(text[:last], strings.IndexByte(text[first:last], '\r') >= 0)
 	body := c.cfg.MaxTokens - c.cfg.OverlapTokens
 	s.capacity = max(1, body-min(c.margin, body/16))
+	_, s.exact = c.cfg.Tokenizer.(*tokencount.BPE)
 	s.blocks, s.cands = s.blocks[:0], s.cands[:0]
 	return s
 }
@@ -66,7 +70,7 @@ func newSplit(c *Chunker, text string, first, last int) *split {
 const maxPooled = 1 << 16
 
 func (s *split) release() {
-	s.c, s.tok, s.text = nil, nil, ""
+	s.c, s.tok, s.text, s.lineEnds = nil, nil, "", markdown.Lines{}
 	if cap(s.cands) > maxPooled || cap(s.spare) > maxPooled || cap(s.extra) > maxPooled ||
 		cap(s.ends) > window || cap(s.local) > window || cap(s.plan.arg) > 4*maxPooled {
 		*s = split{}
@@ -94,7 +98,7 @@ func (s *split) run() ([]Chunk, error) {
 		// It may all fit in one chunk, which needs no room for overlap;
 		// the exact count that proves it is the chunk's count. (Split
 		// has counted a text of oneChunkBytes or less already.)
-		n, err := s.count(s.first, s.last)
+		n, err := s.countChunk(&s.cands[0], &s.cands[m], s.first, s.last)
 		if err != nil {
 			return nil, err
 		}
@@ -118,6 +122,9 @@ func (s *split) monotone() {
 	e, st := 0, 0
 	for i := range s.cands {
 		c := &s.cands[i]
+		if c.e < e || c.s < st {
+			c.joints = joints{} // they were relative to the counts
+		}
 		e = max(e, c.e)
 		st = max(st, c.s)
 		c.e, c.s = e, st

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -220,13 +221,13 @@ type Config struct {
 	Separator string
 	// MaxHeaderTokens caps every header by the Tokenizer's exact count.
 	// Zero means 128, or a quarter of MaxEmbedTokens
-	// when that is set and smaller. Negative is an error.
+	// when that is set and smaller. Negative, or over 1<<30, is an error.
 	MaxHeaderTokens int
 	// MaxEmbedTokens, if set, is the embedder's input limit: no EmbedText
 	// counts more (the header is cut further where needed, and a chunk
 	// that is too long by itself is an error). Chunk with
 	// [Decorator.ChunkMaxTokens] to leave room for the header. Zero means
-	// no limit; negative is an error.
+	// no limit; negative, or over 1<<30, is an error.
 	MaxEmbedTokens int
 
 	// Summarizer writes summaries and chunk contexts; required when Parts
@@ -262,7 +263,7 @@ type Config struct {
 	// Nil means a [MemoryCache] of the Decorator's own.
 	Cache Cache
 	// Concurrency bounds the Summarizer calls in flight. Zero means
-	// 4; negative is an error.
+	// 4; negative, or over 1<<16, is an error.
 	Concurrency int
 	// Progress, if set, is called after each document of
 	// [Decorator.Summaries] and each chunk context of
@@ -326,21 +327,31 @@ func New(cfg Config) (*Decorator, error) {
 	return d, nil
 }
 
+// Bounds of the settings that size work: far above any real model's
+// limits, and low enough that sums of them cannot overflow (a cap near
+// math.MaxInt made ChunkMaxTokens overflow) and that the Summarizer's
+// slots are not a huge allocation.
+const (
+	maxTokens      = 1 << 30
+	maxConcurrency = 1 << 16
+)
+
 // resolve checks cfg's numbers and fills in its defaults.
 func resolve(cfg *Config) error {
 	for _, f := range []struct {
 		name string
 		v    *int
 		def  int
+		max  int
 	}{
-		{"MaxEmbedTokens", &cfg.MaxEmbedTokens, 0},
-		{"MaxHeaderTokens", &cfg.MaxHeaderTokens, defaultMaxHeader(cfg.MaxEmbedTokens)},
-		{"SummaryChars", &cfg.SummaryChars, defaultSummaryChars},
-		{"ChunkContextChars", &cfg.ChunkContextChars, defaultChunkContextChars},
-		{"Concurrency", &cfg.Concurrency, defaultConcurrency},
+		{"MaxEmbedTokens", &cfg.MaxEmbedTokens, 0, maxTokens},
+		{"MaxHeaderTokens", &cfg.MaxHeaderTokens, defaultMaxHeader(cfg.MaxEmbedTokens), maxTokens},
+		{"SummaryChars", &cfg.SummaryChars, defaultSummaryChars, math.MaxInt},
+		{"ChunkContextChars", &cfg.ChunkContextChars, defaultChunkContextChars, math.MaxInt},
+		{"Concurrency", &cfg.Concurrency, defaultConcurrency, maxConcurrency},
 	} {
-		if *f.v < 0 {
-			return fmt.Errorf("%w: %s is %d: must not be negative", ErrConfig, f.name, *f.v)
+		if *f.v < 0 || *f.v > f.max {
+			return fmt.Errorf("%w: %s is %d: must be 0 to %d", ErrConfig, f.name, *f.v, f.max)
 		}
 		if *f.v == 0 {
 			*f.v = f.def

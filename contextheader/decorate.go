@@ -206,12 +206,12 @@ func (b *builder) table(offset int) int {
 // tableHead returns the header line and the delimiter line of table t,
 // each trimmed of white space.
 func (b *builder) tableHead(t markdown.Block) string {
-	text := b.doc.Text
-	hasCR := strings.IndexByte(text[t.Start:t.End], '\r') >= 0
-	end, next := markdown.LineAt(text, t.Start, hasCR)
-	head := strings.TrimSpace(text[t.Start:end])
-	end, _ = markdown.LineAt(text, next, hasCR)
-	return head + "\n" + strings.TrimSpace(text[next:min(end, t.End)])
+	text := b.doc.Text[t.Start:t.End]
+	lines := markdown.NewLines(text, strings.IndexByte(text, '\r') >= 0)
+	end, next := lines.At(0)
+	head := strings.TrimSpace(text[:end])
+	end, _ = lines.At(next)
+	return head + "\n" + strings.TrimSpace(text[next:end])
 }
 
 // shrink cuts header h of chunk i until the embed text, now n tokens,

@@ -2,6 +2,7 @@ package contextheader_test
 
 import (
 	"context"
+	"math"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
 // A Summarizer that panics once fails that document with ErrPanic, and
@@ -64,4 +66,25 @@ func TestCustomPanicIsAnError(t *testing.T) {
 func TestNilMemoryCacheLen(t *testing.T) {
 	var c *contextheader.MemoryCache
 	require.Zero(t, c.Len())
+}
+
+// TestHugeSettings: settings that size work are bounded, so that
+// ChunkMaxTokens cannot overflow and Concurrency is no huge allocation
+// (issue 24: New accepted settings whose ChunkMaxTokens overflowed).
+func TestHugeSettings(t *testing.T) {
+	tok := tokentest.Words{}
+	for _, cfg := range []contextheader.Config{
+		{Tokenizer: tok, MaxEmbedTokens: 100, MaxHeaderTokens: math.MaxInt},
+		{Tokenizer: tok, MaxEmbedTokens: math.MaxInt},
+		{Tokenizer: tok, MaxEmbedTokens: math.MaxInt, MaxHeaderTokens: math.MaxInt - 1},
+		{Tokenizer: tok, Concurrency: math.MaxInt},
+	} {
+		_, err := contextheader.New(cfg)
+		require.ErrorIs(t, err, contextheader.ErrConfig, "%+v", cfg)
+	}
+	d, err := contextheader.New(contextheader.Config{Tokenizer: tok, MaxEmbedTokens: 1 << 30, MaxHeaderTokens: 1<<30 - 10})
+	require.NoError(t, err)
+	n, err := d.ChunkMaxTokens()
+	require.NoError(t, err)
+	require.Positive(t, n)
 }

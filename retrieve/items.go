@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/internal/parallel"
 )
 
 var (
@@ -17,6 +18,11 @@ var (
 	// ErrInvalidUTF8 reports a passage's text or label that is not
 	// valid UTF-8.
 	ErrInvalidUTF8 = errors.New("retrieve: text is not valid UTF-8")
+	// ErrPanic means a function of the caller's (the Embedder, the store,
+	// the Widener, a Label) panicked during a call: the call fails with
+	// an error wrapping ErrPanic instead of taking the program down. It
+	// is the ErrPanic of packages contextheader and ingest.
+	ErrPanic = parallel.ErrPanic
 )
 
 // ItemConfig says how [Items] renders passages. The zero value makes each
@@ -70,7 +76,10 @@ func render(p Passage, label func(Passage) string) (string, error) {
 	if label == nil {
 		return p.Text, nil
 	}
-	l := label(p)
+	l, err := parallel.Call(func() (string, error) { return label(p), nil })
+	if err != nil {
+		return "", err
+	}
 	if !utf8.ValidString(l) {
 		return "", ErrInvalidUTF8
 	}

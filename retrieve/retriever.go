@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
@@ -32,7 +33,7 @@ const (
 
 // DefaultFusion returns the fusion of a [Hybrid] search for the zero
 // fields of Config.Fusion: reciprocal rank fusion with K = 4, the vector
-// search weighted 1 and the keyword search 10. The keyword search leads:
+// search weighted 1 and the keyword search 20. The keyword search leads:
 // a question's own words find its passage more often than the vector of a
 // dependency-free embedder does, and equal weights let the vector search
 // push the keyword search's best hit down. The vector search breaks the
@@ -43,7 +44,7 @@ const (
 // neural embedder finds what the words miss, and deserves more weight
 // (equal weights and K = 60, say): measure on your own questions with
 // benchmarks/cmd/eval -retriever -embed-url.
-func DefaultFusion() FusionConfig { return FusionConfig{K: 4, Weights: []float64{1, 10}} }
+func DefaultFusion() FusionConfig { return FusionConfig{K: 4, Weights: []float64{1, 20}} }
 
 // Search says which searches a [Retriever] runs.
 type Search int
@@ -192,7 +193,7 @@ func (r *Retriever) Retrieve(ctx context.Context, question string) ([]Passage, e
 	if r.cfg.Search == Keywords {
 		return r.retrieve(ctx, question, nil)
 	}
-	vecs, err := r.cfg.Embedder.Embed(ctx, []string{question})
+	vecs, err := parallel.Call(func() ([][]float32, error) { return r.cfg.Embedder.Embed(ctx, []string{question}) })
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: embedding the question: %w", err)
 	}
@@ -235,11 +236,13 @@ func checkQuestion(ctx context.Context, question string) error {
 
 // retrieve searches, widens and ranks; vector is nil for Keywords.
 func (r *Retriever) retrieve(ctx context.Context, question string, vector []float32) ([]Passage, error) {
-	hits, err := r.search(ctx, question, vector)
+	// The store and the Widener may be the caller's own: a panic in them
+	// is an error of this call, as an Embedder's is.
+	hits, err := parallel.Call(func() ([]vectorstore.Hit, error) { return r.search(ctx, question, vector) })
 	if err != nil {
 		return nil, err
 	}
-	ps, err := r.widen(ctx, hits)
+	ps, err := parallel.Call(func() ([]Passage, error) { return r.widen(ctx, hits) })
 	if err != nil {
 		return nil, err
 	}

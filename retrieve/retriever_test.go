@@ -496,3 +496,49 @@ func TestCitation(t *testing.T) {
 		require.Equal(t, tt.want, retrieve.Citation(tt.p))
 	}
 }
+
+// panicking is a store, an embedder and a label that panic, as a caller's
+// own may.
+type panicking struct{ *vectorstore.Memory }
+
+func (panicking) Query(context.Context, []float32, int, vectorstore.Filter) ([]vectorstore.Hit, error) {
+	panic("store bug")
+}
+
+type panickingEmbedder struct{}
+
+func (panickingEmbedder) Embed(context.Context, []string) ([][]float32, error) { panic("embedder bug") }
+
+// TestCallersPanics: a panic in the caller's embedder, store or label is
+// an error wrapping ErrPanic, not a crash (issue 24: errors, never panics,
+// whatever a caller's function does).
+func TestCallersPanics(t *testing.T) {
+	store, emb := folder(t, 40, threeNotes...)
+	for name, cfg := range map[string]retrieve.Config{
+		"embedder": {Store: store, Embedder: panickingEmbedder{}},
+		"store":    {Store: panicking{store}, Embedder: emb, Search: retrieve.Vector},
+	} {
+		r, err := retrieve.New(cfg)
+		require.NoError(t, err, name)
+		_, err = r.Retrieve(bg, "How many vacation days?")
+		require.ErrorIs(t, err, retrieve.ErrPanic, name)
+		require.ErrorContains(t, err, "bug", name)
+	}
+	_, err := retrieve.Items([]retrieve.Passage{{DocID: "a", Text: "x"}},
+		retrieve.ItemConfig{Label: func(retrieve.Passage) string { panic("label bug") }})
+	require.ErrorIs(t, err, retrieve.ErrPanic)
+}
+
+// TestHugeDepth: Depth and Passages are bounds, not sizes to allocate (the
+// quickstart's -k 4000000000 ran out of memory, issue 24).
+func TestHugeDepth(t *testing.T) {
+	store, emb := folder(t, 40, threeNotes...)
+	r, err := retrieve.New(retrieve.Config{Store: store, Embedder: emb, Depth: math.MaxInt, Passages: math.MaxInt})
+	require.NoError(t, err)
+	allocs := testing.AllocsPerRun(2, func() {
+		ps, err := r.Retrieve(bg, "How many vacation days?")
+		require.NoError(t, err)
+		require.NotEmpty(t, ps)
+	})
+	require.Less(t, allocs, 20000.0)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -60,7 +61,7 @@ func (r *Retriever) both(ctx context.Context, question string, vector []float32,
 	defer cancel()
 	done := make(chan result, 1) // buffered: an early return leaves no goroutine blocked
 	go func() {
-		hits, err := r.keywords.QueryKeywords(ctx, question, n, r.cfg.Filter)
+		hits, err := parallel.Call(func() ([]vectorstore.Hit, error) { return r.keywords.QueryKeywords(ctx, question, n, r.cfg.Filter) })
 		done <- result{hits, err}
 	}()
 	vh, err = r.vectorSearch(ctx, vector, n)

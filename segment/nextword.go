@@ -120,7 +120,7 @@ func (sc *scanner) starter(w word) bool {
 	if sc.lang.starters[string(b)] {
 		return true
 	}
-	return sc.punkt != nil && sc.punkt.starters[string(b)]
+	return sc.punkt != nil && sc.punkt.starter(b)
 }
 
 // ortho returns the Punkt orthographic flags of w, or 0.
@@ -133,7 +133,7 @@ func (sc *scanner) ortho(w word) uint8 {
 	if b == nil {
 		return 0
 	}
-	return sc.punkt.ortho[string(b)]
+	return sc.punkt.ortho(b)
 }
 
 // common reports whether the capitalised word w is an ordinary word that

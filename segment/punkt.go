@@ -1,19 +1,15 @@
 package segment
 
-import (
-	"encoding/json"
-	"strings"
-	"sync"
-
-	"github.com/neurosnap/sentences/data"
-)
-
 // The English model of github.com/neurosnap/sentences (Punkt, Kiss and
 // Strunk 2006, trained on Wall Street Journal text) holds three things this
 // package uses: a list of abbreviations, a list of frequent sentence starters
 // and, for about 20,000 words, the orthographic contexts the word was seen in
-// (capitalised or not, at the start of a sentence or inside one). Decoding it
-// costs a few milliseconds, so it is done once, on first use.
+// (capitalised or not, at the start of a sentence or inside one). They are
+// generated into punktdata.go as constants (a sorted string of the words,
+// their end offsets and flags), so that nothing is decoded at run time:
+// decoding the model's gzipped JSON took about 20 ms on a first call.
+
+//go:generate go run ./internal/punktgen
 
 // Orthographic context flags, as in Punkt.
 const (
@@ -25,53 +21,54 @@ const (
 	orthoUnkLc = 1 << 6 // lower case, position unknown
 
 	orthoLc = orthoBegLc | orthoMidLc | orthoUnkLc
+
+	// punktStarter marks, in punktFlags, a frequent sentence starter.
+	punktStarter = 1 << 0
 )
 
-type punktModel struct {
-	ortho    map[string]uint8
-	starters map[string]bool
-	abbrevs  []string
+// punktModel is the English model, read from the generated tables.
+type punktModel struct{}
+
+// englishPunkt returns the English model.
+func englishPunkt() *punktModel { return &punktModel{} }
+
+// abbrevs returns the model's abbreviations that are not also everyday
+// words ("ill", "wed", "ore"): the model saw those in lower case inside
+// sentences, and a period after them usually ends one.
+func (*punktModel) abbrevs() []string { return punktAbbrevs[:] }
+
+// ortho returns the orthographic flags of the lower case word w, or 0.
+func (*punktModel) ortho(w []byte) uint8 {
+	return punktFlagsOf(w) &^ punktStarter
 }
 
-var (
-	punktOnce sync.Once
-	punktData *punktModel
-)
+// starter reports whether the lower case word w often opens a sentence.
+func (*punktModel) starter(w []byte) bool {
+	return punktFlagsOf(w)&punktStarter != 0
+}
 
-// englishPunkt returns the decoded English model. If the embedded data
-// cannot be read (it always can: it is compiled into the neurosnap module),
-// the model is empty and the rules that use it fall back to word lists.
-func englishPunkt() *punktModel {
-	punktOnce.Do(func() {
-		m := &punktModel{ortho: map[string]uint8{}, starters: map[string]bool{}}
-		punktData = m
-		b, err := data.Asset("data/english.json")
-		if err != nil {
-			return
+// punktFlagsOf returns the flags of w, found by binary search among the
+// sorted words, or 0 if the model does not know it.
+func punktFlagsOf(w []byte) uint8 {
+	lo, hi := 0, len(punktEnds)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if punktWord(m) < string(w) {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		// The fields of sentences.Storage this package uses, decoded
-		// straight into compact types.
-		var st struct {
-			OrthoContext map[string]uint8
-			SentStarters map[string]int
-			AbbrevTypes  map[string]int
-		}
-		if json.Unmarshal(b, &st) != nil {
-			return
-		}
-		m.ortho = st.OrthoContext
-		for w := range st.SentStarters {
-			m.starters[w] = true
-		}
-		for a := range st.AbbrevTypes {
-			// Skip the abbreviations that are also everyday words ("ill",
-			// "wed", "ore"): the model saw them in lower case inside
-			// sentences, and a period after them usually ends one.
-			if strings.TrimSpace(a) == "" || strings.ContainsRune(a, ' ') || m.ortho[a]&orthoMidLc != 0 {
-				continue
-			}
-			m.abbrevs = append(m.abbrevs, a)
-		}
-	})
-	return punktData
+	}
+	if lo < len(punktEnds) && punktWord(lo) == string(w) {
+		return punktFlags[lo]
+	}
+	return 0
+}
+
+func punktWord(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = punktEnds[i-1]
+	}
+	return punktWords[start:punktEnds[i]]
 }

@@ -132,7 +132,7 @@ func languageAbbrevs(l *language) map[string]abbrKind {
 	}
 	englishAbbrevsOnce.Do(func() {
 		m := make(map[string]abbrKind, len(l.abbrevs)+200)
-		for _, a := range englishPunkt().abbrevs {
+		for _, a := range englishPunkt().abbrevs() {
 			m[a] = abbrPlain
 		}
 		for k, v := range l.abbrevs { // the hand-written kinds win

@@ -8,7 +8,7 @@ import (
 )
 
 func BenchmarkCount(b *testing.B) {
-	for _, corpus := range []string{"room_with_a_view.txt", "sherlock_1661.txt", "commonmark_spec.md"} {
+	for _, corpus := range []string{"room_with_a_view.txt", "romeo_and_juliet.txt", "sherlock_1661.txt", "commonmark_spec.md", "hashbrown_set_rs.txt"} {
 		text := readCorpus(b, corpus)
 		for _, name := range []string{Cl100kBase, O200kBase} {
 			enc, err := encoding(name)
@@ -65,4 +65,19 @@ func sizeName(n int) string {
 		return fmt.Sprintf("%dMiB", n>>20)
 	}
 	return fmt.Sprintf("%dKiB", n>>10)
+}
+
+// BenchmarkBuild measures building each encoding's tables from the
+// embedded vocabulary, what the first call to Encoding pays.
+func BenchmarkBuild(b *testing.B) {
+	for _, name := range Encodings() {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := newBPE(specs[name]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

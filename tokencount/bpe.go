@@ -1,11 +1,13 @@
 package tokencount
 
 import (
-	"hash/maphash"
+	"fmt"
 	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/tokencount/internal/invalidutf8"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
 )
 
 // BPE is a tiktoken byte pair encoding: the type that [Encoding] and
@@ -22,16 +24,15 @@ import (
 type BPE struct {
 	name  string
 	split func(text string, i int) int
-	ranks map[string]uint32
+	vocab *vocab
 	// pairs holds the rank of every two-byte token, noRank for the other
 	// pairs of bytes: the first round of every merge looks up each
-	// adjacent pair of bytes, and a flat table is many times faster than
-	// the map for it.
+	// adjacent pair of bytes, and a flat table is faster than the
+	// vocabulary's hash table for it.
 	pairs *[1 << 16]uint32
 	// absent rules out most byte strings that are not tokens; built on
 	// the first long merge (see filter.go).
 	absent tokenFilter
-	seed   maphash.Seed
 	// cache maps a piece (a pre-token) that is not a single token to its
 	// token ends. It is bounded and set associative: a newer piece evicts the
 	// oldest in its set. Readers and writers only
@@ -55,16 +56,15 @@ type cacheEntry struct {
 }
 
 func newBPE(s spec) (*BPE, error) {
-	ranks, pairs, err := loadRanks(s.file)
-	if err != nil {
-		return nil, err
+	v, pairs, ok := newVocab(s.vocab)
+	if !ok {
+		return nil, fmt.Errorf("tokencount: the embedded vocabulary of %s is malformed", s.name)
 	}
 	return &BPE{
 		name:  s.name,
 		split: s.split,
-		ranks: ranks,
+		vocab: v,
 		pairs: pairs,
-		seed:  maphash.MakeSeed(),
 		cache: make([]atomic.Pointer[cacheEntry], cacheSlots),
 	}, nil
 }
@@ -78,7 +78,7 @@ func (b *BPE) Count(text string) int {
 	n := 0
 	for i := 0; i < len(text); {
 		j := b.split(text, i)
-		n += b.pieceCount(text[i:j])
+		n += b.pieceCount(text[i:j], headAt(text, i, j))
 		i = j
 	}
 	return n
@@ -92,45 +92,53 @@ func (b *BPE) Count(text string) int {
 func (b *BPE) AppendTokenEnds(dst []int, text string) []int {
 	for i := 0; i < len(text); {
 		j := b.split(text, i)
-		dst = b.pieceEnds(dst, text[i:j], i)
+		dst = b.pieceEnds(dst, text[i:j], headAt(text, i, j), i)
 		i = j
 	}
 	return dst
 }
 
-func (b *BPE) pieceCount(piece string) int {
+// pieceCount returns the number of tokens of piece, whose head is w.
+func (b *BPE) pieceCount(piece string, w uint64) int {
 	if len(piece) == 1 && piece[0] < utf8.RuneSelf {
 		return 1
 	}
-	// Most pieces of natural text are whole tokens: one map lookup.
-	if r, ok := b.ranks[piece]; ok && r&partialUTF8 == 0 {
-		return 1
-	}
-	if e := b.lookup(piece); e != nil {
-		return len(e.ends)
-	}
-	if e := b.fill(piece); e != nil {
-		return len(e.ends)
+	if len(piece) <= maxCached {
+		// Most pieces of natural text are whole tokens: one lookup.
+		h := vocabhash.Hash(piece, w)
+		if r, ok := b.vocab.find(piece, w, h); ok && r&partialUTF8 == 0 {
+			return 1
+		}
+		if e := b.lookup(piece, h); e != nil {
+			return len(e.ends)
+		}
+		if e := b.fill(piece, h); e != nil {
+			return len(e.ends)
+		}
 	}
 	k := sink{count: true}
 	b.uncached(piece, &k)
 	return k.n
 }
 
-func (b *BPE) pieceEnds(dst []int, piece string, base int) []int {
+func (b *BPE) pieceEnds(dst []int, piece string, w uint64, base int) []int {
 	if len(piece) == 1 && piece[0] < utf8.RuneSelf {
 		return append(dst, base+1)
 	}
-	if r, ok := b.ranks[piece]; ok && r&partialUTF8 == 0 {
-		return append(dst, base+len(piece))
-	}
-	e := b.lookup(piece)
-	if e == nil {
-		if e = b.fill(piece); e == nil {
-			k := sink{dst: dst, base: base}
-			b.uncached(piece, &k)
-			return k.dst
+	var e *cacheEntry
+	if len(piece) <= maxCached {
+		h := vocabhash.Hash(piece, w)
+		if r, ok := b.vocab.find(piece, w, h); ok && r&partialUTF8 == 0 {
+			return append(dst, base+len(piece))
 		}
+		if e = b.lookup(piece, h); e == nil {
+			e = b.fill(piece, h)
+		}
+	}
+	if e == nil {
+		k := sink{dst: dst, base: base}
+		b.uncached(piece, &k)
+		return k.dst
 	}
 	for k := 0; k < len(e.ends); k++ {
 		dst = append(dst, base+int(e.ends[k]))
@@ -138,13 +146,11 @@ func (b *BPE) pieceEnds(dst []int, piece string, base int) []int {
 	return dst
 }
 
-// lookup returns the cached entry for piece, or nil. The cache is set
-// associative: a piece lives in one of the cacheWays slots of its set.
-func (b *BPE) lookup(piece string) *cacheEntry {
-	if len(piece) > maxCached {
-		return nil
-	}
-	set := b.set(piece)
+// lookup returns the cached entry for piece, whose vocabhash.Hash is h, or
+// nil. The cache is set associative: a piece lives in one of the
+// cacheWays slots of its set.
+func (b *BPE) lookup(piece string, h uint64) *cacheEntry {
+	set := b.set(h)
 	for k := range set {
 		if e := set[k].Load(); e != nil && e.key == piece {
 			return e
@@ -153,16 +159,18 @@ func (b *BPE) lookup(piece string) *cacheEntry {
 	return nil
 }
 
-func (b *BPE) set(piece string) []atomic.Pointer[cacheEntry] {
-	i := maphash.String(b.seed, piece) & (cacheSlots - 1) &^ (cacheWays - 1)
+// set returns the slots of the set of the pieces whose vocabhash.Hash is h. It
+// takes the hash's top bits: the low ones pick the vocabulary's slot.
+func (b *BPE) set(h uint64) []atomic.Pointer[cacheEntry] {
+	i := h >> 32 & (cacheSlots - 1) &^ (cacheWays - 1)
 	return b.cache[i : i+cacheWays : i+cacheWays]
 }
 
 // store puts e in its set: in an empty slot if there is one, otherwise
 // in slot 0 after shifting the others down, so that the oldest entry is
 // the one evicted.
-func (b *BPE) store(e *cacheEntry) {
-	set := b.set(e.key)
+func (b *BPE) store(e *cacheEntry, h uint64) {
+	set := b.set(h)
 	for k := range set {
 		if set[k].CompareAndSwap(nil, e) {
 			return
@@ -175,10 +183,11 @@ func (b *BPE) store(e *cacheEntry) {
 }
 
 // fill merges a valid piece of 2 to maxCached bytes that is not itself a
-// token, and caches the result. It returns nil for any other piece: those
-// are rare, and encoding them uncached keeps the cache's entries small.
-func (b *BPE) fill(piece string) *cacheEntry {
-	if len(piece) > maxCached || !utf8.ValidString(piece) {
+// token, whose vocabhash.Hash is h, and caches the result. It returns nil for
+// any other piece: those are rare, and encoding them uncached keeps the
+// cache's entries small.
+func (b *BPE) fill(piece string, h uint64) *cacheEntry {
+	if !utf8.ValidString(piece) {
 		return nil
 	}
 	var small [maxSmall]uint8
@@ -198,7 +207,7 @@ func (b *BPE) fill(piece string) *cacheEntry {
 	copy(buf[len(piece):], ends)
 	s := string(buf)
 	e := &cacheEntry{key: s[:len(piece)], ends: s[len(piece):]}
-	b.store(e)
+	b.store(e, h)
 	return e
 }
 

@@ -14,11 +14,15 @@
 // and in memory that does not grow with it (one enormous word is merged
 // in overlapping windows, exactly), and a bounded, lock-free cache from
 // piece to token ends, so that text in steady state is counted without
-// allocating. The vocabularies are the ones embedded in
-// github.com/pkoukk/tiktoken-go-loader: there is no network access, ever.
-// Each encoding is built once per process, on first use, and is safe for
-// concurrent use. The measured figures, against tiktoken-go among others,
-// are in benchmarks/README.md: https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#token-counting.
+// allocating. The vocabularies are those of
+// github.com/pkoukk/tiktoken-go-loader, stored in this package as raw
+// token bytes that need no decoding (go generate writes them, and a test
+// checks them against the loader's): there is no network access, ever.
+// Each encoding is built once per process, on first use, in one pass over
+// a hash table laid out ahead of time, and is safe for concurrent use. The
+// measured figures, against tiktoken-go among others, are in
+// benchmarks/README.md:
+// https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#token-counting.
 //
 //	enc, err := tokencount.ForModel("gpt-4o") // o200k_base
 //	if err != nil { ... }

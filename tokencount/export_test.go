@@ -21,10 +21,10 @@ func PartialTokens(name string) []string {
 		panic(err)
 	}
 	var toks []string
-	for tok := range b.ranks {
+	b.vocab.all(func(tok string, _ uint32) {
 		if !utf8.ValidString(tok) {
 			toks = append(toks, tok)
 		}
-	}
+	})
 	return toks
 }

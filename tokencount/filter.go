@@ -1,14 +1,15 @@
 package tokencount
 
 import (
-	"hash/maphash"
 	"sync"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
 )
 
 // A tokenFilter is a Bloom filter over the tokens of an encoding. Most of
 // the pairs a long merge looks up are not tokens (nine in ten in random
 // letters), and the filter, small enough to stay in cache, rules them out
-// where a lookup in the rank map would miss the cache. It is built on the
+// where a lookup in the vocabulary's table would miss the cache. It is built on the
 // first piece longer than maxCached, so that counting ordinary text never
 // pays for it.
 type tokenFilter struct {
@@ -23,17 +24,17 @@ const filterBits = 1 << 21
 func (f *tokenFilter) bits(b *BPE) []uint64 {
 	f.once.Do(func() {
 		f.set = make([]uint64, filterBits/64)
-		for tok := range b.ranks {
-			w, mask := probe(maphash.String(b.seed, tok))
+		b.vocab.all(func(tok string, _ uint32) {
+			w, mask := probe(vocabhash.Hash(tok, vocabhash.Head(tok)))
 			f.set[w] |= mask
-		}
+		})
 	})
 	return f.set
 }
 
 // mayBeToken reports whether s may be a token: false is certain.
-func mayBeToken(set []uint64, seed maphash.Seed, s string) bool {
-	w, mask := probe(maphash.String(seed, s))
+func mayBeToken(set []uint64, s string) bool {
+	w, mask := probe(vocabhash.Hash(s, vocabhash.Head(s)))
 	return set[w]&mask == mask
 }
 

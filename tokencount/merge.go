@@ -3,6 +3,8 @@ package tokencount
 import (
 	"math"
 	"sync"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
 )
 
 // noRank marks a pair of parts that cannot merge.
@@ -62,7 +64,11 @@ func (b *BPE) mergeSmall(piece string, ends *[maxSmall]uint8) int {
 }
 
 func (b *BPE) rank(s string) uint32 {
-	if r, ok := b.ranks[s]; ok {
+	if len(s) > maxCached {
+		return noRank
+	}
+	w := vocabhash.Head(s)
+	if r, ok := b.vocab.find(s, w, vocabhash.Hash(s, w)); ok {
 		return r &^ partialUTF8
 	}
 	return noRank
@@ -71,7 +77,7 @@ func (b *BPE) rank(s string) uint32 {
 // pairRank is rank of the two bytes x, y.
 func (b *BPE) pairRank(x, y byte) uint32 { return b.pairs[uint16(x)<<8|uint16(y)] }
 
-// partialUTF8 marks, in BPE.ranks, the tokens whose bytes are not valid
+// partialUTF8 marks, in the ranks vocab.find returns, the tokens whose bytes are not valid
 // UTF-8 (a character cut in two, as in " \xe0\xa4"). They take part in
 // merges like any token, but a piece of the text with the same bytes is
 // not that token: tiktoken-go reads its invalid bytes as U+FFFD first.
@@ -165,7 +171,7 @@ func (m *merger) pairKey(b *BPE, piece string, p int32) uint64 {
 		return noPair
 	}
 	pair := piece[p:m.next[q]]
-	if m.filter != nil && !mayBeToken(m.filter, b.seed, pair) {
+	if m.filter != nil && !mayBeToken(m.filter, pair) {
 		return noPair
 	}
 	r := b.rank(pair)

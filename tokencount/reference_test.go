@@ -89,3 +89,25 @@ func FuzzCountMatchesTiktokenGo(f *testing.F) {
 		}
 	})
 }
+
+// TestWordShapesMatchTiktokenGo counts the word shapes that the
+// pre-tokenizers' ASCII fast paths take or hand back to the general
+// path: case changes inside a word, contractions, a non-ASCII letter or
+// mark after ASCII letters, prefixes, and the end of the text.
+func TestWordShapesMatchTiktokenGo(t *testing.T) {
+	texts := []string{
+		"helloWorld HELLOworld HELLO, hELLO ABCdefGHI aB Ab a A",
+		"don't DON'T Don'T it's we'll they'RE I'm x'",
+		"café naïve caféine résumé Zoë ÉCOLE écoLE über Über straße",
+		"e\u0301t\u0301e coo\u0308perate a\u0300b",
+		" word\tword\nword(word)[word]{word}\"word\" -word _word 3word word3",
+		"end", " end", "End", "END", "x", " X", "(", "a'", "ab'",
+		"snake_case CONSTANT_CASE kebab-case dotted.name path/to/file.go",
+		"ﬁnance ǅemal ǈ ǋa Ǳb",
+	}
+	for _, text := range texts {
+		for _, name := range tokencount.Encodings() {
+			checkAgainstReference(t, name, text)
+		}
+	}
+}

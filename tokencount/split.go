@@ -1,9 +1,12 @@
 package tokencount
 
 import (
+	"math/bits"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/tokencount/internal/vocabhash"
 )
 
 // This file holds hand-written pre-tokenizers equivalent to the split
@@ -105,8 +108,15 @@ func prefixable(c uint8) bool { return c&(cNL|cL|cN) == 0 }
 func punct(c uint8) bool { return c&(cSpace|cL|cN) == 0 }
 
 // run returns the end of the run of runes from i whose class has any of
-// the bits in mask. ASCII bytes take one table lookup each.
+// the bits in mask. Runs of ASCII letters are scanned eight bytes at a
+// time; other ASCII bytes take one table lookup each.
 func run(text string, i int, mask uint8) int {
+	switch mask {
+	case cL:
+		i = asciiLetters(text, i, 0x20)
+	case cLow:
+		i = asciiLetters(text, i, 0)
+	}
 	for i < len(text) {
 		c := byteClass[text[i]]
 		if c&mask != 0 {
@@ -123,6 +133,33 @@ func run(text string, i int, mask uint8) int {
 		i += w
 	}
 	return i
+}
+
+// asciiLetters returns the end of the run of ASCII letters from i: lower
+// case ones only if fold is 0, both cases if it is 0x20.
+func asciiLetters(text string, i int, fold uint64) int {
+	for i+8 <= len(text) {
+		if m := notLetters(vocabhash.Load64(text[i:]), fold); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(text) && 'a' <= text[i]|byte(fold) && text[i]|byte(fold) <= 'z' {
+		i++
+	}
+	return i
+}
+
+// notLetters returns x, eight bytes, with the high bit of each byte that
+// is not an ASCII letter set, and no other bit (see asciiLetters for fold).
+// No byte's arithmetic carries into the next: bytes are at most 0x7f once
+// the high bit is cleared.
+func notLetters(x, fold uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	y := (x | fold*ones) &^ high
+	atLeastA := y + (0x80-'a')*ones
+	atMostZ := ('z'+0x80)*ones - y
+	return ^(atLeastA & atMostZ &^ x) & high
 }
 
 // runMax is run limited to max runes.
@@ -296,6 +333,9 @@ func splitP50k(text string, i int) int {
 //	|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
 //	|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func splitO200k(text string, i int) int {
+	if e := asciiWordO200k(text, i); e >= 0 {
+		return e
+	}
 	c0, w0 := classAt(text, i)
 	canPrefix := prefixable(c0) && i+w0 < len(text)
 	for _, body := range [2]func(string, int) int{wordLowerTail, wordUpperHead} {
@@ -321,6 +361,30 @@ func splitO200k(text string, i int) int {
 		return e
 	}
 	return whitespace(text, i)
+}
+
+// asciiWordO200k matches at i the commonest pieces of o200k_base's first
+// two alternatives without their general machinery: an optional ASCII
+// prefix, ASCII upper-case letters, then lower-case ones, at least one
+// letter in all, followed by the end of the text or by an ASCII byte that
+// is not an apostrophe (an upper-case letter after lower-case ones starts
+// the next piece). No ASCII letter is both upper and lower case, so there
+// is nothing to backtrack over. It returns -1 for
+// anything else, which the general path matches.
+func asciiWordO200k(text string, i int) int {
+	j := i
+	if c := byteClass[text[i]]; c != cWide && c&(cNL|cL|cN) == 0 {
+		j++
+	}
+	k := j
+	for k < len(text) && 'A' <= text[k] && text[k] <= 'Z' {
+		k++
+	}
+	e := asciiLetters(text, k, 0)
+	if e == j || (e < len(text) && (text[e] >= utf8.RuneSelf || text[e] == '\'')) {
+		return -1
+	}
+	return e
 }
 
 // wordLowerTail matches [Up]*[Low]+(?i:'s|...)? at i, with the

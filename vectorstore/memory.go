@@ -51,11 +51,17 @@ type MemoryConfig struct {
 // parallel with each other, writes wait for running queries and queries
 // for running writes, and every write is all-or-nothing.
 //
-// The slab grows as writes need it, doubling while it is under a GiB or
-// so, so that a store written a few records at a time copies its vectors
-// about twice on the way rather than many times. Such a store may hold up
-// to twice its vectors' memory; one filled by [Load] or by a single
-// Upsert holds about their size.
+// The vectors are kept in chunks of about 192 KiB that are allocated as
+// writes need them, so that writing never copies the vectors already
+// stored, however the store is filled (a document at a time, or all at
+// once), and the memory allocated ahead of them is at most one chunk, or an
+// eighth of a store smaller than that. Once writes stop, a store holds its
+// vectors (4 bytes a component, or about 1.3 with Compact), its records'
+// texts, IDs and metadata, a fixed amount per record for the record and
+// the indexes by ID and document, and, for records with text, the keyword
+// index (see [KeywordConfig]); vectorstore/README.md has the measured
+// figures. Deleting gives the memory of the vectors back a chunk at a
+// time.
 //
 // The zero Memory is an empty store with the zero [MemoryConfig], ready to
 // use; [NewMemory] makes one with another configuration. A Memory must not
@@ -256,7 +262,7 @@ func (m *Memory) record(slot int32, vec []float32) Record {
 	r := m.st.recs[slot]
 	r.Metadata = cloneMetadata(r.Metadata)
 	if vec != nil {
-		m.st.vector(vec, int(slot), m.dim)
+		m.st.vector(vec, int(slot))
 		r.Vector = vec
 	}
 	return r

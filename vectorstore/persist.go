@@ -136,15 +136,14 @@ func (m *Memory) encodeRecord(e *encoder, slot int) {
 	}
 	d := m.dim
 	if !m.compact {
-		putFloats(e.vec, m.st.vecs[slot*d:(slot+1)*d])
+		putFloats(e.vec, m.st.vecs.row(slot))
 		e.write(e.vec[:4*d])
 		return
 	}
-	rb := kernel.ResidualBytes(d)
 	binary.LittleEndian.PutUint32(e.vec, math.Float32bits(m.st.scales[slot]))
 	e.write(e.vec[:4])
-	e.write(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(m.st.codes[slot*d:]))), d))
-	e.write(m.st.resid[slot*rb : (slot+1)*rb])
+	e.write(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(m.st.codes.row(slot)))), d))
+	e.write(m.st.resid.row(slot))
 }
 
 func putFloats(dst []byte, v []float32) {
@@ -544,9 +543,6 @@ func (d *decoder) vector(st *slots, r Record, buf []byte, vec []float32) error {
 	if slices.Contains(codes, -128) {
 		return d.corrupt("int8 code out of range")
 	}
-	st.recs = append(st.recs, r)
-	st.codes = append(st.codes, codes...)
-	st.resid = append(st.resid, buf[dim:dim+rb]...)
-	st.scales = append(st.scales, scale)
+	st.appendCodes(r, codes, buf[dim:dim+rb], scale)
 	return nil
 }

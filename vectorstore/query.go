@@ -247,10 +247,9 @@ func (m *Memory) rank(a, b kernel.Candidate) int {
 // rerank scores a compact store's candidates against their refined
 // vectors.
 func (m *Memory) rerank(q []float32, cands []kernel.Candidate) {
-	dim, rb := m.dim, kernel.ResidualBytes(m.dim)
 	for i := range cands {
 		s := int(cands[i].Slot)
-		cands[i].Score = clampScore(kernel.DotRefined(q, m.st.codes[s*dim:(s+1)*dim], m.st.resid[s*rb:(s+1)*rb], m.st.scales[s]))
+		cands[i].Score = clampScore(kernel.DotRefined(q, m.st.codes.row(s), m.st.resid.row(s), m.st.scales[s]))
 	}
 }
 
@@ -444,12 +443,18 @@ func (s *scan) take(w int) (lo, hi int) {
 
 func (s *scan) scoreFloat(top *kernel.TopK, lo, hi int) {
 	q, dim := s.q, len(s.q)
-	vecs, recs := s.m.st.vecs, s.m.st.recs
-	for i := lo; i < hi; i++ {
-		score := clampScore(kernel.Dot(q, vecs[i*dim:(i+1)*dim]))
-		if top.Accepts(score) && s.match(&recs[i]) {
-			top.Push(score, int32(i))
+	recs := s.m.st.recs
+	for lo < hi {
+		// The slots from lo to the end of its chunk, contiguous.
+		vecs := s.m.st.vecs.span(lo, hi)
+		for j := 0; j+dim <= len(vecs); j += dim {
+			i := lo + j/dim
+			score := clampScore(kernel.Dot(q, vecs[j:j+dim]))
+			if top.Accepts(score) && s.match(&recs[i]) {
+				top.Push(score, int32(i))
+			}
 		}
+		lo += len(vecs) / dim
 	}
 }
 
@@ -458,10 +463,12 @@ func (s *scan) scoreFloat(top *kernel.TopK, lo, hi int) {
 // products are taken a block at a time, in one call.
 func (s *scan) scoreInt8(wk *worker, lo, hi int) {
 	dim := len(s.iq.Codes)
-	codes, scales, recs, top := s.m.st.codes, s.m.st.scales, s.m.st.recs, &wk.top
-	for base := lo; base < hi; base += len(wk.dots) {
-		dots := wk.dots[:min(len(wk.dots), hi-base)]
-		kernel.DotInt8Many(s.iq, codes[base*dim:(base+len(dots))*dim], dots)
+	scales, recs, top := s.m.st.scales, s.m.st.recs, &wk.top
+	for base := lo; base < hi; {
+		// A block of slots within one chunk of the codes.
+		codes := s.m.st.codes.span(base, min(base+len(wk.dots), hi))
+		dots := wk.dots[:len(codes)/dim]
+		kernel.DotInt8Many(s.iq, codes, dots)
 		for j, d := range dots {
 			i := base + j
 			score := float32(d) * scales[i]
@@ -469,18 +476,18 @@ func (s *scan) scoreInt8(wk *worker, lo, hi int) {
 				top.Push(score, int32(i))
 			}
 		}
+		base += len(dots)
 	}
 }
 
 func (s *scan) scoreSubset(top *kernel.TopK, slots []int32) {
-	dim := len(s.q)
 	for _, slot := range slots {
 		i := int(slot)
 		var score float32
 		if s.iq != nil {
-			score = float32(kernel.DotInt8(s.iq.Codes, s.m.st.codes[i*dim:(i+1)*dim])) * s.m.st.scales[i]
+			score = float32(kernel.DotInt8(s.iq.Codes, s.m.st.codes.row(i))) * s.m.st.scales[i]
 		} else {
-			score = clampScore(kernel.Dot(s.q, s.m.st.vecs[i*dim:(i+1)*dim]))
+			score = clampScore(kernel.Dot(s.q, s.m.st.vecs.row(i)))
 		}
 		if top.Accepts(score) && s.match(&s.m.st.recs[i]) {
 			top.Push(score, slot)

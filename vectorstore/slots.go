@@ -7,113 +7,113 @@ import (
 )
 
 // slots holds the stored records, one slot per record, densely: slot i's
-// vector is vecs[i*dim:(i+1)*dim] (or its codes in codes, resid and
-// scales). Deleting moves the last slot into the hole, so a scan never
-// skips anything.
+// vector is vecs.row(i) (or its codes in codes, resid and scales).
+// Deleting moves the last slot into the hole, so a scan never skips
+// anything.
 type slots struct {
 	compact bool
-	recs    []Record // Vector is nil; the vector lives in the slab
-	vecs    []float32
-	codes   []int8
-	resid   []byte
+	recs    []Record // Vector is nil; the vector lives in the slabs
+	vecs    slab[float32]
+	codes   slab[int8]
+	resid   slab[byte]
 	scales  []float32
 }
 
-// grow makes room for n more slots of dim, so that a large batch is
-// copied into place once rather than through repeated reallocation.
+// grow makes room for n more records of dim, so that a large batch is
+// copied into place once rather than through repeated reallocation. The
+// slabs grow a chunk at a time as rows are appended, without copying; an
+// empty one starts with room for the n.
 func (s *slots) grow(n, dim int) {
-	s.recs = growSlab(s.recs, n)
+	s.setup(dim)
+	s.recs = slices.Grow(s.recs, n)
 	if !s.compact {
-		s.vecs = growSlab(s.vecs, n*dim)
+		s.vecs.reserve(n)
 		return
 	}
-	s.codes = growSlab(s.codes, n*dim)
-	s.resid = growSlab(s.resid, n*kernel.ResidualBytes(dim))
-	s.scales = growSlab(s.scales, n)
+	s.codes.reserve(n)
+	s.resid.reserve(n)
+	s.scales = slices.Grow(s.scales, n)
 }
 
-// doubleBelow is the capacity up to which growSlab doubles a slab.
-const doubleBelow = 1 << 28
-
-// growSlab returns s with room for n more elements. Where it must
-// reallocate, it at least doubles the capacity of a slab of fewer than
-// doubleBelow elements: append grows large slices by a quarter, so that a
-// store filled by many small writes (an index written a document at a
-// time) copied its slab about five times over, and doubling copies it
-// about twice. Beyond doubleBelow it leaves the growth to append, as
-// the slack of a doubled slab would be gigabytes.
-func growSlab[S ~[]E, E any](s S, n int) S {
-	if n <= cap(s)-len(s) {
-		return s
+// setup sets the slabs' row widths for vectors of dim, before the first
+// slot is appended.
+func (s *slots) setup(dim int) {
+	if len(s.recs) > 0 {
+		return
 	}
-	if c := cap(s); c < doubleBelow {
-		// One more than double makes append allocate exactly that much.
-		n = max(n, 2*c+1-len(s))
+	if !s.compact {
+		s.vecs.setup(dim, 4*dim)
+		return
 	}
-	return slices.Grow(s, n)
+	s.codes.setup(dim, 4*dim)
+	s.resid.setup(kernel.ResidualBytes(dim), 4*dim)
 }
 
 // appendRecord appends a slot holding r and the unit vector v.
 func (s *slots) appendRecord(r Record, v []float32) {
+	s.setup(len(v))
 	s.recs = append(s.recs, r)
 	if !s.compact {
-		s.vecs = append(s.vecs, v...)
+		copy(s.vecs.appendRow(), v)
 		return
 	}
-	n := len(s.codes)
-	s.codes = slices.Grow(s.codes, len(v))[:n+len(v)]
-	rb := kernel.ResidualBytes(len(v))
-	r0 := len(s.resid)
-	s.resid = slices.Grow(s.resid, rb)[:r0+rb]
-	clear(s.resid[r0:])
-	s.scales = append(s.scales, kernel.Quantize(v, s.codes[n:], s.resid[r0:]))
+	resid := s.resid.appendRow()
+	clear(resid)
+	s.scales = append(s.scales, kernel.Quantize(v, s.codes.appendRow(), resid))
 }
 
 // setVector copies the vector of slot j of src into slot i of s.
-func (s *slots) setVector(i int, src *slots, j, dim int) {
+func (s *slots) setVector(i int, src *slots, j int) {
 	if !s.compact {
-		copy(s.vecs[i*dim:(i+1)*dim], src.vecs[j*dim:(j+1)*dim])
+		copy(s.vecs.row(i), src.vecs.row(j))
 		return
 	}
-	copy(s.codes[i*dim:(i+1)*dim], src.codes[j*dim:(j+1)*dim])
-	rb := kernel.ResidualBytes(dim)
-	copy(s.resid[i*rb:(i+1)*rb], src.resid[j*rb:(j+1)*rb])
+	copy(s.codes.row(i), src.codes.row(j))
+	copy(s.resid.row(i), src.resid.row(j))
 	s.scales[i] = src.scales[j]
 }
 
 // appendSlot appends slot j of src to s.
 func (s *slots) appendSlot(src *slots, j, dim int) {
+	s.setup(dim)
 	s.recs = append(s.recs, src.recs[j])
 	if !s.compact {
-		s.vecs = append(s.vecs, src.vecs[j*dim:(j+1)*dim]...)
+		copy(s.vecs.appendRow(), src.vecs.row(j))
 		return
 	}
-	rb := kernel.ResidualBytes(dim)
-	s.codes = append(s.codes, src.codes[j*dim:(j+1)*dim]...)
-	s.resid = append(s.resid, src.resid[j*rb:(j+1)*rb]...)
+	copy(s.codes.appendRow(), src.codes.row(j))
+	copy(s.resid.appendRow(), src.resid.row(j))
 	s.scales = append(s.scales, src.scales[j])
 }
 
+// appendCodes appends a compact slot holding r and the given codes.
+func (s *slots) appendCodes(r Record, codes []int8, resid []byte, scale float32) {
+	s.setup(len(codes))
+	s.recs = append(s.recs, r)
+	copy(s.codes.appendRow(), codes)
+	copy(s.resid.appendRow(), resid)
+	s.scales = append(s.scales, scale)
+}
+
 // truncate drops the last slot.
-func (s *slots) truncate(dim int) {
+func (s *slots) truncate() {
 	n := len(s.recs) - 1
 	s.recs[n] = Record{}
 	s.recs = s.recs[:n]
 	if !s.compact {
-		s.vecs = s.vecs[:n*dim]
+		s.vecs.truncate()
 		return
 	}
-	s.codes = s.codes[:n*dim]
-	s.resid = s.resid[:n*kernel.ResidualBytes(dim)]
+	s.codes.truncate()
+	s.resid.truncate()
 	s.scales = s.scales[:n]
 }
 
 // vector writes the stored vector of slot i into dst.
-func (s *slots) vector(dst []float32, i, dim int) {
+func (s *slots) vector(dst []float32, i int) {
 	if !s.compact {
-		copy(dst, s.vecs[i*dim:(i+1)*dim])
+		copy(dst, s.vecs.row(i))
 		return
 	}
-	rb := kernel.ResidualBytes(dim)
-	kernel.Reconstruct(dst, s.codes[i*dim:(i+1)*dim], s.resid[i*rb:(i+1)*rb], s.scales[i])
+	kernel.Reconstruct(dst, s.codes.row(i), s.resid.row(i), s.scales[i])
 }

@@ -151,7 +151,7 @@ func (m *Memory) insert(b *batch) map[string][]int32 {
 			m.docRemove(slot)
 		}
 		m.st.recs[slot] = r
-		m.st.setVector(int(slot), &b.st, i, m.dim)
+		m.st.setVector(int(slot), &b.st, i)
 		if moved {
 			added[r.DocID] = append(added[r.DocID], slot)
 		}
@@ -394,10 +394,10 @@ func (m *Memory) removeSlot(slot int32) {
 		docID, i := m.docPos(last)
 		m.docs[docID][i] = slot
 		m.st.recs[slot] = m.st.recs[last]
-		m.st.setVector(int(slot), &m.st, int(last), m.dim)
+		m.st.setVector(int(slot), &m.st, int(last))
 		m.byID[m.st.recs[slot].ID] = slot
 	}
-	m.st.truncate(m.dim)
+	m.st.truncate()
 }
 
 // removeDocument deletes every record of docID. The caller holds the write

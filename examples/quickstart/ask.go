@@ -83,23 +83,53 @@ type asker struct {
 	stderr io.Writer
 }
 
+// maxQuestion bounds a question read by -i: a longer line is skipped
+// with a warning, and the loop goes on.
+const maxQuestion = 64 << 10
+
 // loop asks the questions read from stdin, one per line.
 func (a *asker) loop(ctx context.Context) error {
-	sc := bufio.NewScanner(stdin)
+	r := bufio.NewReader(stdin)
 	for n := 1; ; {
 		fmt.Fprint(a.stderr, "question (empty line or end of input to stop)> ")
-		if !sc.Scan() {
-			fmt.Fprintln(a.stderr)
-			return sc.Err()
+		line, long, err := readLine(r, maxQuestion)
+		if long {
+			fmt.Fprintf(a.stderr, "skipping a question of more than %d KiB\n", maxQuestion>>10)
+			continue
 		}
-		q := strings.TrimSpace(sc.Text())
+		q := strings.TrimSpace(line)
 		if q == "" {
-			return nil
+			fmt.Fprintln(a.stderr)
+			if err == io.EOF {
+				err = nil
+			}
+			return err
 		}
 		if err := a.ask(ctx, n, q); err != nil {
 			return err
 		}
 		n++
+	}
+}
+
+// readLine reads a line of any length from r, keeping at most limit bytes
+// of it: long reports a line that was longer. At the end of the input it
+// returns what it read with io.EOF.
+func readLine(r *bufio.Reader, limit int) (line string, long bool, err error) {
+	var b []byte
+	for {
+		frag, more, err := r.ReadLine()
+		if len(b)+len(frag) > limit {
+			long = true
+		} else {
+			b = append(b, frag...)
+		}
+		if err != nil || !more {
+			if long {
+				b = nil
+			}
+			return string(b), long, err
+		}
 	}
 }
 

@@ -142,6 +142,19 @@ func TestInteractive(t *testing.T) {
 	assert.Equal(t, "plan-lab-relocation.md", firstSource(t, blocks[0]))
 }
 
+// TestInteractiveLongLine: a question over the limit is skipped with a
+// warning and the questions after it are answered (a bufio.Scanner
+// stopped the loop at a line over 64 KB, issue 24).
+func TestInteractiveLongLine(t *testing.T) {
+	stdin = strings.NewReader(strings.Repeat("travel ", 20000) + "\nWhen do the flow benches move?\nno newline at the end")
+	t.Cleanup(func() { stdin = os.Stdin })
+	out, errOut := runQuickstart(t, "-i")
+	blocks := questionBlocks(out)
+	require.Len(t, blocks, 2)
+	assert.Equal(t, "plan-lab-relocation.md", firstSource(t, blocks[0]))
+	assert.Contains(t, errOut, "skipping a question of more than 64 KiB")
+}
+
 // writeFiles writes files (name to content) under a new directory.
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()

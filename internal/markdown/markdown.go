@@ -64,7 +64,8 @@ type Heading struct {
 // AppendBlocks appends the blocks of text[from:to] to dst and returns the
 // extended slice. from must be the start of a line.
 func AppendBlocks(dst []Block, text string, from, to int) []Block {
-	sc := scanner{text: text[:to], out: dst, hasCR: strings.IndexByte(text[from:to], '\r') >= 0}
+	text = text[:to]
+	sc := scanner{text: text, out: dst, lines: NewLines(text, strings.IndexByte(text[from:], '\r') >= 0)}
 	sc.run(from)
 	return sc.out
 }
@@ -73,7 +74,7 @@ func AppendBlocks(dst []Block, text string, from, to int) []Block {
 // returns the extended slice. Lines that look like headings inside fenced
 // or indented code and HTML blocks are not headings.
 func AppendHeadings(dst []Heading, text string) []Heading {
-	sc := scanner{text: text, hasCR: strings.IndexByte(text, '\r') >= 0}
+	sc := scanner{text: text, lines: NewLines(text, strings.IndexByte(text, '\r') >= 0)}
 	sc.run(0)
 	for _, b := range sc.out {
 		if b.Kind == KindHeading {
@@ -107,24 +108,65 @@ func (sc *scanner) heading(b Block) Heading {
 	return h
 }
 
-// LineAt returns the end of the line of text that starts at i (the
-// position of its terminator, or len(text)) and the start of the next
-// line. If hasCR is set, a lone "\r" also ends a line, and the "\r" of
-// "\r\n" is white space at the end of one; a caller that knows the text
-// holds no "\r" saves the search for it.
-func LineAt(text string, i int, hasCR bool) (end, next int) {
-	j := strings.IndexByte(text[i:], '\n')
-	if j < 0 {
-		end, next = len(text), len(text)
-	} else {
-		end, next = i+j, i+j+1
-	}
-	if hasCR {
+// Lines finds the lines of a text. It remembers where the next line feed
+// and the next carriage return lie, so that a walk over the lines in order
+// reads the text once whatever its line endings: searching for the next
+// '\n' from every line of a text whose lines end in a bare '\r' would read
+// the rest of the text each time. Its zero value is not usable; make one
+// with NewLines.
+type Lines struct {
+	text   string
+	hasCR  bool
+	lf, cr nextByte
+}
+
+// NewLines returns the Lines of text. If hasCR is false the text must hold
+// no '\r' (a caller that knows saves the search for it).
+func NewLines(text string, hasCR bool) Lines {
+	return Lines{text: text, hasCR: hasCR, lf: nextByte{c: '\n', at: -1}, cr: nextByte{c: '\r', at: -1}}
+}
+
+// At returns the end of the line that starts at i (the position of its
+// terminator, or len(text)) and the start of the next line. "\r\n",
+// "\n" and a lone "\r" end lines; the "\r" of "\r\n" is white space at
+// the end of its line. Calls in increasing order of i cost O(len(text)) in
+// all; a call before the last one costs the distance back.
+func (l *Lines) At(i int) (end, next int) {
+	end = l.lf.find(l.text, i)
+	next = min(end+1, len(l.text))
+	if l.hasCR {
 		// A lone carriage return also ends a line; the one before a
 		// line feed is trailing white space.
-		if k := strings.IndexByte(text[i:end], '\r'); k >= 0 && i+k+1 < end {
-			return i + k, i + k + 1
+		if k := l.cr.find(l.text, i); k+1 < end {
+			return k, k + 1
 		}
 	}
 	return end, next
+}
+
+// nextByte finds the next c in a text: text[from:at] holds no c, and at is
+// len(text) or the position of a c.
+type nextByte struct {
+	c        byte
+	from, at int
+	searched int // bytes searched in all, which tests bound
+}
+
+// find returns the position of the first c at or after i, or len(text).
+func (n *nextByte) find(text string, i int) int {
+	switch {
+	case n.at < 0 || i > n.at:
+		n.from, n.at = i, len(text)
+		if j := strings.IndexByte(text[i:], n.c); j >= 0 {
+			n.at = i + j
+		}
+		n.searched += n.at - i
+	case i < n.from:
+		if j := strings.IndexByte(text[i:n.from], n.c); j >= 0 {
+			n.at = i + j
+		}
+		n.searched += n.from - i
+		n.from = i
+	}
+	return n.at
 }

@@ -25,7 +25,7 @@ type open struct {
 
 type scanner struct {
 	text    string
-	hasCR   bool
+	lines   Lines
 	out     []Block
 	cur     open
 	inList  bool
@@ -35,7 +35,7 @@ type scanner struct {
 func (sc *scanner) run(from int) {
 	blank := false
 	for i := from; i < len(sc.text); {
-		end, next := LineAt(sc.text, i, sc.hasCR)
+		end, next := sc.lines.At(i)
 		l := line{start: i, end: end}
 		l.cs, l.ind = indentation(sc.text, i, end)
 		l.tend = space.Back(sc.text, l.cs, end)

@@ -1,0 +1,334 @@
+package hf
+
+import (
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// A model turns a piece into tokens. ends appends the end, in the piece,
+// of each token; count returns their number.
+type model interface {
+	count(s string) int
+	ends(dst []int32, s string) []int32
+}
+
+// bpe is the BPE model. Symbols are bytes when the tokenizer is
+// byte-level (the vocabulary is mapped back to bytes at load), else
+// characters; merges apply as the library's Word::merge_all applies them.
+type bpe struct {
+	vocab        map[string]int32
+	merges       map[uint64]merge // left<<32 | right
+	byteLevel    bool
+	ignoreMerges bool
+	byteFallback bool
+	fuseUnk      bool
+	unk          int32      // -1 for none
+	byteIDs      [256]int32 // byte-level: the symbol of each byte
+	fallbackIDs  [256]int32 // byte_fallback: the <0xXX> token of each byte, or -1
+	cache        *cache
+
+	// With cutMeta, a piece is merged in parts cut before each "▁" that
+	// follows a character other than "▁" and outside noCut: no token
+	// spans such a place, so no merge crosses it and the parts merge
+	// exactly as the whole does, each from the cache. SentencePiece
+	// files have no pre-tokenizer and would else merge a whole text at
+	// once.
+	cutMeta bool
+	noCut   map[rune]bool
+
+	// whole[id] says whether merging the text of token id gives that
+	// token (wholeYes) or not, once known.
+	whole []atomic.Uint32
+	// single[n] is n: the ends of a one-token piece of n bytes, shared.
+	single []int32
+}
+
+const meta = "▁"
+
+// metaSplit decides whether pieces can be cut before "▁", and where not.
+func (m *bpe) metaSplit(vocab map[string]int32) {
+	if _, ok := vocab[meta]; !ok {
+		return
+	}
+	m.noCut = map[rune]bool{}
+	for tok := range vocab {
+		for i := 1; i < len(tok); i++ {
+			if !strings.HasPrefix(tok[i:], meta) {
+				continue
+			}
+			r, _ := utf8.DecodeLastRuneInString(tok[:i])
+			if string(r) != meta {
+				m.noCut[r] = true
+			}
+		}
+	}
+	m.cutMeta = true
+}
+
+// parts calls f with the bounds of each part of s (see cutMeta).
+func (m *bpe) parts(s string, f func(a, b int)) {
+	start := 0
+	for i := 1; i < len(s); {
+		k := strings.Index(s[i:], meta)
+		if k < 0 {
+			break
+		}
+		i += k
+		r, _ := utf8.DecodeLastRuneInString(s[:i])
+		if string(r) != meta && !m.noCut[r] {
+			f(start, i)
+			start = i
+		}
+		i += len(meta)
+	}
+	f(start, len(s))
+}
+
+type merge struct{ rank, id int32 }
+
+func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
+
+func (m *bpe) count(s string) int {
+	if len(s) == 1 && m.byteLevel && m.byteIDs[s[0]] >= 0 {
+		return 1 // one symbol: nothing to merge
+	}
+	if !m.cutMeta || len(s) <= maxCached {
+		return len(m.lookup(s))
+	}
+	n := 0
+	m.parts(s, func(a, b int) { n += len(m.lookup(s[a:b])) })
+	return n
+}
+
+func (m *bpe) ends(dst []int32, s string) []int32 {
+	if !m.cutMeta || len(s) <= maxCached {
+		return append(dst, m.lookup(s)...)
+	}
+	m.parts(s, func(a, b int) {
+		for _, e := range m.lookup(s[a:b]) {
+			dst = append(dst, int32(a)+e)
+		}
+	})
+	return dst
+}
+
+// lookup returns the token ends of s: from the cache, else as one token
+// of the vocabulary when the merges build it whole (always, with
+// ignore_merges; a flag per token says so once known), else merged.
+func (m *bpe) lookup(s string) []int32 {
+	if e, ok := m.cache.get(s); ok {
+		return e
+	}
+	var e []int32
+	if id, ok := m.vocab[s]; ok && m.whole[id].Load() != wholeNo {
+		if m.ignoreMerges || m.whole[id].Load() == wholeYes {
+			e = m.oneToken(len(s))
+		} else if e = m.merge(nil, s); len(e) == 1 {
+			m.whole[id].Store(wholeYes)
+		} else {
+			m.whole[id].Store(wholeNo)
+		}
+	} else {
+		e = m.merge(nil, s)
+	}
+	m.cache.put(s, e)
+	return e
+}
+
+// oneToken returns the ends of a piece of n bytes that is one token.
+func (m *bpe) oneToken(n int) []int32 {
+	if n < len(m.single) {
+		return m.single[n : n+1 : n+1]
+	}
+	return []int32{int32(n)}
+}
+
+// States of bpe.whole.
+const (
+	wholeUnknown = iota
+	wholeYes
+	wholeNo
+)
+
+// symbol is a node of the doubly linked list of merge_all.
+type symbol struct {
+	id         int32
+	end        int32 // end of the symbol in the piece
+	prev, next int32
+	gone       bool
+}
+
+// merge appends the token ends of s.
+func (m *bpe) merge(dst []int32, s string) []int32 {
+	syms := make([]symbol, 0, len(s))
+	add := func(id int32, end int) {
+		n := int32(len(syms))
+		syms = append(syms, symbol{id: id, end: int32(end), prev: n - 1, next: n + 1})
+	}
+	unkEnd := -1 // end of the pending unknown symbol, or -1
+	flush := func() {
+		if unkEnd >= 0 {
+			add(m.unk, unkEnd)
+			unkEnd = -1
+		}
+	}
+	for i := 0; i < len(s); {
+		w := 1
+		var id int32
+		var ok bool
+		if m.byteLevel {
+			id = m.byteIDs[s[i]]
+			ok = id >= 0
+		} else {
+			_, w = utf8.DecodeRuneInString(s[i:])
+			id, ok = m.vocab[s[i:i+w]]
+		}
+		if ok {
+			flush()
+			add(id, i+w)
+			i += w
+			continue
+		}
+		if m.byteFallback && m.fallback(s[i:i+w]) {
+			// Like the library, a pending unknown symbol stays pending
+			// (and can fuse with a later one) across byte tokens.
+			for k := range w {
+				add(m.fallbackIDs[s[i+k]], i+k+1)
+			}
+			i += w
+			continue
+		}
+		if m.unk >= 0 {
+			if unkEnd >= 0 && !m.fuseUnk {
+				flush()
+			}
+			unkEnd = i + w
+		}
+		i += w
+	}
+	flush()
+	if len(syms) == 0 {
+		return dst
+	}
+	syms[len(syms)-1].next = -1
+	m.mergeAll(syms)
+	for _, sy := range syms {
+		if !sy.gone {
+			dst = append(dst, sy.end)
+		}
+	}
+	return dst
+}
+
+// fallback reports whether every byte of s has a <0xXX> token.
+func (m *bpe) fallback(s string) bool {
+	for k := 0; k < len(s); k++ {
+		if m.fallbackIDs[s[k]] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeAll applies the merges to syms in the library's order: the pair
+// of lowest rank first, the leftmost of equal ranks, with the same
+// queue of candidates and the same test for stale ones.
+func (m *bpe) mergeAll(syms []symbol) {
+	var h mergeHeap
+	for k := 0; k+1 < len(syms); k++ {
+		if mg, ok := m.merges[pairKey(syms[k].id, syms[k+1].id)]; ok {
+			h = append(h, cand{rank: mg.rank, pos: int32(k), id: mg.id})
+		}
+	}
+	h.init()
+	for len(h) > 0 {
+		top := h.pop()
+		cur := &syms[top.pos]
+		if cur.gone || cur.next < 0 {
+			continue
+		}
+		right := syms[cur.next]
+		if mg, ok := m.merges[pairKey(cur.id, right.id)]; !ok || mg.id != top.id {
+			continue
+		}
+		cur.id = top.id
+		cur.end = right.end
+		syms[cur.next].gone = true
+		cur.next = right.next
+		if right.next >= 0 {
+			syms[right.next].prev = top.pos
+		}
+		if cur.prev >= 0 {
+			if mg, ok := m.merges[pairKey(syms[cur.prev].id, cur.id)]; ok {
+				h.push(cand{rank: mg.rank, pos: cur.prev, id: mg.id})
+			}
+		}
+		if cur.next >= 0 {
+			if mg, ok := m.merges[pairKey(cur.id, syms[cur.next].id)]; ok {
+				h.push(cand{rank: mg.rank, pos: top.pos, id: mg.id})
+			}
+		}
+	}
+}
+
+type cand struct{ rank, pos, id int32 }
+
+func (a cand) less(b cand) bool {
+	if a.rank != b.rank {
+		return a.rank < b.rank
+	}
+	return a.pos < b.pos
+}
+
+// mergeHeap is a binary min-heap of candidates.
+type mergeHeap []cand
+
+func (h mergeHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *mergeHeap) push(c cand) {
+	*h = append(*h, c)
+	s := *h
+	i := len(s) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s[i].less(s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *mergeHeap) pop() cand {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	*h = s[:n]
+	h.down(0)
+	return top
+}
+
+func (h mergeHeap) down(i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		j := l
+		if r := l + 1; r < n && h[r].less(h[l]) {
+			j = r
+		}
+		if !h[j].less(h[i]) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+}

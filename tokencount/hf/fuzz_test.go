@@ -1,0 +1,60 @@
+package hf_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ragkit/ragkit/tokencount/hf"
+)
+
+// FuzzLoad feeds the loader arbitrary bytes: it must return an error or a
+// tokenizer whose counts keep the Offsetter contract, never panic.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(tiny("null", `{"type":"BertPreTokenizer"}`, "null", "")))
+	f.Add([]byte(tiny(`{"type":"BertNormalizer","lowercase":true}`, `{"type":"Metaspace","replacement":"▁","prepend_scheme":"first","split":true}`,
+		`{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"[CLS]"}},{"Sequence":{"id":"A"}}],"special_tokens":{"[CLS]":{"ids":[5]}}}`, "")))
+	f.Add([]byte(tiny(`{"type":"Sequence","normalizers":[{"type":"Prepend","prepend":"▁"},{"type":"Replace","pattern":{"String":" "},"content":"▁"}]}`,
+		`{"type":"Sequence","pretokenizers":[{"type":"Split","pattern":{"String":" "},"behavior":"MergedWithPrevious","invert":true},{"type":"ByteLevel","add_prefix_space":true}]}`,
+		"null", `{"type":"BPE","byte_fallback":true,"fuse_unk":true,"unk_token":"a","ignore_merges":true,"vocab":{"a":0,"b":1,"ab":2,"<0x61>":3},"merges":[["a","b"]]}`)))
+	f.Add([]byte(tiny(`{"type":"NFKC"}`, `{"type":"Digits","individual_digits":true}`, "null", `{"type":"Unigram","unk_id":0,"byte_fallback":true,"vocab":[["<unk>",0],["a",-1.5],["ab",-2],["<0x62>",-3]]}`)))
+	f.Add([]byte(`{"added_tokens":[{"id":9,"content":"[M]","lstrip":true,"rstrip":true,"single_word":true,"normalized":true,"special":false}],` +
+		`"model":{"type":"BPE","vocab":{"\u0041\ud83d\ude00":0,"b":1},"merges":[]}}`))
+	// A Precompiled charsmap whose trie points outside itself: "CAAAAP////8AAAAA"
+	// is a trie of two units, the root's offset far out of range.
+	f.Add([]byte(tiny(`{"type":"Precompiled","precompiled_charsmap":"CAAAAP////8AAAAAYQA="}`, "null", "null", "")))
+	for _, name := range []string{"wordpiece", "unigram"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data[:len(data)/3])
+	}
+	texts := []string{"", "a b ab", "A  b\n\nab!? 12 ab", "[M] x[M]y", "\xff a\u0301 中"}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tok, err := hf.Load(bytes.NewReader(data), hf.Options{AddSpecialTokens: len(data)%2 == 0})
+		if err != nil {
+			return
+		}
+		for _, text := range texts {
+			checkEnds(t, tok, text)
+		}
+	})
+}
+
+// FuzzCount counts arbitrary text with every family's file.
+func FuzzCount(f *testing.F) {
+	toks := make([]*hf.Tokenizer, len(genFiles))
+	for k, g := range genFiles {
+		toks[k] = load(f, g.name, hf.Options{AddSpecialTokens: k%2 == 0})
+	}
+	for _, text := range loadExpected(f).Texts {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, tok := range toks {
+			checkEnds(t, tok, text)
+		}
+	})
+}

@@ -1,0 +1,16 @@
+module github.com/ragkit/ragkit/tokencount/hf
+
+go 1.24.0
+
+require (
+	github.com/ragkit/ragkit v0.0.0
+	github.com/rivo/uniseg v0.4.7
+	golang.org/x/text v0.28.0
+)
+
+require (
+	github.com/neurosnap/sentences v1.1.2 // indirect
+	github.com/pkoukk/tiktoken-go-loader v0.0.2 // indirect
+)
+
+replace github.com/ragkit/ragkit => ../..

@@ -1,0 +1,337 @@
+package hf
+
+import (
+	"errors"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A hand-written reader for the large parts of a tokenizer.json (the
+// vocabulary and the merges, millions of strings): encoding/json takes
+// seconds over them, through reflection and an extra validation pass.
+// Everything else in the file is small and goes through encoding/json.
+
+var errSyntax = errors.New("invalid JSON")
+
+type scan struct {
+	data []byte
+	pos  int
+	buf  []byte // scratch for strings with escapes
+}
+
+func (s *scan) ws() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte after white space, or 0 at the end.
+func (s *scan) peek() byte {
+	s.ws()
+	if s.pos >= len(s.data) {
+		return 0
+	}
+	return s.data[s.pos]
+}
+
+func (s *scan) expect(c byte) error {
+	if s.peek() != c {
+		return s.fail("expected %q", c)
+	}
+	s.pos++
+	return nil
+}
+
+type syntaxError struct {
+	msg string
+	pos int
+}
+
+func (e *syntaxError) Error() string { return e.msg + " at byte " + strconv.Itoa(e.pos) }
+func (e *syntaxError) Unwrap() error { return errSyntax }
+
+func (s *scan) fail(format string, c ...byte) error {
+	msg := "invalid JSON"
+	if format != "" && len(c) > 0 {
+		msg += ": expected " + strconv.QuoteRune(rune(c[0]))
+	}
+	return &syntaxError{msg, s.pos}
+}
+
+// str reads a string and returns its bytes: a slice of the input when it
+// has no escapes, else of s.buf, valid until the next call.
+func (s *scan) str() ([]byte, error) {
+	if err := s.expect('"'); err != nil {
+		return nil, err
+	}
+	start := s.pos
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			out := s.data[start:s.pos]
+			s.pos++
+			return out, nil
+		case c == '\\':
+			return s.strEscaped(start)
+		case c < 0x20:
+			return nil, s.fail("")
+		}
+		s.pos++
+	}
+	return nil, s.fail("")
+}
+
+func (s *scan) strEscaped(start int) ([]byte, error) {
+	s.buf = append(s.buf[:0], s.data[start:s.pos]...)
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return s.buf, nil
+		case c < 0x20:
+			return nil, s.fail("")
+		case c != '\\':
+			s.buf = append(s.buf, c)
+			s.pos++
+			continue
+		}
+		if s.pos+1 >= len(s.data) {
+			return nil, s.fail("")
+		}
+		e := s.data[s.pos+1]
+		s.pos += 2
+		switch e {
+		case '"', '\\', '/':
+			s.buf = append(s.buf, e)
+		case 'b':
+			s.buf = append(s.buf, '\b')
+		case 'f':
+			s.buf = append(s.buf, '\f')
+		case 'n':
+			s.buf = append(s.buf, '\n')
+		case 'r':
+			s.buf = append(s.buf, '\r')
+		case 't':
+			s.buf = append(s.buf, '\t')
+		case 'u':
+			r, ok := s.hex4()
+			if !ok {
+				return nil, s.fail("")
+			}
+			if utf16.IsSurrogate(r) {
+				// A pair makes one rune; a lone half is U+FFFD, as
+				// encoding/json reads it.
+				r2 := rune(-1)
+				if s.pos+1 < len(s.data) && s.data[s.pos] == '\\' && s.data[s.pos+1] == 'u' {
+					save := s.pos
+					s.pos += 2
+					var ok2 bool
+					if r2, ok2 = s.hex4(); !ok2 {
+						return nil, s.fail("")
+					}
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r, r2 = d, -1
+					} else {
+						s.pos = save
+						r2 = -1
+						r = utf8.RuneError
+					}
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			s.buf = utf8.AppendRune(s.buf, r)
+		default:
+			return nil, s.fail("")
+		}
+	}
+	return nil, s.fail("")
+}
+
+func (s *scan) hex4() (rune, bool) {
+	if s.pos+4 > len(s.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s.data[s.pos : s.pos+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	s.pos += 4
+	return r, true
+}
+
+// number returns the text of a JSON number.
+func (s *scan) number() ([]byte, error) {
+	s.ws()
+	start := s.pos
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		if c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+			s.pos++
+			continue
+		}
+		break
+	}
+	if s.pos == start {
+		return nil, s.fail("")
+	}
+	return s.data[start:s.pos], nil
+}
+
+func (s *scan) int() (int64, error) {
+	b, err := s.number()
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		return 0, &syntaxError{"invalid integer " + strconv.Quote(string(b)), s.pos}
+	}
+	return n, nil
+}
+
+func (s *scan) float() (float64, error) {
+	b, err := s.number()
+	if err != nil {
+		return 0, err
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return 0, &syntaxError{"invalid number " + strconv.Quote(string(b)), s.pos}
+	}
+	return f, nil
+}
+
+// skip passes over one value and returns its text.
+func (s *scan) skip(depth int) ([]byte, error) {
+	if depth > 64 {
+		return nil, &syntaxError{"JSON nested too deep", s.pos}
+	}
+	c := s.peek()
+	start := s.pos
+	switch {
+	case c == '"':
+		if _, err := s.str(); err != nil {
+			return nil, err
+		}
+	case c == '{' || c == '[':
+		closing := byte('}')
+		if c == '[' {
+			closing = ']'
+		}
+		s.pos++
+		if s.peek() == closing {
+			s.pos++
+			break
+		}
+		for {
+			if c == '{' {
+				if _, err := s.str(); err != nil {
+					return nil, err
+				}
+				if err := s.expect(':'); err != nil {
+					return nil, err
+				}
+			}
+			if _, err := s.skip(depth + 1); err != nil {
+				return nil, err
+			}
+			if s.peek() == ',' {
+				s.pos++
+				continue
+			}
+			if err := s.expect(closing); err != nil {
+				return nil, err
+			}
+			break
+		}
+	case c == 't' || c == 'f' || c == 'n':
+		for _, w := range []string{"true", "false", "null"} {
+			if len(s.data)-s.pos >= len(w) && string(s.data[s.pos:s.pos+len(w)]) == w {
+				s.pos += len(w)
+				return s.data[start:s.pos], nil
+			}
+		}
+		return nil, s.fail("")
+	default:
+		if _, err := s.number(); err != nil {
+			return nil, err
+		}
+	}
+	return s.data[start:s.pos], nil
+}
+
+// object calls f for each key of an object, with s positioned at the
+// value, which f must read.
+func (s *scan) object(f func(key []byte) error) error {
+	if err := s.expect('{'); err != nil {
+		return err
+	}
+	if s.peek() == '}' {
+		s.pos++
+		return nil
+	}
+	for {
+		k, err := s.str()
+		if err != nil {
+			return err
+		}
+		if err := s.expect(':'); err != nil {
+			return err
+		}
+		if err := f(k); err != nil {
+			return err
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return nil
+		default:
+			return s.fail("expected %q", '}')
+		}
+	}
+}
+
+// array calls f for each element of an array, with s positioned at it.
+func (s *scan) array(f func() error) error {
+	if err := s.expect('['); err != nil {
+		return err
+	}
+	if s.peek() == ']' {
+		s.pos++
+		return nil
+	}
+	for {
+		if err := f(); err != nil {
+			return err
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			return nil
+		default:
+			return s.fail("expected %q", ']')
+		}
+	}
+}

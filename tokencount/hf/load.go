@@ -1,0 +1,895 @@
+package hf
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Bounds on what a tokenizer.json may hold, checked before allocating.
+const (
+	maxVocab    = 1 << 22 // tokens in a vocabulary
+	maxTokenLen = 1 << 12 // bytes in one token
+	maxAdded    = 1 << 20 // added tokens
+)
+
+type fileJSON struct {
+	AddedTokens   []addedJSON     `json:"added_tokens"`
+	Normalizer    json.RawMessage `json:"normalizer"`
+	PreTokenizer  json.RawMessage `json:"pre_tokenizer"`
+	PostProcessor json.RawMessage `json:"post_processor"`
+	Model         json.RawMessage `json:"model"`
+}
+
+type addedJSON struct {
+	ID         *int64 `json:"id"`
+	Content    string `json:"content"`
+	SingleWord bool   `json:"single_word"`
+	Lstrip     bool   `json:"lstrip"`
+	Rstrip     bool   `json:"rstrip"`
+	Normalized *bool  `json:"normalized"`
+	Special    bool   `json:"special"`
+}
+
+// component is what every normalizer, pre-tokenizer, model and
+// post-processor object has, with the fields of all the kinds read here.
+type component struct {
+	Type string `json:"type"`
+
+	// Sequence
+	Normalizers   []json.RawMessage `json:"normalizers"`
+	Pretokenizers []json.RawMessage `json:"pretokenizers"`
+	Processors    []json.RawMessage `json:"processors"`
+
+	// Replace, Split
+	Pattern  *patternJSON `json:"pattern"`
+	Content  *string      `json:"content"`
+	Behavior string       `json:"behavior"`
+	Invert   bool         `json:"invert"`
+	// Prepend
+	Prepend *string `json:"prepend"`
+	// Precompiled
+	PrecompiledCharsmap *string `json:"precompiled_charsmap"`
+	// Strip
+	StripLeft  bool `json:"strip_left"`
+	StripRight bool `json:"strip_right"`
+	// BertNormalizer
+	CleanText          *bool `json:"clean_text"`
+	HandleChineseChars *bool `json:"handle_chinese_chars"`
+	StripAccents       *bool `json:"strip_accents"`
+	Lowercase          *bool `json:"lowercase"`
+	// ByteLevel
+	AddPrefixSpace *bool `json:"add_prefix_space"`
+	UseRegex       *bool `json:"use_regex"`
+	// Metaspace
+	Replacement   *string `json:"replacement"`
+	PrependScheme string  `json:"prepend_scheme"`
+	SplitOn       *bool   `json:"split"`
+	// Digits
+	IndividualDigits bool `json:"individual_digits"`
+	// TemplateProcessing
+	Single []templatePart `json:"single"`
+	// BertProcessing, RobertaProcessing: sep and cls
+	Sep json.RawMessage `json:"sep"`
+	Cls json.RawMessage `json:"cls"`
+	// TemplateProcessing's special_tokens
+	SpecialTokens map[string]struct {
+		IDs []int64 `json:"ids"`
+	} `json:"special_tokens"`
+}
+
+type patternJSON struct {
+	String *string `json:"String"`
+	Regex  *string `json:"Regex"`
+}
+
+type templatePart struct {
+	SpecialToken *struct {
+		ID string `json:"id"`
+	} `json:"SpecialToken"`
+	Sequence json.RawMessage `json:"Sequence"`
+}
+
+type modelJSON struct {
+	Type                    string          `json:"type"`
+	Dropout                 *float64        `json:"dropout"`
+	UnkToken                *string         `json:"unk_token"`
+	ContinuingSubwordPrefix *string         `json:"continuing_subword_prefix"`
+	EndOfWordSuffix         *string         `json:"end_of_word_suffix"`
+	FuseUnk                 bool            `json:"fuse_unk"`
+	ByteFallback            bool            `json:"byte_fallback"`
+	IgnoreMerges            bool            `json:"ignore_merges"`
+	MaxInputCharsPerWord    *int64          `json:"max_input_chars_per_word"`
+	UnkID                   *int64          `json:"unk_id"`
+	Vocab                   json.RawMessage `json:"vocab"`
+	Merges                  json.RawMessage `json:"merges"`
+}
+
+func formatErr(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
+}
+
+func unsupported(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrUnsupported}, args...)...)
+}
+
+func isNull(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+// readFile splits the top-level object into its parts.
+func readFile(data []byte) (*fileJSON, error) {
+	var f fileJSON
+	var added json.RawMessage
+	sc := &scan{data: data}
+	err := sc.object(func(key []byte) error {
+		raw, err := sc.skip(0)
+		if err != nil {
+			return err
+		}
+		switch string(key) {
+		case "added_tokens":
+			added = raw
+		case "normalizer":
+			f.Normalizer = raw
+		case "pre_tokenizer":
+			f.PreTokenizer = raw
+		case "post_processor":
+			f.PostProcessor = raw
+		case "model":
+			f.Model = raw
+		}
+		return nil
+	})
+	if err == nil && sc.peek() != 0 {
+		err = &syntaxError{"invalid JSON: data after the top-level object", sc.pos}
+	}
+	if err != nil {
+		return nil, formatErr("%v", err)
+	}
+	if !isNull(added) {
+		if err := json.Unmarshal(added, &f.AddedTokens); err != nil {
+			return nil, formatErr("added_tokens: %v", err)
+		}
+	}
+	return &f, nil
+}
+
+func build(data []byte) (*Tokenizer, error) {
+	f, err := readFile(data)
+	if err != nil {
+		return nil, err
+	}
+	if isNull(f.Model) {
+		return nil, formatErr("no model")
+	}
+	t := &Tokenizer{}
+	if t.norm, err = buildNormalizer(f.Normalizer, 0); err != nil {
+		return nil, err
+	}
+	if t.pre, err = buildPre(f.PreTokenizer, 0); err != nil {
+		return nil, err
+	}
+	byteLvl := false
+	for k, p := range t.pre {
+		if _, ok := p.(byteLevel); ok {
+			if k != len(t.pre)-1 {
+				return nil, unsupported("pre-tokenizer ByteLevel followed by another pre-tokenizer")
+			}
+			byteLvl = true
+		}
+	}
+	if t.model, err = buildModel(f.Model, byteLvl); err != nil {
+		return nil, err
+	}
+	if n := len(t.pre); n > 0 && t.pre[n-1] == (byteLevel{}) {
+		t.pre = t.pre[:n-1] // maps bytes to characters only: the model reads bytes
+	}
+	if t.special, t.specialLead, err = buildPost(f.PostProcessor, 0); err != nil {
+		return nil, err
+	}
+	if len(f.AddedTokens) > maxAdded {
+		return nil, formatErr("%d added tokens, more than %d", len(f.AddedTokens), maxAdded)
+	}
+	var raw, normed []addedToken
+	for _, a := range f.AddedTokens {
+		if len(a.Content) > maxTokenLen {
+			return nil, formatErr("added token of %d bytes", len(a.Content))
+		}
+		tok := addedToken{content: a.Content, singleWord: a.SingleWord, lstrip: a.Lstrip, rstrip: a.Rstrip}
+		// The library's default for normalized is the opposite of special.
+		isNorm := !a.Special
+		if a.Normalized != nil {
+			isNorm = *a.Normalized
+		}
+		if isNorm {
+			if t.norm != nil {
+				tok.content, _ = t.norm.normalize(tok.content, false)
+			}
+			normed = append(normed, tok)
+		} else {
+			raw = append(raw, tok)
+		}
+	}
+	t.added = newAddedVocab(raw)
+	t.normAdded = newAddedVocab(normed)
+	return t, nil
+}
+
+const maxDepth = 16 // nesting of Sequence components
+
+func parseComponent(raw json.RawMessage, what string, depth int) (*component, error) {
+	if depth > maxDepth {
+		return nil, formatErr("%s: Sequence nested more than %d deep", what, maxDepth)
+	}
+	var c component
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, formatErr("%s: %v", what, err)
+	}
+	return &c, nil
+}
+
+func buildNormalizer(raw json.RawMessage, depth int) (normalizer, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	c, err := parseComponent(raw, "normalizer", depth)
+	if err != nil {
+		return nil, err
+	}
+	switch c.Type {
+	case "Sequence":
+		var seq sequence
+		for _, r := range c.Normalizers {
+			n, err := buildNormalizer(r, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if n != nil {
+				seq = append(seq, n)
+			}
+		}
+		switch len(seq) {
+		case 0:
+			return nil, nil
+		case 1:
+			return seq[0], nil
+		}
+		return seq, nil
+	case "NFC":
+		return unicodeForm{norm.NFC}, nil
+	case "NFD":
+		return unicodeForm{norm.NFD}, nil
+	case "NFKC":
+		return unicodeForm{norm.NFKC}, nil
+	case "NFKD":
+		return unicodeForm{norm.NFKD}, nil
+	case "Lowercase":
+		return lowercase{}, nil
+	case "StripAccents":
+		return stripAccents{}, nil
+	case "Strip":
+		return strip{left: c.StripLeft, right: c.StripRight}, nil
+	case "Prepend":
+		if c.Prepend == nil {
+			return nil, formatErr("normalizer Prepend without prepend")
+		}
+		return prependNorm{*c.Prepend}, nil
+	case "Replace":
+		if c.Pattern == nil || c.Content == nil {
+			return nil, formatErr("normalizer Replace without pattern or content")
+		}
+		if c.Pattern.String == nil {
+			if c.Pattern.Regex == nil {
+				return nil, formatErr("normalizer Replace without pattern")
+			}
+			m, err := compileRegex(*c.Pattern.Regex)
+			if err != nil {
+				return nil, fmt.Errorf("normalizer Replace: %w", err)
+			}
+			return regexReplace{m, *c.Content}, nil
+		}
+		if *c.Pattern.String == "" {
+			return nil, unsupported("normalizer Replace with an empty pattern")
+		}
+		return replace{*c.Pattern.String, *c.Content}, nil
+	case "Precompiled":
+		if c.PrecompiledCharsmap == nil {
+			return nil, formatErr("normalizer Precompiled without precompiled_charsmap")
+		}
+		p, err := newPrecompiled(*c.PrecompiledCharsmap)
+		if err != nil {
+			return nil, formatErr("normalizer Precompiled: %v", err)
+		}
+		return p, nil
+	case "BertNormalizer":
+		b := bertNorm{clean: orTrue(c.CleanText), chinese: orTrue(c.HandleChineseChars), lower: orTrue(c.Lowercase)}
+		b.stripAccents = b.lower
+		if c.StripAccents != nil {
+			b.stripAccents = *c.StripAccents
+		}
+		return b, nil
+	case "":
+		return nil, formatErr("normalizer without type")
+	}
+	return nil, unsupported("normalizer %s", c.Type)
+}
+
+func orTrue(b *bool) bool { return b == nil || *b }
+
+func parseBehavior(s, what string) (behavior, error) {
+	switch s {
+	case "Isolated":
+		return isolated, nil
+	case "Removed":
+		return removed, nil
+	case "MergedWithPrevious":
+		return mergedWithPrevious, nil
+	case "MergedWithNext":
+		return mergedWithNext, nil
+	case "Contiguous":
+		return contiguous, nil
+	}
+	return 0, unsupported("%s with behavior %q", what, s)
+}
+
+func buildPre(raw json.RawMessage, depth int) ([]preTokenizer, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	c, err := parseComponent(raw, "pre-tokenizer", depth)
+	if err != nil {
+		return nil, err
+	}
+	switch c.Type {
+	case "Sequence":
+		var out []preTokenizer
+		for _, r := range c.Pretokenizers {
+			p, err := buildPre(r, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p...)
+		}
+		return out, nil
+	case "Split":
+		if c.Pattern == nil {
+			return nil, formatErr("pre-tokenizer Split without pattern")
+		}
+		bh, err := parseBehavior(c.Behavior, "pre-tokenizer Split")
+		if err != nil {
+			return nil, err
+		}
+		var m matcher
+		switch {
+		case c.Pattern.String != nil && *c.Pattern.String != "":
+			m = literal(*c.Pattern.String)
+		case c.Pattern.Regex != nil:
+			if m, err = compileRegex(*c.Pattern.Regex); err != nil {
+				return nil, fmt.Errorf("pre-tokenizer Split: %w", err)
+			}
+		default:
+			return nil, unsupported("pre-tokenizer Split with an empty pattern")
+		}
+		return []preTokenizer{patternSplit{m: m, behavior: bh, invert: c.Invert}}, nil
+	case "ByteLevel":
+		return []preTokenizer{byteLevel{addPrefixSpace: orTrue(c.AddPrefixSpace), useRegex: orTrue(c.UseRegex)}}, nil
+	case "BertPreTokenizer":
+		return []preTokenizer{bertPre{}}, nil
+	case "Whitespace":
+		return []preTokenizer{whitespacePre{}}, nil
+	case "WhitespaceSplit":
+		return []preTokenizer{whitespaceSplit{}}, nil
+	case "Digits":
+		return []preTokenizer{digitsPre(c.IndividualDigits)}, nil
+	case "Punctuation":
+		bh := isolated
+		if c.Behavior != "" {
+			if bh, err = parseBehavior(c.Behavior, "pre-tokenizer Punctuation"); err != nil {
+				return nil, err
+			}
+		}
+		return []preTokenizer{runeSplit{is: isBertPunct, behavior: bh}}, nil
+	case "Metaspace":
+		m := metaspace{repl: "▁", splitOn: orTrue(c.SplitOn)}
+		if c.Replacement != nil {
+			if len([]rune(*c.Replacement)) != 1 {
+				return nil, formatErr("pre-tokenizer Metaspace replacement %q is not one character", *c.Replacement)
+			}
+			m.repl = *c.Replacement
+		}
+		switch c.PrependScheme {
+		case "", "always":
+			m.prepend = prependAlways
+			if c.AddPrefixSpace != nil && !*c.AddPrefixSpace {
+				m.prepend = prependNever
+			}
+		case "first":
+			m.prepend = prependFirst
+		case "never":
+			m.prepend = prependNever
+		default:
+			return nil, unsupported("pre-tokenizer Metaspace with prepend_scheme %q", c.PrependScheme)
+		}
+		return []preTokenizer{m}, nil
+	case "":
+		return nil, formatErr("pre-tokenizer without type")
+	}
+	return nil, unsupported("pre-tokenizer %s", c.Type)
+}
+
+// buildPost returns how many tokens the post-processor adds to a single
+// sequence and how many of them go before it.
+func buildPost(raw json.RawMessage, depth int) (total, lead int, err error) {
+	if isNull(raw) {
+		return 0, 0, nil
+	}
+	c, err := parseComponent(raw, "post-processor", depth)
+	if err != nil {
+		return 0, 0, err
+	}
+	switch c.Type {
+	case "ByteLevel":
+		return 0, 0, nil
+	case "BertProcessing", "RobertaProcessing":
+		return 2, 1, nil
+	case "TemplateProcessing":
+		seen := false
+		for _, p := range c.Single {
+			if p.SpecialToken == nil {
+				seen = true
+				continue
+			}
+			st, ok := c.SpecialTokens[p.SpecialToken.ID]
+			if !ok {
+				return 0, 0, formatErr("post-processor TemplateProcessing: special token %q not in special_tokens", p.SpecialToken.ID)
+			}
+			total += len(st.IDs)
+			if !seen {
+				lead += len(st.IDs)
+			}
+		}
+		return total, lead, nil
+	case "Sequence":
+		for _, r := range c.Processors {
+			t, l, err := buildPost(r, depth+1)
+			if err != nil {
+				return 0, 0, err
+			}
+			if total == 0 {
+				lead = l
+			}
+			total += t
+		}
+		return total, lead, nil
+	case "":
+		return 0, 0, formatErr("post-processor without type")
+	}
+	return 0, 0, unsupported("post-processor %s", c.Type)
+}
+
+func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
+	// The vocabulary and merges are read by hand; the other fields,
+	// small, by encoding/json.
+	var m modelJSON
+	small := []byte{'{'}
+	sc := &scan{data: raw}
+	err := sc.object(func(key []byte) error {
+		v, err := sc.skip(0)
+		if err != nil {
+			return err
+		}
+		switch string(key) {
+		case "vocab":
+			m.Vocab = v
+		case "merges":
+			m.Merges = v
+		default:
+			if len(small) > 1 {
+				small = append(small, ',')
+			}
+			q, _ := json.Marshal(string(key))
+			small = append(small, q...)
+			small = append(small, ':')
+			small = append(small, v...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, formatErr("model: %v", err)
+	}
+	if err := json.Unmarshal(append(small, '}'), &m); err != nil {
+		return nil, formatErr("model: %v", err)
+	}
+	if m.Type == "" {
+		// Files from old versions of the library leave the type out.
+		switch {
+		case !isNull(m.Merges):
+			m.Type = "BPE"
+		case m.UnkID != nil || bytes.HasPrefix(bytes.TrimSpace(m.Vocab), []byte("[")):
+			m.Type = "Unigram"
+		case m.MaxInputCharsPerWord != nil:
+			m.Type = "WordPiece"
+		default:
+			return nil, formatErr("model without type")
+		}
+	}
+	switch m.Type {
+	case "BPE":
+		return buildBPE(&m, byteLvl)
+	case "WordPiece":
+		if byteLvl {
+			return nil, unsupported("model WordPiece after a ByteLevel pre-tokenizer")
+		}
+		return buildWordPiece(&m)
+	case "Unigram":
+		if byteLvl {
+			return nil, unsupported("model Unigram after a ByteLevel pre-tokenizer")
+		}
+		return buildUnigram(&m)
+	case "WordLevel":
+		return nil, unsupported("model WordLevel")
+	}
+	return nil, unsupported("model %s", m.Type)
+}
+
+// readVocab reads a vocabulary object {"token": id, ...}. With
+// byteLvl, tokens are decoded from the byte-level alphabet; tokens with
+// other characters cannot occur in byte-level input and are left out, but
+// returned in skipped so that merges naming them are not errors.
+func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[string]bool, err error) {
+	if isNull(raw) {
+		return nil, nil, formatErr("model without vocab")
+	}
+	type entry struct{ off, n, id int32 }
+	var arena []byte
+	var entries []entry
+	sc := &scan{data: raw}
+	err = sc.object(func(key []byte) error {
+		id, err := sc.int()
+		if err != nil {
+			return err
+		}
+		if len(entries) >= maxVocab {
+			return fmt.Errorf("more than %d tokens", maxVocab)
+		}
+		if id < 0 || id >= maxVocab {
+			return fmt.Errorf("id %d of %q out of range", id, key)
+		}
+		if len(key) > maxTokenLen {
+			return fmt.Errorf("token of %d bytes", len(key))
+		}
+		off := len(arena)
+		if byteLvl {
+			var ok bool
+			if arena, ok = appendFromByteLevel(arena, key); !ok {
+				arena = arena[:off]
+				if skipped == nil {
+					skipped = make(map[string]bool)
+				}
+				skipped[string(key)] = true
+				return nil
+			}
+		} else {
+			arena = append(arena, key...)
+		}
+		entries = append(entries, entry{int32(off), int32(len(arena) - off), int32(id)})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, formatErr("model vocab: %v", err)
+	}
+	all := string(arena)
+	vocab = make(map[string]int32, len(entries))
+	for _, e := range entries {
+		vocab[all[e.off:e.off+e.n]] = e.id
+	}
+	return vocab, skipped, nil
+}
+
+// readMerges calls f with the two tokens of each merge, in order. Merges
+// are strings "a b" or pairs ["a", "b"].
+func readMerges(raw []byte, f func(a, b []byte) error) error {
+	if isNull(raw) {
+		return nil
+	}
+	sc := &scan{data: raw}
+	var first []byte
+	n := 0
+	err := sc.array(func() error {
+		if n++; n > maxVocab {
+			return fmt.Errorf("more than %d merges", maxVocab)
+		}
+		if sc.peek() == '"' {
+			s, err := sc.str()
+			if err != nil {
+				return err
+			}
+			sp := bytes.IndexByte(s, ' ')
+			if sp < 0 || bytes.IndexByte(s[sp+1:], ' ') >= 0 {
+				return fmt.Errorf("%q is not two tokens separated by a space", s)
+			}
+			return f(s[:sp], s[sp+1:])
+		}
+		k := 0
+		err := sc.array(func() error {
+			s, err := sc.str()
+			if err != nil {
+				return err
+			}
+			switch k++; k {
+			case 1:
+				first = append(first[:0], s...) // s may be scratch space
+			case 2:
+				return f(first, s)
+			}
+			return nil
+		})
+		if err == nil && k != 2 {
+			err = fmt.Errorf("a merge of %d tokens, not 2", k)
+		}
+		return err
+	})
+	if err != nil {
+		return formatErr("model merges: %v", err)
+	}
+	return nil
+}
+
+// byteOf maps the characters of GPT-2's byte-level alphabet (all below
+// U+0144) to the bytes they stand for; -1 marks other characters.
+var byteOf = func() (t [0x144]int16) {
+	for k := range t {
+		t[k] = -1
+	}
+	n := 0
+	for b := range 256 {
+		if b >= '!' && b <= '~' || b >= 0xA1 && b <= 0xAC || b >= 0xAE && b <= 0xFF {
+			t[b] = int16(b)
+		} else {
+			t[256+n] = int16(b)
+			n++
+		}
+	}
+	return t
+}()
+
+// appendFromByteLevel appends the bytes that tok spells in the byte-level
+// alphabet; ok is false for a token with other characters.
+func appendFromByteLevel(dst, tok []byte) ([]byte, bool) {
+	for len(tok) > 0 {
+		r, w := utf8.DecodeRune(tok)
+		if r >= rune(len(byteOf)) || byteOf[r] < 0 || (r == utf8.RuneError && w == 1) {
+			return dst, false
+		}
+		dst = append(dst, byte(byteOf[r]))
+		tok = tok[w:]
+	}
+	return dst, true
+}
+
+func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
+	if m.Dropout != nil && *m.Dropout > 0 {
+		return nil, unsupported("model BPE with dropout %v (counts would be random)", *m.Dropout)
+	}
+	if m.ContinuingSubwordPrefix != nil && *m.ContinuingSubwordPrefix != "" {
+		return nil, unsupported("model BPE with continuing_subword_prefix %q", *m.ContinuingSubwordPrefix)
+	}
+	if m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "" {
+		return nil, unsupported("model BPE with end_of_word_suffix %q", *m.EndOfWordSuffix)
+	}
+	vocab, skipped, err := readVocab(m.Vocab, byteLvl)
+	if err != nil {
+		return nil, err
+	}
+	b := &bpe{vocab: vocab, merges: make(map[uint64]merge, 2*len(vocab)), // files have 1-2 merges a token
+		byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
+		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache()}
+	var da, db, both []byte
+	rank := int32(0)
+	oddMerge := false // a merge of a <0xXX> token or the unknown token
+	err = readMerges(m.Merges, func(a, c []byte) error {
+		defer func() { rank++ }()
+		da, db = append(da[:0], a...), append(db[:0], c...)
+		if byteLvl {
+			var ok1, ok2 bool
+			da, ok1 = appendFromByteLevel(da[:0], a)
+			db, ok2 = appendFromByteLevel(db[:0], c)
+			if !ok1 || !ok2 {
+				if (ok1 || skipped[string(a)]) && (ok2 || skipped[string(c)]) {
+					return nil // a merge of tokens byte-level input never has
+				}
+				return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
+			}
+		}
+		ida, ok1 := vocab[string(da)]
+		idb, ok2 := vocab[string(db)]
+		if !ok1 || !ok2 {
+			return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
+		}
+		both = append(append(both[:0], da...), db...)
+		id, ok := vocab[string(both)]
+		if !ok {
+			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", a, c)
+		}
+		if isByteToken(a) || isByteToken(c) || m.UnkToken != nil && (string(a) == *m.UnkToken || string(c) == *m.UnkToken) {
+			oddMerge = true
+		}
+		key := pairKey(ida, idb)
+		if _, dup := b.merges[key]; !dup {
+			b.merges[key] = merge{rank: rank, id: id}
+		}
+		return nil
+	})
+	if err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) || errors.Is(err, ErrFormat) {
+			return nil, err
+		}
+		return nil, formatErr("model merges: %v", err)
+	}
+	if m.UnkToken != nil {
+		id, ok := vocab[*m.UnkToken]
+		if !ok && byteLvl {
+			if raw, ok2 := appendFromByteLevel(nil, []byte(*m.UnkToken)); ok2 {
+				id, ok = vocab[string(raw)]
+			}
+		}
+		if !ok {
+			return nil, formatErr("model unk_token %q not in the vocabulary", *m.UnkToken)
+		}
+		b.unk = id
+	}
+	if !byteLvl && !oddMerge {
+		b.metaSplit(vocab)
+	}
+	maxID := int32(-1)
+	for _, id := range vocab {
+		maxID = max(maxID, id)
+	}
+	b.whole = make([]atomic.Uint32, maxID+1)
+	b.single = make([]int32, maxCached+1)
+	for n := range b.single {
+		b.single[n] = int32(n)
+	}
+	for k := range 256 {
+		b.byteIDs[k], b.fallbackIDs[k] = -1, -1
+		if id, ok := vocab[byteToken(byte(k))]; ok && !byteLvl {
+			b.fallbackIDs[k] = id
+		}
+		if id, ok := vocab[string([]byte{byte(k)})]; ok && byteLvl {
+			b.byteIDs[k] = id
+		}
+	}
+	return b, nil
+}
+
+// isByteToken reports whether tok is a byte fallback token, <0xXX>.
+func isByteToken(tok []byte) bool {
+	return len(tok) == 6 && string(tok[:3]) == "<0x" && tok[5] == '>'
+}
+
+func buildWordPiece(m *modelJSON) (model, error) {
+	vocab, _, err := readVocab(m.Vocab, false)
+	if err != nil {
+		return nil, err
+	}
+	prefix := "##"
+	if m.ContinuingSubwordPrefix != nil {
+		prefix = *m.ContinuingSubwordPrefix
+	}
+	unk := "[UNK]"
+	if m.UnkToken != nil {
+		unk = *m.UnkToken
+	}
+	if _, ok := vocab[unk]; !ok {
+		return nil, formatErr("model WordPiece: unk_token %q not in the vocabulary", unk)
+	}
+	w := &wordPiece{first: vocab, cont: make(map[string]int32), maxChars: 100, cache: newCache()}
+	if m.MaxInputCharsPerWord != nil {
+		if *m.MaxInputCharsPerWord < 0 || *m.MaxInputCharsPerWord > math.MaxInt32 {
+			return nil, formatErr("model WordPiece: max_input_chars_per_word %d", *m.MaxInputCharsPerWord)
+		}
+		w.maxChars = int(*m.MaxInputCharsPerWord)
+	}
+	for tok, id := range vocab {
+		w.maxLen = max(w.maxLen, len(tok))
+		if rest, ok := strings.CutPrefix(tok, prefix); ok {
+			w.cont[rest] = id
+		}
+	}
+	return w, nil
+}
+
+func buildUnigram(m *modelJSON) (model, error) {
+	if isNull(m.Vocab) {
+		return nil, formatErr("model Unigram without vocab")
+	}
+	u := &unigram{ids: make(map[string]int32), child: make(map[uint64]int32), term: []int32{0}, unk: -1,
+		byteFallback: m.ByteFallback, cache: newCache()}
+	minScore := math.Inf(1)
+	sc := &scan{data: m.Vocab}
+	err := sc.array(func() error {
+		id := len(u.scores)
+		if id >= maxVocab {
+			return fmt.Errorf("more than %d tokens", maxVocab)
+		}
+		k := 0
+		var tok string
+		err := sc.array(func() error {
+			switch k++; k {
+			case 1:
+				b, err := sc.str()
+				if err != nil {
+					return err
+				}
+				if len(b) > maxTokenLen {
+					return fmt.Errorf("token of %d bytes", len(b))
+				}
+				tok = string(b)
+			case 2:
+				score, err := sc.float()
+				if err != nil {
+					return err
+				}
+				u.scores = append(u.scores, score)
+				minScore = min(minScore, score)
+			default:
+				return fmt.Errorf("entry %d has more than 2 fields", id)
+			}
+			return nil
+		})
+		if err == nil && k != 2 {
+			err = fmt.Errorf("entry %d has %d fields, not 2", id, k)
+		}
+		if err != nil {
+			return err
+		}
+		u.ids[tok] = int32(id)
+		node := int32(0)
+		for i := 0; i < len(tok); i++ {
+			key := uint64(node)<<8 | uint64(tok[i])
+			next, ok := u.child[key]
+			if !ok {
+				next = int32(len(u.term))
+				u.term = append(u.term, 0)
+				u.child[key] = next
+			}
+			node = next
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, formatErr("model Unigram vocab: %v", err)
+	}
+	entries := u.scores
+	// The trie gives the last id of a duplicated token, as the library's
+	// token map does.
+	for tok, id := range u.ids {
+		node := int32(0)
+		for i := 0; i < len(tok); i++ {
+			node = u.child[uint64(node)<<8|uint64(tok[i])]
+		}
+		if tok != "" {
+			u.term[node] = id + 1
+		}
+	}
+	u.unkScore = minScore - 10
+	if m.UnkID != nil {
+		if *m.UnkID < 0 || *m.UnkID >= int64(len(entries)) {
+			return nil, formatErr("model Unigram unk_id %d out of range", *m.UnkID)
+		}
+		u.unk = int32(*m.UnkID)
+	} else {
+		return nil, unsupported("model Unigram without unk_id (the library fails on unknown characters)")
+	}
+	return u, nil
+}

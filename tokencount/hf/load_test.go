@@ -1,0 +1,135 @@
+package hf_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ragkit/ragkit/tokencount/hf"
+)
+
+// tiny is a WordPiece tokenizer.json with the components in %s slots.
+func tiny(normalizer, pre, post, model string) string {
+	if model == "" {
+		model = `{"type":"WordPiece","unk_token":"[UNK]","continuing_subword_prefix":"##","max_input_chars_per_word":100,` +
+			`"vocab":{"[UNK]":0,"a":1,"##b":2,"1":3,"##1":4,"[CLS]":5,"[SEP]":6}}`
+	}
+	return `{"version":"1.0","added_tokens":[],"normalizer":` + normalizer + `,"pre_tokenizer":` + pre +
+		`,"post_processor":` + post + `,"decoder":null,"model":` + model + `}`
+}
+
+func TestRefusals(t *testing.T) {
+	bpe := func(extra string) string {
+		return `{"type":"BPE",` + extra + `"vocab":{"a":0,"b":1,"ab":2},"merges":["a b"]}`
+	}
+	cases := []struct {
+		json, names string
+	}{
+		{tiny(`{"type":"Nmt"}`, "null", "null", ""), "normalizer Nmt"},
+		{tiny(`{"type":"Replace","pattern":{"Regex":"\\s+"},"content":"b"}`, "null", "null", ""), "normalizer Replace: hf: unsupported tokenizer component: regex"},
+		{tiny(`{"type":"Sequence","normalizers":[{"type":"NFC"},{"type":"ByteLevel"}]}`, "null", "null", ""), "normalizer ByteLevel"},
+		{tiny("null", `{"type":"Split","pattern":{"Regex":"\\w+(?=x)"},"behavior":"Isolated","invert":false}`, "null", ""), "pre-tokenizer Split: hf: unsupported tokenizer component: regex"},
+		{tiny("null", `{"type":"Split","pattern":{"Regex":"[a-z]*"},"behavior":"Isolated","invert":false}`, "null", ""), "matches the empty string"},
+		{tiny("null", `{"type":"Split","pattern":{"Regex":"a"},"behavior":"Sideways","invert":false}`, "null", ""), "behavior"},
+		{tiny("null", `{"type":"UnicodeScripts"}`, "null", ""), "pre-tokenizer UnicodeScripts"},
+		{tiny("null", `{"type":"Sequence","pretokenizers":[{"type":"ByteLevel"},{"type":"Digits"}]}`, "null", ""), "ByteLevel followed by"},
+		{tiny("null", "null", `{"type":"Mystery"}`, ""), "post-processor Mystery"},
+		{tiny("null", "null", "null", `{"type":"WordLevel","vocab":{"a":0},"unk_token":"a"}`), "model WordLevel"},
+		{tiny("null", "null", "null", bpe(`"dropout":0.1,`)), "dropout"},
+		{tiny("null", "null", "null", bpe(`"continuing_subword_prefix":"##",`)), "continuing_subword_prefix"},
+		{tiny("null", "null", "null", `{"type":"Unigram","vocab":[["a",-1.0]]}`), "Unigram without unk_id"},
+	}
+	for _, c := range cases {
+		_, err := hf.Load(strings.NewReader(c.json), hf.Options{})
+		if !errors.Is(err, hf.ErrUnsupported) {
+			t.Errorf("%s: err = %v, want ErrUnsupported", c.names, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.names) {
+			t.Errorf("error %q does not name %q", err, c.names)
+		}
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	real, err := os.ReadFile(filepath.Join("testdata", "bytelevel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bpe := func(vocab, merges string) string {
+		return tiny("null", "null", "null", `{"type":"BPE","vocab":`+vocab+`,"merges":`+merges+`}`)
+	}
+	cases := map[string]string{
+		"empty":                  "",
+		"not an object":          "[]",
+		"unclosed":               "{",
+		"truncated":              string(real[:len(real)/2]),
+		"trailing data":          string(real) + "{}",
+		"no model":               `{"model":null}`,
+		"model without type":     `{"model":{"foo":1}}`,
+		"merge of unknown":       bpe(`{"a":0,"b":1,"ab":2}`, `["a c"]`),
+		"merged not in vocab":    bpe(`{"a":0,"b":1}`, `["a b"]`),
+		"merge of three":         bpe(`{"a":0,"b":1,"ab":2}`, `["a b c"]`),
+		"pair of one":            bpe(`{"a":0,"b":1,"ab":2}`, `[["a"]]`),
+		"negative id":            bpe(`{"a":-1}`, `[]`),
+		"id as string":           bpe(`{"a":"0"}`, `[]`),
+		"vocab as number":        bpe(`7`, `[]`),
+		"bad escape":             bpe(`{"a\q":0}`, `[]`),
+		"unk not in vocab":       tiny("null", "null", "null", `{"type":"WordPiece","unk_token":"[UNK]","vocab":{"a":0}}`),
+		"unigram unk range":      tiny("null", "null", "null", `{"type":"Unigram","unk_id":5,"vocab":[["a",-1.0]]}`),
+		"unigram entry":          tiny("null", "null", "null", `{"type":"Unigram","unk_id":0,"vocab":[["a"]]}`),
+		"normalizer not object":  tiny(`"NFC"`, "null", "null", ""),
+		"template unknown":       tiny("null", "null", `{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"[X]","type_id":0}}],"special_tokens":{}}`, ""),
+		"charsmap too short":     tiny(`{"type":"Precompiled","precompiled_charsmap":"AAAA"}`, "null", "null", ""),
+		"charsmap not base64":    tiny(`{"type":"Precompiled","precompiled_charsmap":"!!"}`, "null", "null", ""),
+		"charsmap trie too long": tiny(`{"type":"Precompiled","precompiled_charsmap":"AAEAAAAAAAA="}`, "null", "null", ""),
+		"charsmap missing":       tiny(`{"type":"Precompiled"}`, "null", "null", ""),
+		"deep sequence":          tiny(strings.Repeat(`{"type":"Sequence","normalizers":[`, 40)+`{"type":"NFC"}`+strings.Repeat(`]}`, 40), "null", "null", ""),
+	}
+	for name, data := range cases {
+		_, err := hf.Load(strings.NewReader(data), hf.Options{})
+		if !errors.Is(err, hf.ErrFormat) {
+			t.Errorf("%s: err = %v, want ErrFormat", name, err)
+		}
+	}
+}
+
+func TestOptions(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "wordpiece.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hf.Load(bytes.NewReader(data), hf.Options{MaxFileSize: -1}); !errors.Is(err, hf.ErrConfig) ||
+		err.Error() != "hf: invalid configuration: MaxFileSize is -1: must not be negative" {
+		t.Errorf("MaxFileSize -1: err = %v", err)
+	}
+	if _, err := hf.Load(bytes.NewReader(data), hf.Options{MaxFileSize: int64(len(data) - 1)}); !errors.Is(err, hf.ErrFormat) {
+		t.Errorf("file over MaxFileSize: err = %v, want ErrFormat", err)
+	}
+	if _, err := hf.Load(bytes.NewReader(data), hf.Options{MaxFileSize: int64(len(data))}); err != nil {
+		t.Errorf("file of exactly MaxFileSize: %v", err)
+	}
+	if _, err := hf.LoadFile(filepath.Join("testdata", "missing.json"), hf.Options{}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: err = %v", err)
+	}
+}
+
+// TestRegexFallback runs a Split pattern that has no hand-written
+// matcher through Go's regexp: "a12a1" splits into a, 12, a, 1, and the
+// vocabulary has no ##2, so 12 is one unknown token.
+func TestRegexFallback(t *testing.T) {
+	data := tiny("null", `{"type":"Split","pattern":{"Regex":"[0-9]+"},"behavior":"Isolated","invert":false}`, "null", "")
+	tok, err := hf.Load(strings.NewReader(data), hf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tok.Count("a12a1"); got != 4 {
+		t.Errorf("Count(a12a1) = %d, want 4", got)
+	}
+	if got := tok.Count("ab11"); got != 4 {
+		t.Errorf("Count(ab11) = %d, want 4 (a ##b, 1 ##1)", got)
+	}
+}

@@ -1,0 +1,373 @@
+package hf
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// A normalizer rewrites a segment of text before it is pre-tokenized.
+// normalize returns the new text and, when want is set and the text
+// changed, its alignment: al[j] is the end, in s, of the characters that
+// produced byte j of the result. A nil alignment means the identity.
+type normalizer interface {
+	normalize(s string, want bool) (string, []int32)
+}
+
+// compose maps the alignment of a second step (to the first step's
+// output) through the first step's alignment.
+func compose(first, second []int32) []int32 {
+	if first == nil {
+		return second
+	}
+	if second == nil {
+		return first
+	}
+	out := make([]int32, len(second))
+	for j, e := range second {
+		out[j] = int32(mapEnd(first, int(e)))
+	}
+	return out
+}
+
+type sequence []normalizer
+
+func (q sequence) normalize(s string, want bool) (string, []int32) {
+	var al []int32
+	for _, n := range q {
+		var a2 []int32
+		s, a2 = n.normalize(s, want)
+		if want {
+			al = compose(al, a2)
+		}
+	}
+	return s, al
+}
+
+// mapRunes rewrites s rune by rune: f appends the replacement of r to b.
+// The alignment maps each output byte to the end of its input rune.
+func mapRunes(s string, want bool, f func(b []byte, r rune) []byte) (string, []int32) {
+	b := make([]byte, 0, len(s)+8)
+	var al []int32
+	if want {
+		al = make([]int32, 0, len(s)+8)
+	}
+	for i := 0; i < len(s); {
+		r, w := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(s[i:])
+		}
+		n := len(b)
+		b = f(b, r)
+		if want {
+			for range len(b) - n {
+				al = append(al, int32(i+w))
+			}
+		}
+		i += w
+	}
+	return string(b), al
+}
+
+// unicodeForm is NFC, NFD, NFKC or NFKD.
+type unicodeForm struct{ f norm.Form }
+
+func (u unicodeForm) normalize(s string, want bool) (string, []int32) {
+	if u.f.IsNormalString(s) {
+		return s, nil
+	}
+	if k := indexNewer(s); k >= 0 {
+		// The library does not know this character: it leaves it alone,
+		// and it stops normalization on either side.
+		_, w := utf8.DecodeRuneInString(s[k:])
+		a, al := u.normalize(s[:k], want)
+		c, cl := u.normalize(s[k+w:], want)
+		out := a + s[k:k+w] + c
+		if !want || al == nil && cl == nil && len(out) == len(s) {
+			return out, nil
+		}
+		full := make([]int32, 0, len(out))
+		for j := range len(a) {
+			full = append(full, int32(mapEnd(al, j+1)))
+		}
+		for j := range w {
+			full = append(full, int32(k+j+1))
+		}
+		for j := range len(c) {
+			full = append(full, int32(k+w+mapEnd(cl, j+1)))
+		}
+		return out, full
+	}
+	if !want {
+		return u.f.String(s), nil
+	}
+	var it norm.Iter
+	it.InitString(u.f, s)
+	var b []byte
+	var al []int32
+	start, from := 0, 0 // input and output offsets of the current segment
+	for !it.Done() {
+		b = append(b, it.Next()...)
+		end := it.Pos()
+		if end == start {
+			continue // a long decomposition comes in parts; the input follows
+		}
+		seg, in := b[from:], s[start:end]
+		if utf8.RuneCount(seg) == utf8.RuneCountInString(in) {
+			// Reordered or replaced one for one: rune k of the output
+			// ends where rune k of the input does.
+			i := start
+			for j := 0; j < len(seg); {
+				_, w := utf8.DecodeRune(seg[j:])
+				_, wi := utf8.DecodeRuneInString(s[i:])
+				i += wi
+				for range w {
+					al = append(al, int32(i))
+				}
+				j += w
+			}
+		} else {
+			for range seg {
+				al = append(al, int32(end))
+			}
+		}
+		start, from = end, len(b)
+	}
+	for range len(b) - from {
+		al = append(al, int32(len(s)))
+	}
+	return string(b), al
+}
+
+// indexNewer returns the offset of the first character of s that Go's
+// tables know and the library's normalization tables do not, or -1.
+func indexNewer(s string) int {
+	for i, r := range s {
+		if r >= 0x80 && inTable(refNewer, r) {
+			return i
+		}
+	}
+	return -1
+}
+
+// inTable reports whether r is in the sorted table.
+func inTable(table []rune, r rune) bool {
+	_, ok := slices.BinarySearch(table, r)
+	return ok
+}
+
+// lowercase lowers each character as Rust's char::to_lowercase does:
+// Go's simple mapping, except U+0130 (capital I with dot above), whose
+// full lowercase is "i" and a combining dot.
+type lowercase struct{}
+
+func (lowercase) normalize(s string, want bool) (string, []int32) {
+	return mapRunes(s, want, appendLower)
+}
+
+func appendLower(b []byte, r rune) []byte {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return append(b, byte(r))
+	}
+	if l, ok := refLower[r]; ok {
+		return append(b, l...)
+	}
+	return appendLowerGo(b, r)
+}
+
+// appendLowerGo is appendLower by Go's tables alone.
+func appendLowerGo(b []byte, r rune) []byte {
+	if r == 0x130 {
+		return append(b, "i\u0307"...)
+	}
+	return utf8.AppendRune(b, unicode.ToLower(r))
+}
+
+// replace is Replace with a String pattern.
+type replace struct{ old, new string }
+
+func (rp replace) normalize(s string, want bool) (string, []int32) {
+	if !strings.Contains(s, rp.old) {
+		return s, nil
+	}
+	if !want {
+		return strings.ReplaceAll(s, rp.old, rp.new), nil
+	}
+	p := replaceAll(piece{s: s, want: true}, rp.old, rp.new)
+	return p.s, p.al
+}
+
+// regexReplace is Replace with a Regex pattern: each match, left to
+// right, becomes content, whose bytes end where the match ends.
+type regexReplace struct {
+	m       matcher
+	content string
+}
+
+func (rr regexReplace) normalize(s string, want bool) (string, []int32) {
+	a, _ := rr.m.find(s, 0)
+	if a < 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	var al []int32
+	prev := 0
+	for i := 0; i < len(s); {
+		a, e := rr.m.find(s, i)
+		if a < 0 {
+			break
+		}
+		b.WriteString(s[prev:a])
+		b.WriteString(rr.content)
+		if want {
+			for j := prev; j < a; j++ {
+				al = append(al, int32(j+1))
+			}
+			for range len(rr.content) {
+				al = append(al, int32(e))
+			}
+		}
+		prev, i = e, e
+	}
+	b.WriteString(s[prev:])
+	if want {
+		for j := prev; j < len(s); j++ {
+			al = append(al, int32(j+1))
+		}
+	}
+	return b.String(), al
+}
+
+// prependNorm is Prepend: text before a non-empty segment.
+type prependNorm struct{ text string }
+
+func (pn prependNorm) normalize(s string, want bool) (string, []int32) {
+	if s == "" {
+		return s, nil
+	}
+	if !want {
+		return pn.text + s, nil
+	}
+	// The library aligns the prepended text with the first character.
+	_, w := utf8.DecodeRuneInString(s)
+	al := make([]int32, 0, len(pn.text)+len(s))
+	for range len(pn.text) {
+		al = append(al, int32(w))
+	}
+	for j := range len(s) {
+		al = append(al, int32(j+1))
+	}
+	return pn.text + s, al
+}
+
+// strip is Strip: white space removed from either end.
+type strip struct{ left, right bool }
+
+func (st strip) normalize(s string, want bool) (string, []int32) {
+	a, b := 0, len(s)
+	if st.left {
+		a = len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
+	}
+	if st.right {
+		b = a + len(strings.TrimRightFunc(s[a:], unicode.IsSpace))
+	}
+	if a == 0 && b == len(s) {
+		return s, nil
+	}
+	if !want {
+		return s[a:b], nil
+	}
+	al := make([]int32, b-a)
+	for j := range al {
+		al[j] = int32(a + j + 1)
+	}
+	return s[a:b], al
+}
+
+// stripAccents is StripAccents: marks removed.
+type stripAccents struct{}
+
+func (stripAccents) normalize(s string, want bool) (string, []int32) {
+	return mapRunes(s, want, func(b []byte, r rune) []byte {
+		if unicode.IsMark(r) {
+			return b
+		}
+		return utf8.AppendRune(b, r)
+	})
+}
+
+// bertNorm is BertNormalizer.
+type bertNorm struct {
+	clean, chinese, stripAccents, lower bool
+}
+
+func isChinese(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r >= 0x3400 && r <= 0x4DBF ||
+		r >= 0x20000 && r <= 0x2A6DF || r >= 0x2A700 && r <= 0x2B73F ||
+		r >= 0x2B740 && r <= 0x2B81F || r >= 0x2B920 && r <= 0x2CEAF ||
+		r >= 0xF900 && r <= 0xFAFF || r >= 0x2F800 && r <= 0x2FA1F
+}
+
+// isOther is what the library's BertNormalizer removes as control
+// characters: categories Cc, Cf, Co and Cs (unassigned code points stay).
+func isOther(r rune) bool {
+	return isOtherGo(r) && !inTable(refNotOther, r)
+}
+
+func isOtherGo(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs)
+}
+
+// isNonspacing is category Mn as the library's BertNormalizer knows it.
+func isNonspacing(r rune) bool {
+	return r >= 0x300 && unicode.Is(unicode.Mn, r) && !inTable(refNotMn, r)
+}
+
+func (bn bertNorm) normalize(s string, want bool) (string, []int32) {
+	var al []int32
+	if bn.clean || bn.chinese {
+		s, al = mapRunes(s, want, func(b []byte, r rune) []byte {
+			if r < utf8.RuneSelf && r >= ' ' && r != 0x7f {
+				return append(b, byte(r))
+			}
+			if bn.clean {
+				switch {
+				case r == '\t' || r == '\n' || r == '\r':
+					return append(b, ' ')
+				case r == 0 || r == 0xFFFD || isOther(r):
+					return b
+				case unicode.IsSpace(r):
+					return append(b, ' ')
+				}
+			}
+			if bn.chinese && isChinese(r) {
+				b = append(b, ' ')
+				b = utf8.AppendRune(b, r)
+				return append(b, ' ')
+			}
+			return utf8.AppendRune(b, r)
+		})
+	}
+	if bn.stripAccents {
+		s2, a2 := unicodeForm{norm.NFD}.normalize(s, want)
+		al = compose(al, a2)
+		s2, a2 = mapRunes(s2, want, func(b []byte, r rune) []byte {
+			if isNonspacing(r) {
+				return b
+			}
+			return utf8.AppendRune(b, r)
+		})
+		s, al = s2, compose(al, a2)
+	}
+	if bn.lower {
+		s2, a2 := lowercase{}.normalize(s, want)
+		s, al = s2, compose(al, a2)
+	}
+	return s, al
+}
