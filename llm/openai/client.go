@@ -200,7 +200,7 @@ func orEnvironment(c *Client) (*Client, error) {
 
 func (c *Client) ready() error {
 	if c == nil || c.http == nil {
-		return errorf("%w: use openai.New", ErrNotConfigured)
+		return errorf("%w: a zero Client: use openai.New", ErrConfig)
 	}
 	return nil
 }

@@ -158,22 +158,23 @@ func TestZeroValues(t *testing.T) {
 	ctx := context.Background()
 	var c openai.Client
 	_, err := c.Chat(ctx, hello, openai.ChatOptions{Model: "m"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
+	assert.EqualError(t, err, "openai: invalid configuration: a zero Client: use openai.New")
 	_, err = (*openai.Client)(nil).ChatStream(ctx, hello, openai.ChatOptions{Model: "m"}, func(string) error { return nil })
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	assert.Equal(t, "openai.Client{}", c.String())
 	var e openai.Embedder
 	_, err = e.Embed(ctx, []string{"a"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	_, err = (*openai.Embedder)(nil).Embed(ctx, []string{"a"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	var s openai.Summarizer
 	_, err = s.Summarize(ctx, "a")
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	_, err = openai.NewEmbedder(openai.EmbedderConfig{Client: &c, Model: "m"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	_, err = openai.NewSummarizer(openai.SummarizerConfig{Client: &c, Model: "m"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 }
 
 // statusThen answers the first len(statuses) requests with those statuses

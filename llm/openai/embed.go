@@ -131,13 +131,13 @@ func (e *Embedder) Config() EmbedderConfig { return e.cfg }
 // vector by the index the server gives it (servers may reorder).
 //
 // A text that is empty or white space, not valid UTF-8, or over the
-// token limit is an error wrapping [ErrEmptyText], [ErrInvalidUTF8] or
-// [ErrTextTooLong] that names it. A failing batch cancels the others; its
+// token limit is an error wrapping [ErrInvalid] or [ErrTextTooLong]
+// that names it. A failing batch cancels the others; its
 // error says which batch and which texts. Embed sends no request for no
 // texts.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if e == nil || e.cfg.Client == nil {
-		return nil, errorf("%w: use openai.NewEmbedder", ErrNotConfigured)
+		return nil, errorf("%w: a zero Embedder: use openai.NewEmbedder", ErrConfig)
 	}
 	counts, err := e.count(texts)
 	if err != nil {
@@ -174,9 +174,9 @@ func (e *Embedder) count(texts []string) ([]int, error) {
 	for i, t := range texts {
 		switch {
 		case !utf8.ValidString(t):
-			return nil, errorf("%w: text %d", ErrInvalidUTF8, i)
+			return nil, errorf("%w: text %d is not valid UTF-8", ErrInvalid, i)
 		case blank(t):
-			return nil, errorf("%w: text %d", ErrEmptyText, i)
+			return nil, errorf("%w: text %d is empty or white space", ErrInvalid, i)
 		}
 		n := e.tokens(t)
 		if n < 0 {

@@ -158,9 +158,9 @@ func TestEmbedBadInput(t *testing.T) {
 		want error
 		text string
 	}{
-		{"empty", []string{"a", ""}, openai.ErrEmptyText, "text 1"},
-		{"white space", []string{" \n\t "}, openai.ErrEmptyText, "text 0"},
-		{"invalid UTF-8", []string{"a", "b", "\xff"}, openai.ErrInvalidUTF8, "text 2"},
+		{"empty", []string{"a", ""}, openai.ErrInvalid, "text 1 is empty"},
+		{"white space", []string{" \n\t "}, openai.ErrInvalid, "text 0 is empty"},
+		{"invalid UTF-8", []string{"a", "b", "\xff"}, openai.ErrInvalid, "text 2 is not valid UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

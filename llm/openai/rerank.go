@@ -93,12 +93,12 @@ func (r *Reranker) Config() RerankerConfig { return r.cfg }
 // no request is sent for no texts.
 //
 // A query or text that is empty or white space, or not valid UTF-8, is an
-// error wrapping [ErrEmptyText] or [ErrInvalidUTF8]. An answer without
+// error wrapping [ErrInvalid] that names it. An answer without
 // exactly one score for each text of a batch (an index missing, repeated
 // or out of range) wraps [ErrBadResponse].
 func (r *Reranker) Rerank(ctx context.Context, query string, texts []string) ([]float64, error) {
 	if r == nil || r.cfg.Client == nil {
-		return nil, errorf("%w: use openai.NewReranker", ErrNotConfigured)
+		return nil, errorf("%w: a zero Reranker: use openai.NewReranker", ErrConfig)
 	}
 	if err := checkText(query, "the query"); err != nil {
 		return nil, err
@@ -125,9 +125,9 @@ func (r *Reranker) Rerank(ctx context.Context, query string, texts []string) ([]
 func checkText(t, what string) error {
 	switch {
 	case !utf8.ValidString(t):
-		return errorf("%w: %s", ErrInvalidUTF8, what)
+		return errorf("%w: %s is not valid UTF-8", ErrInvalid, what)
 	case blank(t):
-		return errorf("%w: %s", ErrEmptyText, what)
+		return errorf("%w: %s is empty or white space", ErrInvalid, what)
 	}
 	return nil
 }

@@ -47,8 +47,8 @@ func TestSummarizeFailures(t *testing.T) {
 	}{
 		{"cut at MaxTokens", chatCompletion("The document is about the", "length"), "text", openai.ErrTruncated},
 		{"empty reply", chatCompletion("  \n", "stop"), "text", openai.ErrEmptyReply},
-		{"empty text", chatCompletion("x", "stop"), " \n", openai.ErrEmptyText},
-		{"invalid UTF-8", chatCompletion("x", "stop"), "a\xffb", openai.ErrInvalidUTF8},
+		{"empty text", chatCompletion("x", "stop"), " \n", openai.ErrInvalid},
+		{"invalid UTF-8", chatCompletion("x", "stop"), "a\xffb", openai.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
