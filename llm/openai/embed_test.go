@@ -191,10 +191,10 @@ func TestNewEmbedderInvalid(t *testing.T) {
 	e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: c, Model: "m"})
 	require.NoError(t, err)
 	got := e.Config()
-	assert.Equal(t, openai.DefaultBatchSize, got.BatchSize)
-	assert.Equal(t, openai.DefaultBatchTokens, got.BatchTokens)
-	assert.Equal(t, openai.DefaultMaxTextTokens, got.MaxTextTokens)
-	assert.Equal(t, openai.DefaultConcurrency, got.Concurrency)
+	assert.Equal(t, 256, got.BatchSize)
+	assert.Equal(t, 100_000, got.BatchTokens)
+	assert.Equal(t, 8191, got.MaxTextTokens)
+	assert.Equal(t, 4, got.Concurrency)
 }
 
 func TestEmbedNegativeCount(t *testing.T) {

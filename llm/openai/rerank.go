@@ -10,14 +10,11 @@ import (
 	"unicode/utf8"
 )
 
-// Defaults used for the zero values of [RerankerConfig]'s fields.
+// Defaults used for the zero values of [RerankerConfig]'s fields, stated
+// on each field and reported by [Reranker.Config].
 const (
-	// DefaultRerankPath is the rerank endpoint under the base URL.
-	DefaultRerankPath = "rerank"
-	// DefaultRerankBatchSize is the batch limit of Hugging Face
-	// text-embeddings-inference (its --max-client-batch-size), the
-	// smallest of the common servers.
-	DefaultRerankBatchSize = 32
+	defaultRerankPath      = "rerank"
+	defaultRerankBatchSize = 32
 )
 
 // RerankerConfig configures a [Reranker]. The zero value (with a Client)
@@ -34,13 +31,14 @@ type RerankerConfig struct {
 	// servers that serve one model.
 	Model string
 	// Path is the endpoint under the client's base URL; empty means
-	// DefaultRerankPath.
+	// "rerank".
 	Path string
-	// BatchSize is the most texts one request carries; zero means
-	// DefaultRerankBatchSize.
+	// BatchSize is the most texts one request carries; zero means 32,
+	// the batch limit of Hugging Face text-embeddings-inference (its
+	// --max-client-batch-size), the smallest of the common servers.
 	BatchSize int
 	// Concurrency is the number of requests in flight at once; zero
-	// means DefaultConcurrency.
+	// means 4.
 	Concurrency int
 }
 
@@ -77,9 +75,9 @@ func NewReranker(cfg RerankerConfig) (*Reranker, error) {
 	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
 		return nil, err
 	}
-	cfg.Path = cmp.Or(cfg.Path, DefaultRerankPath)
-	cfg.BatchSize = cmp.Or(cfg.BatchSize, DefaultRerankBatchSize)
-	cfg.Concurrency = cmp.Or(cfg.Concurrency, DefaultConcurrency)
+	cfg.Path = cmp.Or(cfg.Path, defaultRerankPath)
+	cfg.BatchSize = cmp.Or(cfg.BatchSize, defaultRerankBatchSize)
+	cfg.Concurrency = cmp.Or(cfg.Concurrency, defaultConcurrency)
 	return &Reranker{cfg: cfg}, nil
 }
 

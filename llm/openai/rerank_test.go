@@ -242,6 +242,6 @@ func TestRerankInvalid(t *testing.T) {
 	}
 	_, err = (*openai.Reranker)(nil).Rerank(ctx, "q", rerankTexts)
 	assert.ErrorIs(t, err, openai.ErrConfig)
-	assert.Equal(t, openai.DefaultRerankBatchSize, r.Config().BatchSize)
-	assert.Equal(t, openai.DefaultRerankPath, r.Config().Path)
+	assert.Equal(t, 32, r.Config().BatchSize)
+	assert.Equal(t, "rerank", r.Config().Path)
 }
