@@ -177,7 +177,7 @@ func TestRerankErrors(t *testing.T) {
 			s[0] = math.Inf(1)
 			return s, nil
 		}), retrieve.ErrReranker, "+Inf: scores must be finite"},
-		"openai zero": {&openai.Reranker{}, openai.ErrNotConfigured, "use openai.NewReranker"},
+		"openai zero": {&openai.Reranker{}, openai.ErrConfig, "use openai.NewReranker"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			ps, err := newRetriever(t, retrieve.Config{Store: store, Embedder: emb, Reranker: tt.rr}).Retrieve(bg, reviewQuestion)
