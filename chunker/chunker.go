@@ -40,7 +40,7 @@ var (
 
 // Strategy chooses how cuts are placed once the chunker knows where it
 // may cut.
-type Strategy uint8
+type Strategy int
 
 const (
 	// Balanced, the default, makes the fewest chunks the boundaries allow
@@ -61,7 +61,7 @@ var strategyNames = [...]string{Balanced: "Balanced", Greedy: "Greedy"}
 
 // String returns the constant's name, such as "Greedy".
 func (s Strategy) String() string {
-	if int(s) >= len(strategyNames) {
+	if s < 0 || int(s) >= len(strategyNames) {
 		return "Strategy(" + strconv.Itoa(int(s)) + ")"
 	}
 	return strategyNames[s]
@@ -126,7 +126,7 @@ type Config struct {
 
 // Boundary is the kind of boundary at which the text was cut before a
 // chunk, strongest first.
-type Boundary uint8
+type Boundary int
 
 const (
 	// DocumentStart marks the first chunk: there is no cut before it.
@@ -164,7 +164,7 @@ var boundaryNames = [...]string{DocumentStart: "DocumentStart", Heading: "Headin
 
 // String returns the constant's name, such as "Sentence".
 func (b Boundary) String() string {
-	if int(b) >= len(boundaryNames) {
+	if b < 0 || int(b) >= len(boundaryNames) {
 		return "Boundary(" + strconv.Itoa(int(b)) + ")"
 	}
 	return boundaryNames[b]
@@ -219,7 +219,7 @@ func validate(cfg Config) error {
 		return fmt.Errorf("%w: MinTokens is %d: must be between 0 and (MaxTokens-OverlapTokens)/2 (%d)", ErrConfig, cfg.MinTokens, (cfg.MaxTokens-cfg.OverlapTokens)/2)
 	case !cfg.Format.Valid():
 		return fmt.Errorf("%w: Format is %v: must be Text or Markdown", ErrConfig, cfg.Format)
-	case cfg.Strategy > Greedy:
+	case cfg.Strategy < Balanced || cfg.Strategy > Greedy:
 		return fmt.Errorf("%w: Strategy is %v: must be Balanced or Greedy", ErrConfig, cfg.Strategy)
 	case cfg.StretchChunks < 0:
 		return fmt.Errorf("%w: StretchChunks is %d: must not be negative", ErrConfig, cfg.StretchChunks)

@@ -34,6 +34,7 @@ func TestNewValidates(t *testing.T) {
 		{"overlap equal to max", chunker.Config{Tokenizer: tok, MaxTokens: 10, OverlapTokens: 10}, "OverlapTokens is 10"},
 		{"unknown format", chunker.Config{Tokenizer: tok, MaxTokens: 10, Format: 7}, "Format is Format(7): must be Text or Markdown"},
 		{"unknown strategy", chunker.Config{Tokenizer: tok, MaxTokens: 10, Strategy: 7}, "Strategy is Strategy(7)"},
+		{"negative strategy", chunker.Config{Tokenizer: tok, MaxTokens: 10, Strategy: -1}, "Strategy is Strategy(-1): must be Balanced or Greedy"},
 		{"negative stretch", chunker.Config{Tokenizer: tok, MaxTokens: 10, StretchChunks: -1}, "StretchChunks is -1: must not be negative"},
 		{"one stretch", chunker.Config{Tokenizer: tok, MaxTokens: 10, StretchChunks: math.MaxInt}, ""},
 		{"minimal", chunker.Config{Tokenizer: tok, MaxTokens: 1}, ""},
@@ -387,5 +388,7 @@ func TestStrings(t *testing.T) {
 	assert.Equal(t, "Format(9)", document.Format(9).String())
 	assert.Equal(t, "Strategy(9)", chunker.Strategy(9).String())
 	assert.Equal(t, "Boundary(99)", chunker.Boundary(99).String())
+	assert.Equal(t, "Strategy(-1)", chunker.Strategy(-1).String())
+	assert.Equal(t, "Boundary(-1)", chunker.Boundary(-1).String())
 	assert.True(t, errors.Is(fmt.Errorf("x: %w", chunker.ErrEmptyText), chunker.ErrEmptyText))
 }

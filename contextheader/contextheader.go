@@ -23,17 +23,14 @@ var (
 	// [Part] is malformed or a prompt template does not hold its
 	// placeholders exactly once each, in order; the message names the
 	// field or the part. It is also the error of a Decorator not made by
-	// New.
+	// New, of New for a [ChunkContext] part without a Summarizer, and of
+	// [Decorator.Summaries] without one.
 	ErrConfig = errors.New("contextheader: invalid configuration")
-	// ErrNoSummarizer means Config.Summarizer is nil but is needed: the
-	// header has a [ChunkContext] part, or a [Summary] part and a
-	// document without a Summary of its own, or [Decorator.Summaries]
-	// was called.
-	ErrNoSummarizer = errors.New("contextheader: Summarizer is required for ChunkContext parts and for summaries not given in Document.Summary")
 	// ErrInvalidDocument means a document cannot be decorated as given:
 	// its text has no non-space character, or its text, title, metadata
-	// or summary (or a Custom part's text) is not valid UTF-8; the
-	// message says which.
+	// or summary (or a Custom part's text) is not valid UTF-8, or it has
+	// no Summary where a [Summary] part needs one and there is no
+	// Summarizer to write it; the message says which.
 	ErrInvalidDocument = errors.New("contextheader: invalid document")
 	// ErrChunk means a chunk does not lie in its document: its offsets are
 	// out of range or its Text is not the document's text at them.
@@ -298,7 +295,7 @@ type Decorator struct {
 }
 
 // New validates cfg, resolves its defaults and returns a Decorator.
-// Errors wrap [ErrConfig] or [ErrNoSummarizer].
+// Errors wrap [ErrConfig].
 func New(cfg Config) (*Decorator, error) {
 	if cfg.Tokenizer == nil {
 		return nil, fmt.Errorf("%w: Tokenizer is nil: required", ErrConfig)
@@ -318,7 +315,7 @@ func New(cfg Config) (*Decorator, error) {
 		return nil, err
 	}
 	if d.hasKind[ChunkContext] && cfg.Summarizer == nil {
-		return nil, ErrNoSummarizer
+		return nil, fmt.Errorf("%w: Summarizer is nil: required with a ChunkContext part", ErrConfig)
 	}
 	if cfg.MaxEmbedTokens > 0 && cfg.MaxEmbedTokens-d.reserve() < 1 {
 		return nil, fmt.Errorf("%w: MaxEmbedTokens is %d: must leave room for a chunk after MaxHeaderTokens %d and the separator",

@@ -32,7 +32,7 @@ func TestNewErrors(t *testing.T) {
 		{"custom without func", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.Custom}}}, contextheader.ErrConfig},
 		{"label with newline", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.Title, Label: "a\nb"}}}, contextheader.ErrConfig},
 		{"invalid separator", contextheader.Config{Tokenizer: tok, Separator: "\xff"}, contextheader.ErrConfig},
-		{"context without summarizer", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.ChunkContext}}}, contextheader.ErrNoSummarizer},
+		{"context without summarizer", contextheader.Config{Tokenizer: tok, Parts: []contextheader.Part{{Kind: contextheader.ChunkContext}}}, contextheader.ErrConfig},
 		{"prompt without placeholder", contextheader.Config{Tokenizer: tok, SummaryPrompt: "Summarise."}, contextheader.ErrConfig},
 		{"prompt with two placeholders", contextheader.Config{Tokenizer: tok, SummaryPrompt: "{document} {document}"}, contextheader.ErrConfig},
 		{"chunk before document", contextheader.Config{Tokenizer: tok, ChunkContextPrompt: "{chunk} in {document}"}, contextheader.ErrConfig},
@@ -220,7 +220,8 @@ func TestGivenSummariesOnly(t *testing.T) {
 
 	doc.ID, doc.Summary = "missing", ""
 	_, err = d.Decorate(context.Background(), doc, split(t, tok, 50, doc))
-	require.ErrorIs(t, err, contextheader.ErrNoSummarizer)
+	require.ErrorIs(t, err, contextheader.ErrInvalidDocument)
+	require.ErrorContains(t, err, "Summary is empty and Config.Summarizer is nil")
 	var de *contextheader.DocumentError
 	require.ErrorAs(t, err, &de)
 	require.Equal(t, "missing", de.ID)

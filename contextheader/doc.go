@@ -104,7 +104,7 @@
 // A document whose Summary field is set needs no call: its summary is
 // used as given. With summaries kept in a store of the caller's, a
 // Summary part works without any Summarizer, and a document that comes
-// without a summary is then an error ([ErrNoSummarizer]).
+// without a summary is then an error ([ErrInvalidDocument]).
 //
 // # Chunk contexts
 //
@@ -123,7 +123,7 @@
 //
 // # Errors
 //
-// Configuration errors wrap [ErrConfig] (or [ErrNoSummarizer]). Bad input
+// Configuration errors wrap [ErrConfig]. Bad input
 // wraps [ErrInvalidDocument] or [ErrChunk]. A failing
 // Summarizer or Cache gives errors wrapping [ErrSummarizer] or [ErrCache]
 // and the cause itself (a summary that is empty or not valid UTF-8 wraps

@@ -99,7 +99,7 @@ func (d *Decorator) Summaries(ctx context.Context, docs []document.Document) ([]
 		return nil, err
 	}
 	if d.cfg.Summarizer == nil {
-		return nil, ErrNoSummarizer
+		return nil, fmt.Errorf("%w: Summarizer is nil: required by Summaries", ErrConfig)
 	}
 	out := make([]string, len(docs))
 	errs := d.each(ctx, len(docs), func(ctx context.Context, i int) error {
@@ -131,7 +131,7 @@ func (d *Decorator) documentSummary(ctx context.Context, doc document.Document) 
 		return "", err
 	}
 	if d.cfg.Summarizer == nil {
-		return "", fmt.Errorf("%w: the document has no Summary", ErrNoSummarizer)
+		return "", fmt.Errorf("%w: Summary is empty and Config.Summarizer is nil: give the summary or a Summarizer", ErrInvalidDocument)
 	}
 	ex := excerpt(doc.Text, d.cfg.SummaryChars)
 	if ds, ok := d.cfg.Summarizer.(DocumentSummarizer); ok {

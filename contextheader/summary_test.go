@@ -367,7 +367,8 @@ func TestSummariesBadDocuments(t *testing.T) {
 	require.Equal(t, "A summary.", sums[0])
 
 	_, err = newDecorator(t, contextheader.Config{Tokenizer: cl100k(t)}).Summaries(context.Background(), docs)
-	require.ErrorIs(t, err, contextheader.ErrNoSummarizer)
+	require.ErrorIs(t, err, contextheader.ErrConfig)
+	require.ErrorContains(t, err, "Summarizer is nil: required by Summaries")
 }
 
 func TestCacheErrors(t *testing.T) {

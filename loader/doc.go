@@ -55,6 +55,8 @@
 // is the cause), naming the path. A bad Config is an error wrapping
 // [ErrConfig], and a cancelled context stops the walk with the context's
 // error. Every other problem is one [Skip] in [Result.Skipped], whose
-// Reason wraps one of the sentinels ([ErrTooLarge], [ErrDanglingLink],
-// ...) for errors.Is.
+// Reason wraps one of the sentinels for errors.Is: [ErrLeftOut] for what
+// the Config's rules leave out, [ErrTooLarge], [ErrInvalidUTF8] and
+// [ErrEmpty] for files whose content is not loaded, [ErrUnreadable] for
+// what the file system does not give.
 package loader

@@ -31,7 +31,7 @@ func ExampleFS() {
 	// Output:
 	// garden/roses.md (Markdown): "Roses", "# Roses\n\nPrune in March, above an outward bud.\n"
 	// kitchen.txt (Text): "kitchen", "Bread is proved for two hours.\n"
-	// skipped drafts: loader: excluded: by Config.Exclude
+	// skipped drafts: loader: left out: by Config.Exclude
 	// skipped empty.md: loader: no text
-	// skipped node_modules: loader: excluded: a dependency or build folder (Config.SkipDirs)
+	// skipped node_modules: loader: left out: a dependency or build folder (Config.SkipDirs)
 }

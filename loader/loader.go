@@ -44,36 +44,27 @@ var (
 	// not a folder.
 	ErrRoot = errors.New("loader: cannot load the root folder")
 
-	// ErrHidden: a hidden file or folder (its name starts with a dot),
-	// left out unless Config.Hidden is set.
-	ErrHidden = errors.New("loader: hidden")
-	// ErrExcluded: a file or folder that Config.Exclude or Config.SkipDirs
-	// leaves out.
-	ErrExcluded = errors.New("loader: excluded")
+	// ErrLeftOut: a file or folder that the Config's rules leave out,
+	// the message says which: a hidden name (unless Config.Hidden is
+	// set), Config.Exclude or Config.SkipDirs, a link whose target is
+	// outside the root (unless Config.LinksOutside is set) or is a
+	// folder of an fs.FS, a link to what is loaded under another path
+	// already. A program lists these quietly, if at all.
+	ErrLeftOut = errors.New("loader: left out")
 	// ErrTooLarge: a file larger than Config.MaxBytes, not read.
 	ErrTooLarge = errors.New("loader: file too large")
-	// ErrNotRegular: a device, named pipe or socket, not read.
-	ErrNotRegular = errors.New("loader: not a regular file")
 	// ErrInvalidUTF8: a file that is not valid UTF-8, with
 	// Config.InvalidUTF8 set to Refuse.
 	ErrInvalidUTF8 = errors.New("loader: not valid UTF-8")
 	// ErrEmpty: a file with no text but white space (after cleaning).
 	ErrEmpty = errors.New("loader: no text")
-	// ErrUnreadable: a file or folder that could not be listed, opened or
-	// read; the Reason also wraps the system's error.
+	// ErrUnreadable: a file or folder whose text the file system does not
+	// give, the message says why: it could not be listed, opened or read
+	// (the Reason also wraps the system's error); it is a device, named
+	// pipe or socket; it is a link whose target does not exist (the
+	// Reason also wraps fs.ErrNotExist), or a link loop (a link to a
+	// folder that encloses it, or a chain of links that never ends).
 	ErrUnreadable = errors.New("loader: cannot read")
-	// ErrDanglingLink: a symbolic link whose target does not exist.
-	ErrDanglingLink = errors.New("loader: dangling link")
-	// ErrLinkLoop: a link to a folder that encloses it, or a chain of
-	// links that never ends.
-	ErrLinkLoop = errors.New("loader: link loop")
-	// ErrDuplicate: a link to a file or folder that is loaded under
-	// another path already.
-	ErrDuplicate = errors.New("loader: loaded under another path")
-	// ErrNotFollowed: a link that is not followed: its target is outside
-	// the root (see Config.LinksOutside), or it leads to a folder of an
-	// fs.FS.
-	ErrNotFollowed = errors.New("loader: link not followed")
 )
 
 // Policy says what to do with a file that is not valid UTF-8.
@@ -109,18 +100,18 @@ type Config struct {
 	Include []string
 	// Exclude holds patterns of files and folders to leave out, even if
 	// included; an excluded folder is not walked. Each is reported with
-	// [ErrExcluded].
+	// [ErrLeftOut].
 	Exclude []string
 	// SkipDirs are folder names never walked, reported with
-	// [ErrExcluded]. Nil means [DefaultSkipDirs]; an empty, non-nil slice
+	// [ErrLeftOut]. Nil means [DefaultSkipDirs]; an empty, non-nil slice
 	// walks them all.
 	SkipDirs []string
 	// Hidden loads hidden files and walks hidden folders (names that
 	// start with a dot, such as .git); by default they are reported with
-	// [ErrHidden] (files only when they are candidates).
+	// [ErrLeftOut] (files only when they are candidates).
 	Hidden bool
 	// LinksOutside lets [Dir] follow links whose target is outside the
-	// root; by default they are reported with [ErrNotFollowed]. Loops and
+	// root; by default they are reported with [ErrLeftOut]. Loops and
 	// duplicates are still caught.
 	LinksOutside bool
 	// MaxBytes is the largest file loaded, checked from the file's size

@@ -54,6 +54,29 @@ func reasons(r *loader.Result) map[string]error {
 	return out
 }
 
+// A reason is what a Skip's Reason must wrap and say.
+type reason struct {
+	is   error
+	says string
+}
+
+var (
+	rHidden     = reason{loader.ErrLeftOut, "hidden (Config.Hidden)"}
+	rSkipDir    = reason{loader.ErrLeftOut, "(Config.SkipDirs)"}
+	rExcluded   = reason{loader.ErrLeftOut, "by Config.Exclude"}
+	rDuplicate  = reason{loader.ErrLeftOut, "a link to what is loaded as "}
+	rOutside    = reason{loader.ErrLeftOut, "outside the root (Config.LinksOutside)"}
+	rLinkLoop   = reason{loader.ErrUnreadable, "a link loop"}
+	rNotRegular = reason{loader.ErrUnreadable, "not a regular file"}
+)
+
+func (r reason) check(t *testing.T, why map[string]error, path string) {
+	t.Helper()
+	if assert.ErrorIs(t, why[path], r.is, path) {
+		assert.Contains(t, why[path].Error(), r.says, path)
+	}
+}
+
 // byID returns the document with the ID.
 func byID(t *testing.T, r *loader.Result, id string) document.Document {
 	t.Helper()
@@ -103,17 +126,18 @@ func TestDirMessyFolder(t *testing.T) {
 	assert.Equal(t, []string{"a.md", "bad.md", "bom.md", "notes/Deep/C.MD", "notes/b.txt", "nul.txt"}, ids(r.Documents))
 
 	why := reasons(r)
-	for path, want := range map[string]error{
-		".hidden": loader.ErrHidden, ".secret.md": loader.ErrHidden,
-		"node_modules": loader.ErrExcluded, "build": loader.ErrExcluded,
-		"empty.md": loader.ErrEmpty, "huge.txt": loader.ErrTooLarge,
-		"dangling.md": loader.ErrDanglingLink, "loop": loader.ErrLinkLoop,
-		"notes/Deep/up": loader.ErrLinkLoop, "self.md": loader.ErrLinkLoop,
-		"again.md": loader.ErrDuplicate, "notes-link": loader.ErrDuplicate,
-		"out.md": loader.ErrNotFollowed, "outdir": loader.ErrNotFollowed,
+	for path, want := range map[string]reason{
+		".hidden": rHidden, ".secret.md": rHidden,
+		"node_modules": rSkipDir, "build": rSkipDir,
+		"empty.md": {loader.ErrEmpty, "no text"}, "huge.txt": {loader.ErrTooLarge, "bytes"},
+		"dangling.md": {loader.ErrUnreadable, "a dangling link"}, "loop": rLinkLoop,
+		"notes/Deep/up": rLinkLoop, "self.md": rLinkLoop,
+		"again.md": rDuplicate, "notes-link": rDuplicate,
+		"out.md": rOutside, "outdir": rOutside,
 	} {
-		assert.ErrorIs(t, why[path], want, path)
+		want.check(t, why, path)
 	}
+	assert.ErrorIs(t, why["dangling.md"], fs.ErrNotExist)
 	assert.Len(t, r.Skipped, 14, "image.png is no candidate, and not reported: %v", r.Skipped)
 	assert.Contains(t, why["huge.txt"].Error(), "20971520 bytes, the limit is 10485760")
 	assert.Contains(t, why["again.md"].Error(), "a.md")
@@ -158,13 +182,13 @@ func TestDirLinks(t *testing.T) {
 	r, err := loader.Dir(context.Background(), root, cfg)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"docs/a.md", "docs/b.md"}, ids(r.Documents), "a link into an excluded folder is followed")
-	assert.ErrorIs(t, reasons(r)["shared"], loader.ErrNotFollowed)
+	rOutside.check(t, reasons(r), "shared")
 
 	cfg.LinksOutside = true
 	r, err = loader.Dir(context.Background(), root, cfg)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"docs/a.md", "docs/b.md", "shared/c.md"}, ids(r.Documents))
-	assert.ErrorIs(t, reasons(r)["shared/back"], loader.ErrLinkLoop)
+	rLinkLoop.check(t, reasons(r), "shared/back")
 }
 
 func TestDirRoot(t *testing.T) {
@@ -219,24 +243,24 @@ func TestConfig(t *testing.T) {
 		name    string
 		cfg     loader.Config
 		want    []string
-		skipped map[string]error
+		skipped map[string]reason
 	}{
 		{name: "defaults", want: []string{"a.md", "docs/b.md", "docs/old/c.md", "docs/old/d.txt", "notes/README.MARKDOWN", "notes/bad.txt", "notes/nested/drafts/g.md"},
-			skipped: map[string]error{"node_modules": loader.ErrExcluded, ".github": loader.ErrHidden, "notes/big.md": loader.ErrEmpty}},
+			skipped: map[string]reason{"node_modules": rSkipDir, ".github": rHidden, "notes/big.md": {loader.ErrEmpty, "no text"}}},
 		{name: "include by name", cfg: loader.Config{Include: []string{"*.rst", "*.txt"}}, want: []string{"docs/guide.rst", "docs/old/d.txt", "notes/bad.txt"}},
 		{name: "include by path", cfg: loader.Config{Include: []string{"docs/**/*.md"}}, want: []string{"docs/b.md", "docs/old/c.md"}},
 		{name: "exclude a folder by name", cfg: loader.Config{Exclude: []string{"old", "drafts"}},
 			want:    []string{"a.md", "docs/b.md", "notes/README.MARKDOWN", "notes/bad.txt"},
-			skipped: map[string]error{"docs/old": loader.ErrExcluded, "notes/nested/drafts": loader.ErrExcluded}},
+			skipped: map[string]reason{"docs/old": rExcluded, "notes/nested/drafts": rExcluded}},
 		{name: "exclude by path", cfg: loader.Config{Exclude: []string{"docs/*/*.txt", "*.MARKDOWN"}},
 			want:    []string{"a.md", "docs/b.md", "docs/old/c.md", "notes/bad.txt", "notes/nested/drafts/g.md"},
-			skipped: map[string]error{"docs/old/d.txt": loader.ErrExcluded, "notes/README.MARKDOWN": loader.ErrExcluded}},
+			skipped: map[string]reason{"docs/old/d.txt": rExcluded, "notes/README.MARKDOWN": rExcluded}},
 		{name: "hidden and every folder", cfg: loader.Config{Hidden: true, SkipDirs: []string{}, Include: []string{"[a-f].md"}},
 			want: []string{".github/f.md", "a.md", "docs/b.md", "docs/old/c.md", "node_modules/e.md"}},
 		{name: "refuse invalid UTF-8", cfg: loader.Config{InvalidUTF8: loader.Refuse, Include: []string{"*.txt"}},
-			want: []string{"docs/old/d.txt"}, skipped: map[string]error{"notes/bad.txt": loader.ErrInvalidUTF8}},
+			want: []string{"docs/old/d.txt"}, skipped: map[string]reason{"notes/bad.txt": {loader.ErrInvalidUTF8, "Refuse"}}},
 		{name: "a small limit", cfg: loader.Config{MaxBytes: 20, Include: []string{"notes/*"}},
-			want: []string{"notes/README.MARKDOWN", "notes/bad.txt"}, skipped: map[string]error{"notes/big.md": loader.ErrTooLarge}},
+			want: []string{"notes/README.MARKDOWN", "notes/bad.txt"}, skipped: map[string]reason{"notes/big.md": {loader.ErrTooLarge, "Config.MaxBytes"}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := loader.FS(context.Background(), tree, tt.cfg)
@@ -244,7 +268,7 @@ func TestConfig(t *testing.T) {
 			assert.Equal(t, tt.want, ids(r.Documents))
 			why := reasons(r)
 			for path, want := range tt.skipped {
-				assert.ErrorIs(t, why[path], want, path)
+				want.check(t, why, path)
 			}
 		})
 	}
@@ -281,7 +305,7 @@ func TestFS(t *testing.T) {
 	require.Equal(t, []string{"guide.md", "plain.md"}, ids(r.Documents))
 	assert.Equal(t, map[string]string{loader.PathKey: "guide.md", loader.ModifiedKey: "2026-03-01T08:30:00Z"}, r.Documents[0].Metadata)
 	assert.Equal(t, map[string]string{loader.PathKey: "plain.md"}, r.Documents[1].Metadata, "no time, no key")
-	assert.ErrorIs(t, reasons(r)["pipe.md"], loader.ErrNotRegular)
+	rNotRegular.check(t, reasons(r), "pipe.md")
 
 	_, err = loader.FS(context.Background(), fstest.MapFS{"a.md": {Data: []byte("x")}, ".": {Mode: 0o644}}, loader.Config{})
 	assert.ErrorIs(t, err, loader.ErrRoot)

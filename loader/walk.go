@@ -133,11 +133,11 @@ func (w *walker) admit(name string, isDir bool) bool {
 	}
 	switch {
 	case !w.cfg.Hidden && strings.HasPrefix(base, "."):
-		w.skip(name, ErrHidden)
+		w.skip(name, fmt.Errorf("%w: hidden (Config.Hidden)", ErrLeftOut))
 	case isDir && w.skipDirs[base]:
-		w.skip(name, fmt.Errorf("%w: a dependency or build folder (Config.SkipDirs)", ErrExcluded))
+		w.skip(name, fmt.Errorf("%w: a dependency or build folder (Config.SkipDirs)", ErrLeftOut))
 	case patterns(w.cfg.Exclude).match(name):
-		w.skip(name, fmt.Errorf("%w: by Config.Exclude", ErrExcluded))
+		w.skip(name, fmt.Errorf("%w: by Config.Exclude", ErrLeftOut))
 	default:
 		return true
 	}
@@ -177,7 +177,7 @@ func (w *walker) follow(ctx context.Context, l link) error {
 			return nil
 		}
 	} else if isDir {
-		w.skip(l.name, fmt.Errorf("%w: a link to a folder of an fs.FS", ErrNotFollowed))
+		w.skip(l.name, fmt.Errorf("%w: a link to a folder of an fs.FS is not followed", ErrLeftOut))
 		return nil
 	}
 	if isDir {
@@ -191,9 +191,9 @@ func (w *walker) follow(ctx context.Context, l link) error {
 func linkError(err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return ErrDanglingLink
+		return fmt.Errorf("%w: a dangling link: %w", ErrUnreadable, fs.ErrNotExist)
 	case errors.Is(err, syscall.ELOOP):
-		return fmt.Errorf("%w: a chain of links that never ends", ErrLinkLoop)
+		return fmt.Errorf("%w: a link loop: a chain of links that never ends", ErrUnreadable)
 	}
 	return fmt.Errorf("%w: %w", ErrUnreadable, err)
 }
@@ -202,13 +202,13 @@ func linkError(err error) error {
 // if it is.
 func (w *walker) checkTarget(real string, l link, isDir bool) error {
 	if !w.cfg.LinksOutside && !within(w.rootReal, real) {
-		return fmt.Errorf("%w: its target is outside the root (Config.LinksOutside)", ErrNotFollowed)
+		return fmt.Errorf("%w: a link whose target is outside the root (Config.LinksOutside)", ErrLeftOut)
 	}
 	if isDir && (within(real, l.dir) || slices.Contains(l.chain, real)) {
-		return fmt.Errorf("%w: it leads to a folder that encloses it", ErrLinkLoop)
+		return fmt.Errorf("%w: a link loop: it leads to a folder that encloses it", ErrUnreadable)
 	}
 	if prev, ok := w.seen[real]; ok {
-		return fmt.Errorf("%w: %s", ErrDuplicate, prev)
+		return fmt.Errorf("%w: a link to what is loaded as %s", ErrLeftOut, prev)
 	}
 	return nil
 }
@@ -223,7 +223,7 @@ func within(dir, p string) bool {
 // real ("" for an fs.FS); info gives its size and time without opening it.
 func (w *walker) file(name, real string, t fs.FileMode, info func() (fs.FileInfo, error)) {
 	if !t.IsRegular() {
-		w.skip(name, fmt.Errorf("%w: %v", ErrNotRegular, t))
+		w.skip(name, fmt.Errorf("%w: not a regular file: %v", ErrUnreadable, t))
 		return
 	}
 	st, err := info()

@@ -131,3 +131,30 @@ func BenchmarkRetrieveOverhead(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDiversity: the cost of maximal marginal relevance per
+// question, by where the passage vectors come from, against none, over
+// the twelve notes with the Lexical embedder (Depth 16: every chunk is a
+// candidate).
+func BenchmarkDiversity(b *testing.B) {
+	store, emb := folder(b, 40, twelveNotes...)
+	for _, d := range []struct {
+		name string
+		div  retrieve.Diversity
+	}{
+		{"off", retrieve.Diversity{}},
+		{"stored", retrieve.Diversity{Lambda: 0.5}},
+		{"embedded", retrieve.Diversity{Lambda: 0.5, Vectors: retrieve.EmbeddedVectors}},
+	} {
+		b.Run(d.name, func(b *testing.B) {
+			r, err := retrieve.New(retrieve.Config{Store: store, Embedder: emb, Passages: 5, Diversity: d.div})
+			require.NoError(b, err)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := r.Retrieve(bg, reviewQuestion); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -32,6 +32,17 @@
 // DocID, then Index (a passage's First), so that equal scores come back
 // in an order a reader can follow, not in the order of record IDs.
 //
+// # Reranking and diversity
+//
+// A [Reranker] (a cross-encoder behind openai.Reranker, say) rescores the
+// best Config.RerankDepth passages with the question, after widening, so
+// that it reads each window or segment whole; the passages are then ranked
+// by its scores. Config.MinScore drops passages below a score, of the kind
+// the passages carry (see [Passage]); [Diversity] caps the passages of one
+// document and, by maximal marginal relevance, prefers passages unlike
+// those picked before, so that near-copies of one text do not fill the
+// prompt.
+//
 // # Defaults
 //
 // The zero values of the weights, the depth and the number of passages

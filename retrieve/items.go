@@ -3,7 +3,6 @@ package retrieve
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -51,10 +50,7 @@ func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
 	}
 	items := make([]budget.Item, len(passages))
 	for i, p := range passages {
-		id := p.DocID + "#" + strconv.Itoa(p.First)
-		if p.Last != p.First {
-			id += "-" + strconv.Itoa(p.Last)
-		}
+		id := passageID(p)
 		text, err := render(p, cfg.Label)
 		if err != nil {
 			return nil, fmt.Errorf("%w: passage %d (%s)", err, i, id)

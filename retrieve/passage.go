@@ -50,8 +50,13 @@ type Passage struct {
 	// Tokens is the exact count of Text by the Widener's tokenizer, or
 	// Config.Tokenizer's; 0 when neither counts it.
 	Tokens int
-	// Score is the score of the passage's best hit: a fused score for a
-	// [Hybrid] search, the store's for one search alone.
+	// Score is, with a Config.Reranker, the reranker's relevance score
+	// of the passage's text (its model's scale: logits or [0, 1]);
+	// otherwise the score of the passage's best hit: a fused score for a
+	// [Hybrid] search (ranks; it compares within one question only), the
+	// store's for one search alone (cosine similarity for [Vector] with
+	// vectorstore.Memory, BM25 for [Keywords]). Scores of different kinds
+	// do not compare; see Config.MinScore.
 	Score float32
 	// Hits are the hits inside the passage, best first (ties in document
 	// order), without their vectors.

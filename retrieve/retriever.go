@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +18,10 @@ import (
 // ErrConfig reports a [Config] (or a [FusionConfig]) that [New] or [Fuse]
 // refused; the message names the field, its value and what is allowed.
 var ErrConfig = errors.New("retrieve: invalid configuration")
+
+// ErrReranker reports scores of a [Reranker] that cannot rank the
+// passages: not one per passage, or not finite.
+var ErrReranker = errors.New("retrieve: bad reranker scores")
 
 // Defaults of a [Config] field left zero, chosen on the project's
 // retrieval evaluation (benchmarks/eval; the README gives the tables).
@@ -116,6 +121,41 @@ type Config struct {
 	// Tokenizer, if set, counts the Tokens of passages the Widener did
 	// not count (every passage without a Widener).
 	Tokenizer tokencount.Tokenizer
+
+	// Reranker, if set, rescores the best RerankDepth passages (by the
+	// ranking of [Passage]) after the hits are widened, with the question
+	// and each passage's text; they are then ranked by its scores (ties
+	// in document order), each passage's Score is the reranker's, and the
+	// passages below them are dropped. Its error, or a panic, is the
+	// error of the call; a wrong number of scores or a score that is not
+	// finite gives an error wrapping [ErrReranker].
+	Reranker Reranker
+	// RerankDepth is how many passages the Reranker scores, at least
+	// Passages. Zero means [DefaultRerankDepth], or Passages if that is
+	// larger.
+	RerankDepth int
+	// RerankBatch is the most passages of one Rerank call; zero sends
+	// them all in one call and leaves batching to the Reranker (an
+	// openai.Reranker cuts its requests to its BatchSize).
+	RerankBatch int
+
+	// MinScore, if not zero, drops the passages whose Score is below it,
+	// before Diversity picks among the rest. It applies to the score a
+	// passage carries, whose kind depends on the configuration: the
+	// Reranker's relevance (a model's own scale, logits or [0, 1]) with
+	// a Reranker; otherwise the cosine similarity of [Vector] search
+	// (with vectorstore.Memory; another store's own score) or the BM25
+	// score of [Keywords]. A [Hybrid] search without a Reranker refuses
+	// it: a fused score is a sum of rank terms, which moves with K, the
+	// weights and the depth, and says nothing on its own about a
+	// passage. It may be negative (logits and cosines are signed); NaN
+	// and infinities are refused. To cut at exactly zero, use the
+	// smallest positive float64.
+	MinScore float64
+	// Diversity spreads the passages over documents and content: a cap
+	// per document and maximal marginal relevance. The zero value
+	// changes nothing.
+	Diversity Diversity
 }
 
 // A Retriever owns the path from a question to the passages of a
@@ -153,11 +193,20 @@ func New(cfg Config) (*Retriever, error) {
 	if err := cfg.Fusion.check(2); err != nil {
 		return nil, err
 	}
+	if err := cfg.checkPicking(); err != nil {
+		return nil, err
+	}
 	if cfg.Passages == 0 {
 		cfg.Passages = DefaultPassages
 	}
 	if cfg.Depth == 0 {
 		cfg.Depth = max(DefaultDepth, cfg.Passages)
+	}
+	if cfg.RerankDepth == 0 && cfg.Reranker != nil {
+		cfg.RerankDepth = max(DefaultRerankDepth, cfg.Passages)
+	}
+	if cfg.RerankDepth != 0 && cfg.RerankDepth < cfg.Passages {
+		return nil, fmt.Errorf("%w: RerankDepth is %d: must be 0 or at least Passages (%d)", ErrConfig, cfg.RerankDepth, cfg.Passages)
 	}
 	def := DefaultFusion()
 	if cfg.Fusion.Weights == nil {
@@ -184,8 +233,15 @@ func (r *Retriever) Config() Config {
 // Config.Passages: it embeds the question (not with [Keywords]) and
 // continues as [Retriever.RetrieveVector]. An empty or white-space
 // question gives an error wrapping vectorstore.ErrInvalidArgument; an
-// error of the embedder, the store or the Widener is returned wrapped, and
-// a cancelled ctx stops it with ctx's error.
+// error of the embedder, the store, the Widener or the Reranker is
+// returned wrapped, a panic in one of them as an error wrapping
+// [ErrPanic], and a cancelled ctx stops it with ctx's error.
+//
+// After widening, the passages go through, in this order: the Reranker
+// (the best RerankDepth, re-ranked by its scores), MinScore, and
+// Diversity (the per-document cap and maximal marginal relevance, which
+// returns passages in the order it picks them); then the first Passages
+// are returned. Fewer come back when MinScore or the cap leaves fewer.
 func (r *Retriever) Retrieve(ctx context.Context, question string) ([]Passage, error) {
 	if err := checkQuestion(ctx, question); err != nil {
 		return nil, err
@@ -247,5 +303,33 @@ func (r *Retriever) retrieve(ctx context.Context, question string, vector []floa
 		return nil, err
 	}
 	slices.SortFunc(ps, Passage.compare)
-	return ps[:min(len(ps), r.cfg.Passages)], nil
+	if r.cfg.Reranker != nil {
+		if ps, err = r.rerank(ctx, question, ps); err != nil {
+			return nil, err
+		}
+	}
+	if r.cfg.MinScore != 0 {
+		ps = slices.DeleteFunc(ps, func(p Passage) bool { return float64(p.Score) < r.cfg.MinScore })
+	}
+	return r.pick(ctx, ps, r.cfg.Passages)
+}
+
+// checkPicking checks the settings of what happens after widening:
+// reranking, the cut-off and diversity.
+func (cfg Config) checkPicking() error {
+	switch {
+	case cfg.RerankDepth < 0:
+		return fmt.Errorf("%w: RerankDepth is %d: must be 0 or more", ErrConfig, cfg.RerankDepth)
+	case cfg.RerankBatch < 0:
+		return fmt.Errorf("%w: RerankBatch is %d: must be 0 or more", ErrConfig, cfg.RerankBatch)
+	case cfg.Reranker == nil && (cfg.RerankDepth != 0 || cfg.RerankBatch != 0):
+		return fmt.Errorf("%w: RerankDepth and RerankBatch need a Reranker", ErrConfig)
+	case math.IsNaN(cfg.MinScore) || math.IsInf(cfg.MinScore, 0):
+		return fmt.Errorf("%w: MinScore is %v: must be finite", ErrConfig, cfg.MinScore)
+	case cfg.MinScore != 0 && cfg.Search == Hybrid && cfg.Reranker == nil:
+		return fmt.Errorf("%w: MinScore is %v with Hybrid search and no Reranker: fused scores are ranks, not a scale to cut at", ErrConfig, cfg.MinScore)
+	case cfg.Diversity.Lambda != 0 && cfg.Diversity.Vectors == EmbeddedVectors && cfg.Embedder == nil:
+		return fmt.Errorf("%w: Diversity.Vectors is EmbeddedVectors: an Embedder is required", ErrConfig)
+	}
+	return cfg.Diversity.check()
 }

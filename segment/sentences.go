@@ -10,7 +10,7 @@ import (
 
 // NewlineMode says how a single line break inside a paragraph is treated. A
 // blank line always ends a sentence, whatever the mode.
-type NewlineMode uint8
+type NewlineMode int
 
 const (
 	// NewlineAuto, the zero value, reads a line break as a space, as in
@@ -31,7 +31,7 @@ var newlineNames = [...]string{NewlineAuto: "NewlineAuto", NewlineSpace: "Newlin
 
 // String returns the constant's name, such as "NewlineAuto".
 func (m NewlineMode) String() string {
-	if int(m) >= len(newlineNames) {
+	if m < 0 || int(m) >= len(newlineNames) {
 		return "NewlineMode(" + strconv.Itoa(int(m)) + ")"
 	}
 	return newlineNames[m]
@@ -61,14 +61,9 @@ type Config struct {
 	Newlines NewlineMode
 }
 
-// Errors returned by [New], wrapped with details; test for them with
-// [errors.Is].
-var (
-	// ErrLanguage means Config.Language is not a well-formed BCP 47 tag.
-	ErrLanguage = errors.New("segment: malformed language tag")
-	// ErrNewlines means Config.Newlines is not a defined [NewlineMode].
-	ErrNewlines = errors.New("segment: unknown NewlineMode")
-)
+// ErrConfig is returned by [New] for a bad [Config], wrapped with the
+// field, its value and what is allowed; test for it with [errors.Is].
+var ErrConfig = errors.New("segment: invalid configuration")
 
 // Segmenter finds sentence boundaries with a fixed configuration. It is
 // safe for concurrent use. The zero value, and a nil *Segmenter, are the
@@ -80,16 +75,16 @@ type Segmenter struct {
 	newlines NewlineMode
 }
 
-// New returns a Segmenter configured by cfg. It fails only if
-// cfg.Language is not a well-formed tag ([ErrLanguage]) or cfg.Newlines is
-// not one of the defined modes ([ErrNewlines]).
+// New returns a Segmenter configured by cfg. It fails, with an error
+// wrapping [ErrConfig], only if cfg.Language is not a well-formed tag or
+// cfg.Newlines is not one of the defined modes.
 func New(cfg Config) (*Segmenter, error) {
 	l, ok := lookupLanguage(cfg.Language)
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrLanguage, cfg.Language)
+		return nil, fmt.Errorf("%w: Language is %q: must be a well-formed BCP 47 tag such as \"en\" or \"pt-BR\"", ErrConfig, cfg.Language)
 	}
-	if cfg.Newlines > NewlineBreak {
-		return nil, fmt.Errorf("%w: got %d", ErrNewlines, cfg.Newlines)
+	if cfg.Newlines < NewlineAuto || cfg.Newlines > NewlineBreak {
+		return nil, fmt.Errorf("%w: Newlines is %v: must be NewlineAuto, NewlineSpace or NewlineBreak", ErrConfig, cfg.Newlines)
 	}
 	cfg.Abbreviations = slices.Clone(cfg.Abbreviations)
 	s := &Segmenter{cfg: cfg, lang: l, newlines: cfg.Newlines, abbrevs: languageAbbrevs(l)}

@@ -3,6 +3,7 @@ package segment_test
 import (
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -237,7 +238,11 @@ func TestNewlineModes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"- eggs\n- milk"}, texts(list, seg.Sentences(list)), "NewlineSpace ignores list structure")
 	_, err = segment.New(segment.Config{Newlines: 9})
-	assert.ErrorIs(t, err, segment.ErrNewlines)
+	assert.ErrorIs(t, err, segment.ErrConfig)
+	assert.ErrorContains(t, err, "segment: invalid configuration: Newlines is NewlineMode(9): must be")
+	_, err = segment.New(segment.Config{Newlines: -1})
+	assert.ErrorContains(t, err, "Newlines is NewlineMode(-1)")
+	assert.Equal(t, "NewlineMode(-1)", segment.NewlineMode(-1).String())
 }
 
 func TestSentencesOtherScripts(t *testing.T) {
@@ -303,7 +308,8 @@ func TestLanguageTags(t *testing.T) {
 	}
 	for _, tag := range []string{"e", "english", "e1", "-en", "ру"} {
 		_, err := segment.New(segment.Config{Language: tag})
-		assert.True(t, errors.Is(err, segment.ErrLanguage), "%q: %v", tag, err)
+		assert.True(t, errors.Is(err, segment.ErrConfig), "%q: %v", tag, err)
+		assert.ErrorContains(t, err, "Language is "+strconv.Quote(tag)+": must be a well-formed BCP 47 tag")
 	}
 }
 

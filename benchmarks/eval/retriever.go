@@ -3,8 +3,10 @@ package eval
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
@@ -18,6 +20,13 @@ type RetrieverSetting struct {
 	Search retrieve.Search
 	Fusion retrieve.FusionConfig
 	Depth  int
+	// Rerank, if true, reranks the passages with [BM25Reranker], a
+	// deterministic offline stand-in for a cross-encoder: it measures
+	// the plumbing and the effect of reranking by a second scorer, not
+	// what a reranking model gains.
+	Rerank bool
+	// Diversity is the Retriever's (zero: none).
+	Diversity retrieve.Diversity
 }
 
 // suffix names s in a method's name: "+hybrid", "+hybrid(w1:3)",
@@ -40,6 +49,15 @@ func (s RetrieverSetting) suffix() string {
 	}
 	if s.Depth > 0 {
 		opts = append(opts, "d"+strconv.Itoa(s.Depth))
+	}
+	if s.Rerank {
+		opts = append(opts, "bm25rerank")
+	}
+	if s.Diversity.Lambda != 0 {
+		opts = append(opts, "mmr"+strconv.FormatFloat(s.Diversity.Lambda, 'g', -1, 64))
+	}
+	if s.Diversity.PerDocument != 0 {
+		opts = append(opts, "perdoc"+strconv.Itoa(s.Diversity.PerDocument))
 	}
 	if len(opts) > 0 {
 		name += "(" + strings.Join(opts, ",") + ")"
@@ -66,8 +84,12 @@ func Retrieved(name string, base Method, widen func(ix *Index, k int) (retrieve.
 					return nil, err
 				}
 			}
-			r, err := retrieve.New(retrieve.Config{Store: ix.Store, Embedder: ix.Embedder, Search: s.Search,
-				Fusion: s.Fusion, Depth: s.Depth, Passages: k, Widener: w})
+			cfg := retrieve.Config{Store: ix.Store, Embedder: ix.Embedder, Search: s.Search,
+				Fusion: s.Fusion, Depth: s.Depth, Passages: k, Widener: w, Diversity: s.Diversity}
+			if s.Rerank {
+				cfg.Reranker = BM25Reranker{}
+			}
+			r, err := retrieve.New(cfg)
 			if err != nil {
 				return nil, err
 			}
@@ -115,4 +137,55 @@ func RetrieverMethods(tok tokencount.Tokenizer, sizes []int, k, contextTokens in
 		}
 	}
 	return out
+}
+
+// BM25Reranker is a deterministic offline stand-in for a reranking
+// model: it scores each text by Okapi BM25 (k1 = 1.2, b = 0.75) for the
+// query's words, with the document frequencies and lengths of the texts
+// of the call, words being lower-cased runs of letters and digits. It
+// lets the evaluation measure reranking without a model; its figures are
+// not those of a cross-encoder.
+type BM25Reranker struct{}
+
+// Rerank implements retrieve.Reranker.
+func (BM25Reranker) Rerank(ctx context.Context, query string, texts []string) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	docs := make([]map[string]int, len(texts))
+	lens := make([]int, len(texts))
+	df := map[string]int{}
+	total := 0
+	for i, t := range texts {
+		docs[i] = map[string]int{}
+		for _, w := range words(t) {
+			if docs[i][w] == 0 {
+				df[w]++
+			}
+			docs[i][w]++
+			lens[i]++
+		}
+		total += lens[i]
+	}
+	avg := max(1, float64(total)/float64(max(1, len(texts))))
+	n := float64(len(texts))
+	scores := make([]float64, len(texts))
+	seen := map[string]bool{}
+	for _, w := range words(query) {
+		if seen[w] || df[w] == 0 {
+			continue
+		}
+		seen[w] = true
+		idf := math.Log(1 + (n-float64(df[w])+0.5)/(float64(df[w])+0.5))
+		for i, d := range docs {
+			if tf := float64(d[w]); tf > 0 {
+				scores[i] += idf * tf * 2.2 / (tf + 1.2*(0.25+0.75*float64(lens[i])/avg))
+			}
+		}
+	}
+	return scores, nil
+}
+
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }

@@ -57,3 +57,41 @@ func TestRetrieverMethods(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, r.HitAtK, r.InContext)
 }
+
+// TestBM25Reranker: the stand-in scores by the query's words, rarer words
+// more, one score per text, and a text without them 0.
+func TestBM25Reranker(t *testing.T) {
+	var rr retrieve.Reranker = eval.BM25Reranker{}
+	got, err := rr.Rerank(context.Background(), "Uber rides on business travel?",
+		[]string{"Taxis on business travel.", "Uber rides on business travel.", "The office opens at eight."})
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	assert.Greater(t, got[1], got[0])
+	assert.Greater(t, got[0], 0.0)
+	assert.Zero(t, got[2])
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = rr.Rerank(ctx, "q", []string{"q"})
+	require.ErrorIs(t, err, context.Canceled)
+}
+
+// TestNearDuplicateCorpus: the neardup corpus loads (every answer once),
+// and MMR finds more of its answers than the plain ranking.
+func TestNearDuplicateCorpus(t *testing.T) {
+	c, err := eval.Load("testdata/neardup")
+	require.NoError(t, err)
+	require.Len(t, c.Documents, 35)
+	require.Len(t, c.Questions, 15)
+	tok, err := tokencount.Encoding(tokencount.Cl100kBase)
+	require.NoError(t, err)
+	ev, err := eval.New(eval.Config{Embedder: &vectorstore.Lexical{}, Tokenizer: tok, K: 5})
+	require.NoError(t, err)
+	methods := eval.RetrieverMethods(tok, []int{64}, 5, 0, []eval.RetrieverSetting{
+		{Search: retrieve.Vector}, {Search: retrieve.Vector, Diversity: retrieve.Diversity{Lambda: 0.5}}})
+	res := ev.Run(context.Background(), []*eval.Corpus{c}, methods[:1:1])
+	res = append(res, ev.Run(context.Background(), []*eval.Corpus{c}, methods[3:4])...)
+	require.NoError(t, res[0].Err)
+	require.NoError(t, res[1].Err)
+	assert.Equal(t, "retriever-chunks-64+vector(mmr0.5)", res[1].Method)
+	assert.Greater(t, res[1].HitAtK, res[0].HitAtK)
+}

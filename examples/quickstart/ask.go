@@ -51,7 +51,8 @@ func askAll(ctx context.Context, o options, m *models, ix *index, stdout, stderr
 	if err != nil {
 		return err
 	}
-	r, err := retrieve.New(retrieve.Config{Store: ix.store, Embedder: m.embedder, Depth: o.k, Widener: extract})
+	r, err := retrieve.New(retrieve.Config{Store: ix.store, Embedder: m.embedder, Depth: o.k, Widener: extract,
+		Diversity: retrieve.Diversity{PerDocument: o.perDoc}})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ type options struct {
 	maxTokens       int
 	budget          int
 	k               int
+	perDoc          int
 	index           string
 	baseURL         string
 	apiKey          string
@@ -55,6 +56,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.maxTokens, "max-tokens", 48, "the most tokens of a chunk")
 	fs.IntVar(&o.budget, "budget", 300, "the most tokens of retrieved context in the prompt")
 	fs.IntVar(&o.k, "k", 6, "how many hits each search returns before they are widened into passages;\na few suit a small folder (0: the Retriever's default, for large indexes)")
+	fs.IntVar(&o.perDoc, "per-doc", 0, "the most passages of one document in a prompt, so that one large document does not crowd out the others (0: no cap)")
 	fs.BoolVar(&o.showPrompt, "prompt", false, "print each assembled prompt")
 	fs.StringVar(&o.index, "index", "", "keep the index (and a model's summaries) in this file: the next run embeds and summarises only what changed")
 	fs.StringVar(&o.baseURL, "openai-base-url", "", "an OpenAI-compatible API, such as http://localhost:11434/v1 (Ollama)\n(default: $OPENAI_BASE_URL, or OpenAI's)")
@@ -91,6 +93,8 @@ func (o options) check(rest []string) error {
 		return fmt.Errorf("-max-tokens must be at least 16, got %d", o.maxTokens)
 	case o.budget < 1:
 		return fmt.Errorf("-budget must be positive, got %d", o.budget)
+	case o.perDoc < 0:
+		return fmt.Errorf("-per-doc must not be negative, got %d", o.perDoc)
 	case o.k < 0:
 		return fmt.Errorf("-k must not be negative, got %d", o.k)
 	case o.maxFileMiB < 1:

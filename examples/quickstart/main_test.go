@@ -423,12 +423,12 @@ func TestDirMessy(t *testing.T) {
 	assert.NotRegexp(t, "[\x00-\x08\x0b-\x1f\x7f]", out)
 	assert.Equal(t, "notes/garden.md", firstSource(t, questionBlocks(out)[0]))
 	for _, want := range []string{
-		"skipping .obsidian: hidden\n",
-		"skipping dangling.md: dangling link\n",
+		"skipping .obsidian: left out: hidden (Config.Hidden)\n",
+		"skipping dangling.md: cannot read: a dangling link: file does not exist\n",
 		"skipping huge.txt: file too large: 20971520 bytes, the limit is 10485760 (Config.MaxBytes)\n",
-		"skipping loop: link loop: it leads to a folder that encloses it\n",
-		"skipping node_modules: excluded: a dependency or build folder (Config.SkipDirs)\n",
-		"skipping self.md: link loop: a chain of links that never ends\n",
+		"skipping loop: cannot read: a link loop: it leads to a folder that encloses it\n",
+		"skipping node_modules: left out: a dependency or build folder (Config.SkipDirs)\n",
+		"skipping self.md: cannot read: a link loop: a chain of links that never ends\n",
 		"cleaned kitchen.txt: removed 2 control characters\n",
 		"cleaned latin1.txt: replaced 1 byte of invalid UTF-8 with U+FFFD\n",
 	} {

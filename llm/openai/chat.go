@@ -92,14 +92,14 @@ func (c *Client) chatRequest(messages []Message, opts ChatOptions, stream bool) 
 		return nil, err
 	}
 	if len(messages) == 0 {
-		return nil, ErrNoMessages
+		return nil, errorf("%w: no messages", ErrInvalid)
 	}
 	for i, m := range messages {
 		if m.Role == "" {
-			return nil, errorf("%w: message %d has no Role", ErrInvalidMessage, i)
+			return nil, errorf("%w: message %d has no Role", ErrInvalid, i)
 		}
 		if !utf8.ValidString(m.Content) || !utf8.ValidString(m.Role) {
-			return nil, errorf("%w: message %d is not valid UTF-8", ErrInvalidMessage, i)
+			return nil, errorf("%w: message %d is not valid UTF-8", ErrInvalid, i)
 		}
 	}
 	req := &chatRequest{Model: opts.Model, Messages: messages, MaxTokens: opts.MaxTokens, Stream: stream}

@@ -74,21 +74,24 @@ func TestChatInvalid(t *testing.T) {
 		msgs []openai.Message
 		opts openai.ChatOptions
 		want error
+		says string
 	}{
-		{"no model", hello, openai.ChatOptions{}, openai.ErrConfig},
-		{"negative MaxTokens", hello, openai.ChatOptions{Model: "m", MaxTokens: -1}, openai.ErrConfig},
-		{"NaN temperature", hello, openai.ChatOptions{Model: "m", Temperature: math.NaN()}, openai.ErrConfig},
-		{"negative temperature", hello, openai.ChatOptions{Model: "m", Temperature: -1}, openai.ErrConfig},
-		{"no messages", nil, openai.ChatOptions{Model: "m"}, openai.ErrNoMessages},
-		{"no role", []openai.Message{hello[0], {Content: "x"}}, openai.ChatOptions{Model: "m"}, openai.ErrInvalidMessage},
-		{"invalid UTF-8", []openai.Message{{Role: "user", Content: "\xc3("}}, openai.ChatOptions{Model: "m"}, openai.ErrInvalidMessage},
+		{"no model", hello, openai.ChatOptions{}, openai.ErrConfig, "Model"},
+		{"negative MaxTokens", hello, openai.ChatOptions{Model: "m", MaxTokens: -1}, openai.ErrConfig, "MaxTokens is -1"},
+		{"NaN temperature", hello, openai.ChatOptions{Model: "m", Temperature: math.NaN()}, openai.ErrConfig, "Temperature is NaN"},
+		{"negative temperature", hello, openai.ChatOptions{Model: "m", Temperature: -1}, openai.ErrConfig, "Temperature is -1"},
+		{"no messages", nil, openai.ChatOptions{Model: "m"}, openai.ErrInvalid, "no messages"},
+		{"no role", []openai.Message{hello[0], {Content: "x"}}, openai.ChatOptions{Model: "m"}, openai.ErrInvalid, "message 1 has no Role"},
+		{"invalid UTF-8", []openai.Message{{Role: "user", Content: "\xc3("}}, openai.ChatOptions{Model: "m"}, openai.ErrInvalid, "message 0 is not valid UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := c.Chat(context.Background(), tt.msgs, tt.opts)
 			require.ErrorIs(t, err, tt.want)
+			assert.Contains(t, err.Error(), tt.says)
 			_, err = c.ChatStream(context.Background(), tt.msgs, tt.opts, func(string) error { return nil })
 			require.ErrorIs(t, err, tt.want)
+			assert.Contains(t, err.Error(), tt.says)
 		})
 	}
 	assert.Nil(t, body.Load(), "no request")

@@ -17,24 +17,25 @@ import (
 	"time"
 )
 
-// Defaults used for the zero values of [Config]'s fields. With them, a
-// server that does not answer fails a call within DefaultDeadline.
+// Defaults used for the zero values of [Config]'s fields, stated on each
+// field and reported by [Client.Config]. With them, a server that does
+// not answer fails a call within defaultDeadline.
 const (
-	DefaultBaseURL       = "https://api.openai.com/v1"
-	DefaultTimeout       = 30 * time.Second
-	DefaultDeadline      = 90 * time.Second
-	DefaultStallTimeout  = 30 * time.Second
-	DefaultMaxRetries    = 2
-	DefaultBackoffBase   = 500 * time.Millisecond
-	DefaultBackoffMax    = 8 * time.Second
-	DefaultMaxRetryAfter = time.Minute
+	defaultBaseURL       = "https://api.openai.com/v1"
+	defaultTimeout       = 30 * time.Second
+	defaultDeadline      = 90 * time.Second
+	defaultStallTimeout  = 30 * time.Second
+	defaultMaxRetries    = 2
+	defaultBackoffBase   = 500 * time.Millisecond
+	defaultBackoffMax    = 8 * time.Second
+	defaultMaxRetryAfter = time.Minute
 )
 
 // The environment variables [New] reads for fields left empty, as the
 // official OpenAI clients do.
 const (
-	EnvBaseURL = "OPENAI_BASE_URL"
-	EnvAPIKey  = "OPENAI_API_KEY"
+	envBaseURL = "OPENAI_BASE_URL"
+	envAPIKey  = "OPENAI_API_KEY"
 )
 
 // Config configures a [Client]. The zero value talks to OpenAI (or to
@@ -49,7 +50,8 @@ type Config struct {
 	// "https://api.openai.com/v1", "http://localhost:11434/v1" (Ollama),
 	// "http://localhost:8000/v1" (vLLM), "http://localhost:8080/v1"
 	// (llama.cpp's server), "http://localhost:1234/v1" (LM Studio).
-	// Empty means $OPENAI_BASE_URL, or DefaultBaseURL if that is unset.
+	// Empty means $OPENAI_BASE_URL, or "https://api.openai.com/v1" if
+	// that is unset.
 	BaseURL string
 	// APIKey is sent as a bearer token to BaseURL, whatever server that
 	// is. Empty means $OPENAI_API_KEY (if set): with that variable set,
@@ -62,36 +64,34 @@ type Config struct {
 	HTTPClient *http.Client `json:"-"`
 	// Timeout bounds each attempt: the whole exchange for a plain call
 	// (an embeddings batch, a chat completion), and the wait for the
-	// response to begin for a stream. Zero means DefaultTimeout. A slow
+	// response to begin for a stream. Zero means 30 s. A slow
 	// local model (loading a large model, a long reply without
 	// streaming) may need more.
 	Timeout time.Duration
 	// Deadline bounds a whole call, all its attempts and the waits
 	// between them (for an Embedder, each batch; for a stream, until it
 	// begins): when it is up, the call fails with [ErrTimeout], and a
-	// retry whose wait would end after it is not made. Zero means
-	// DefaultDeadline.
+	// retry whose wait would end after it is not made. Zero means 90 s.
 	Deadline time.Duration
 	// StallTimeout is the longest a stream that has begun may stay
 	// silent (no byte, not even a keep-alive comment) before it is
 	// declared interrupted. Only the time spent waiting for the server
-	// counts, not the time the caller's onDelta takes. Zero means
-	// DefaultStallTimeout.
+	// counts, not the time the caller's onDelta takes. Zero means 30 s.
 	StallTimeout time.Duration
 	// MaxRetries is how many times a request is retried after a 429, a
-	// 5xx, a timeout or a connection failure. Zero means
-	// DefaultMaxRetries; set NoRetries to never retry.
+	// 5xx, a timeout or a connection failure. Zero means 2; set
+	// NoRetries to never retry.
 	MaxRetries int
 	// NoRetries makes every request a single attempt.
 	NoRetries bool
 	// BackoffBase and BackoffMax shape the wait before retry n (from 0):
 	// a random duration in [0, min(BackoffMax, BackoffBase·2ⁿ)] ("full
-	// jitter"). Zero means DefaultBackoffBase and DefaultBackoffMax.
+	// jitter"). Zero means 500 ms and 8 s.
 	BackoffBase, BackoffMax time.Duration
 	// MaxRetryAfter caps the wait a server may ask for with Retry-After:
 	// a longer wait is not made, and the [*APIError] is returned at once
-	// with its RetryAfter set, for the caller to schedule. Zero means
-	// DefaultMaxRetryAfter.
+	// with its RetryAfter set, for the caller to schedule. Zero means a
+	// minute.
 	MaxRetryAfter time.Duration
 	// Logger, if not nil, receives a warning for each retry (the path,
 	// the attempt, the wait and the error, never the key).
@@ -136,14 +136,14 @@ func New(cfg Config) (*Client, error) {
 }
 
 func resolveEndpoint(baseURL, key string) (*url.URL, string, error) {
-	envBase := strings.TrimSpace(os.Getenv(EnvBaseURL))
-	raw := strings.TrimSuffix(strings.TrimSpace(cmp.Or(baseURL, envBase, DefaultBaseURL)), "/")
+	envBase := strings.TrimSpace(os.Getenv(envBaseURL))
+	raw := strings.TrimSuffix(strings.TrimSpace(cmp.Or(baseURL, envBase, defaultBaseURL)), "/")
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, "", errorf("%w: BaseURL is %q: must be an http or https URL", ErrConfig, redactURL(raw))
 	}
 	if key == "" {
-		key = os.Getenv(EnvAPIKey)
+		key = os.Getenv(envAPIKey)
 	}
 	if strings.ContainsFunc(key, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
 		return nil, "", errorf("%w: APIKey holds white space or a control character: must be the key alone (a newline from a file?)", ErrConfig)
@@ -166,13 +166,13 @@ func resolveTiming(cfg *Config) error {
 	if cfg.MaxRetries < 0 {
 		return errorf("%w: MaxRetries is %d: must not be negative (zero means the default; NoRetries never retries)", ErrConfig, cfg.MaxRetries)
 	}
-	cfg.Timeout = cmp.Or(cfg.Timeout, DefaultTimeout)
-	cfg.Deadline = cmp.Or(cfg.Deadline, DefaultDeadline)
-	cfg.StallTimeout = cmp.Or(cfg.StallTimeout, DefaultStallTimeout)
-	cfg.MaxRetries = cmp.Or(cfg.MaxRetries, DefaultMaxRetries)
-	cfg.BackoffBase = cmp.Or(cfg.BackoffBase, DefaultBackoffBase)
-	cfg.BackoffMax = cmp.Or(cfg.BackoffMax, DefaultBackoffMax)
-	cfg.MaxRetryAfter = cmp.Or(cfg.MaxRetryAfter, DefaultMaxRetryAfter)
+	cfg.Timeout = cmp.Or(cfg.Timeout, defaultTimeout)
+	cfg.Deadline = cmp.Or(cfg.Deadline, defaultDeadline)
+	cfg.StallTimeout = cmp.Or(cfg.StallTimeout, defaultStallTimeout)
+	cfg.MaxRetries = cmp.Or(cfg.MaxRetries, defaultMaxRetries)
+	cfg.BackoffBase = cmp.Or(cfg.BackoffBase, defaultBackoffBase)
+	cfg.BackoffMax = cmp.Or(cfg.BackoffMax, defaultBackoffMax)
+	cfg.MaxRetryAfter = cmp.Or(cfg.MaxRetryAfter, defaultMaxRetryAfter)
 	if cfg.BackoffMax < cfg.BackoffBase {
 		return errorf("%w: BackoffMax is %v: must not be less than BackoffBase (%v)", ErrConfig, cfg.BackoffMax, cfg.BackoffBase)
 	}
@@ -200,7 +200,7 @@ func orEnvironment(c *Client) (*Client, error) {
 
 func (c *Client) ready() error {
 	if c == nil || c.http == nil {
-		return errorf("%w: use openai.New", ErrNotConfigured)
+		return errorf("%w: a zero Client: use openai.New", ErrConfig)
 	}
 	return nil
 }

@@ -27,35 +27,37 @@ func TestNewEnvironment(t *testing.T) {
 		cfg              openai.Config
 		wantBase, wantKy string
 	}{
-		{name: "nothing set", wantBase: openai.DefaultBaseURL},
-		{name: "key from env for OpenAI", envKey: envKey, wantBase: openai.DefaultBaseURL, wantKy: envKey},
+		{name: "nothing set", wantBase: "https://api.openai.com/v1"},
+		{name: "key from env for OpenAI", envKey: envKey, wantBase: "https://api.openai.com/v1", wantKy: envKey},
 		{name: "base and key from env", envBase: "http://gpu-box:8000/v1/", envKey: envKey, wantBase: "http://gpu-box:8000/v1", wantKy: envKey},
-		{name: "explicit OpenAI URL takes the env key", envKey: envKey, cfg: openai.Config{BaseURL: "https://api.openai.com/v1/"}, wantBase: openai.DefaultBaseURL, wantKy: envKey},
+		{name: "explicit OpenAI URL takes the env key", envKey: envKey, cfg: openai.Config{BaseURL: "https://api.openai.com/v1/"}, wantBase: "https://api.openai.com/v1", wantKy: envKey},
 		{name: "env key sent to a server named in code", envKey: envKey, cfg: openai.Config{BaseURL: "http://localhost:11434/v1"}, wantBase: "http://localhost:11434/v1", wantKy: envKey},
-		{name: "explicit key wins", envKey: envKey, cfg: openai.Config{APIKey: "sk-mine-0123456789"}, wantBase: openai.DefaultBaseURL, wantKy: "sk-mine-0123456789"},
+		{name: "explicit key wins", envKey: envKey, cfg: openai.Config{APIKey: "sk-mine-0123456789"}, wantBase: "https://api.openai.com/v1", wantKy: "sk-mine-0123456789"},
 		{name: "explicit base wins over env base", envBase: "http://gpu-box:8000/v1", cfg: openai.Config{BaseURL: "http://localhost:1234/v1"}, wantBase: "http://localhost:1234/v1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv(openai.EnvBaseURL, tt.envBase)
-			t.Setenv(openai.EnvAPIKey, tt.envKey)
+			t.Setenv("OPENAI_BASE_URL", tt.envBase)
+			t.Setenv("OPENAI_API_KEY", tt.envKey)
 			c := newClient(t, tt.cfg)
 			got := c.Config()
 			assert.Equal(t, tt.wantBase, got.BaseURL)
 			assert.Equal(t, tt.wantKy, got.APIKey)
-			assert.Equal(t, openai.DefaultTimeout, got.Timeout)
-			assert.Equal(t, openai.DefaultMaxRetries, got.MaxRetries)
-			assert.Equal(t, openai.DefaultBackoffBase, got.BackoffBase)
-			assert.Equal(t, openai.DefaultBackoffMax, got.BackoffMax)
-			assert.Equal(t, openai.DefaultMaxRetryAfter, got.MaxRetryAfter)
+			assert.Equal(t, 30*time.Second, got.Timeout)
+			assert.Equal(t, 90*time.Second, got.Deadline)
+			assert.Equal(t, 30*time.Second, got.StallTimeout)
+			assert.Equal(t, 2, got.MaxRetries)
+			assert.Equal(t, 500*time.Millisecond, got.BackoffBase)
+			assert.Equal(t, 8*time.Second, got.BackoffMax)
+			assert.Equal(t, time.Minute, got.MaxRetryAfter)
 			assert.NotNil(t, got.HTTPClient)
 		})
 	}
 }
 
 func TestNewInvalid(t *testing.T) {
-	t.Setenv(openai.EnvBaseURL, "")
-	t.Setenv(openai.EnvAPIKey, "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_API_KEY", "")
 	tests := []struct {
 		name string
 		cfg  openai.Config
@@ -158,22 +160,23 @@ func TestZeroValues(t *testing.T) {
 	ctx := context.Background()
 	var c openai.Client
 	_, err := c.Chat(ctx, hello, openai.ChatOptions{Model: "m"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
+	assert.EqualError(t, err, "openai: invalid configuration: a zero Client: use openai.New")
 	_, err = (*openai.Client)(nil).ChatStream(ctx, hello, openai.ChatOptions{Model: "m"}, func(string) error { return nil })
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	assert.Equal(t, "openai.Client{}", c.String())
 	var e openai.Embedder
 	_, err = e.Embed(ctx, []string{"a"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	_, err = (*openai.Embedder)(nil).Embed(ctx, []string{"a"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	var s openai.Summarizer
 	_, err = s.Summarize(ctx, "a")
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	_, err = openai.NewEmbedder(openai.EmbedderConfig{Client: &c, Model: "m"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 	_, err = openai.NewSummarizer(openai.SummarizerConfig{Client: &c, Model: "m"})
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
+	assert.ErrorIs(t, err, openai.ErrConfig)
 }
 
 // statusThen answers the first len(statuses) requests with those statuses

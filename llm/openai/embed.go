@@ -10,18 +10,13 @@ import (
 	"github.com/ragkit/ragkit/tokencount"
 )
 
-// Defaults used for the zero values of [EmbedderConfig]'s fields.
+// Defaults used for the zero values of [EmbedderConfig]'s fields, stated
+// on each field and reported by [Embedder.Config].
 const (
-	// DefaultBatchSize is well under OpenAI's 2,048 inputs per request.
-	DefaultBatchSize = 256
-	// DefaultBatchTokens is a third of OpenAI's 300,000 input tokens per
-	// request, leaving room for a tokenizer that is not the model's.
-	DefaultBatchTokens = 100_000
-	// DefaultMaxTextTokens is the input limit of OpenAI's embedding
-	// models (text-embedding-3-small, -large, ada-002).
-	DefaultMaxTextTokens = 8191
-	// DefaultConcurrency is the number of requests in flight at once.
-	DefaultConcurrency = 4
+	defaultBatchSize     = 256
+	defaultBatchTokens   = 100_000
+	defaultMaxTextTokens = 8191 // text-embedding-3-small, -large, ada-002
+	defaultConcurrency   = 4
 )
 
 // MaxDimensions is the longest vector an [Embedder] accepts, as in
@@ -58,14 +53,15 @@ type EmbedderConfig struct {
 	// models); zero leaves the model's own length. Vectors of another
 	// length are an error.
 	Dimensions int
-	// BatchSize is the most texts one request carries; zero means
-	// DefaultBatchSize. Lower it for a server that takes fewer.
+	// BatchSize is the most texts one request carries; zero means 256,
+	// well under OpenAI's 2,048. Lower it for a server that takes fewer.
 	BatchSize int
 	// BatchTokens is the most input tokens one request carries, summed
-	// over its texts; zero means DefaultBatchTokens.
+	// over its texts; zero means 100,000, a third of OpenAI's 300,000 per
+	// request, leaving room for a Tokenizer that is not the model's.
 	BatchTokens int
 	// MaxTextTokens is the model's input limit for one text; zero means
-	// DefaultMaxTextTokens. Set it to your model's window: a text longer
+	// 8,191, the limit of OpenAI's embedding models. Set it to your model's window: a text longer
 	// than this (or than BatchTokens) is an error, never cut. Ollama and
 	// llama.cpp's server often run embedding models with 512 or 2,048
 	// tokens of context.
@@ -79,7 +75,7 @@ type EmbedderConfig struct {
 	// smaller vocabularies (BERT's WordPiece, as in nomic-embed-text).
 	Tokenizer tokencount.Tokenizer
 	// Concurrency is the number of requests in flight at once; zero
-	// means DefaultConcurrency.
+	// means 4.
 	Concurrency int
 }
 
@@ -114,10 +110,10 @@ func NewEmbedder(cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
 		return nil, err
 	}
-	cfg.BatchSize = cmp.Or(cfg.BatchSize, DefaultBatchSize)
-	cfg.BatchTokens = cmp.Or(cfg.BatchTokens, DefaultBatchTokens)
-	cfg.MaxTextTokens = cmp.Or(cfg.MaxTextTokens, DefaultMaxTextTokens)
-	cfg.Concurrency = cmp.Or(cfg.Concurrency, DefaultConcurrency)
+	cfg.BatchSize = cmp.Or(cfg.BatchSize, defaultBatchSize)
+	cfg.BatchTokens = cmp.Or(cfg.BatchTokens, defaultBatchTokens)
+	cfg.MaxTextTokens = cmp.Or(cfg.MaxTextTokens, defaultMaxTextTokens)
+	cfg.Concurrency = cmp.Or(cfg.Concurrency, defaultConcurrency)
 	return &Embedder{cfg: cfg}, nil
 }
 
@@ -131,13 +127,13 @@ func (e *Embedder) Config() EmbedderConfig { return e.cfg }
 // vector by the index the server gives it (servers may reorder).
 //
 // A text that is empty or white space, not valid UTF-8, or over the
-// token limit is an error wrapping [ErrEmptyText], [ErrInvalidUTF8] or
-// [ErrTextTooLong] that names it. A failing batch cancels the others; its
+// token limit is an error wrapping [ErrInvalid] or [ErrTextTooLong]
+// that names it. A failing batch cancels the others; its
 // error says which batch and which texts. Embed sends no request for no
 // texts.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if e == nil || e.cfg.Client == nil {
-		return nil, errorf("%w: use openai.NewEmbedder", ErrNotConfigured)
+		return nil, errorf("%w: a zero Embedder: use openai.NewEmbedder", ErrConfig)
 	}
 	counts, err := e.count(texts)
 	if err != nil {
@@ -174,9 +170,9 @@ func (e *Embedder) count(texts []string) ([]int, error) {
 	for i, t := range texts {
 		switch {
 		case !utf8.ValidString(t):
-			return nil, errorf("%w: text %d", ErrInvalidUTF8, i)
+			return nil, errorf("%w: text %d is not valid UTF-8", ErrInvalid, i)
 		case blank(t):
-			return nil, errorf("%w: text %d", ErrEmptyText, i)
+			return nil, errorf("%w: text %d is empty or white space", ErrInvalid, i)
 		}
 		n := e.tokens(t)
 		if n < 0 {

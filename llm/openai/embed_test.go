@@ -158,9 +158,9 @@ func TestEmbedBadInput(t *testing.T) {
 		want error
 		text string
 	}{
-		{"empty", []string{"a", ""}, openai.ErrEmptyText, "text 1"},
-		{"white space", []string{" \n\t "}, openai.ErrEmptyText, "text 0"},
-		{"invalid UTF-8", []string{"a", "b", "\xff"}, openai.ErrInvalidUTF8, "text 2"},
+		{"empty", []string{"a", ""}, openai.ErrInvalid, "text 1 is empty"},
+		{"white space", []string{" \n\t "}, openai.ErrInvalid, "text 0 is empty"},
+		{"invalid UTF-8", []string{"a", "b", "\xff"}, openai.ErrInvalid, "text 2 is not valid UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,10 +191,10 @@ func TestNewEmbedderInvalid(t *testing.T) {
 	e, err := openai.NewEmbedder(openai.EmbedderConfig{Client: c, Model: "m"})
 	require.NoError(t, err)
 	got := e.Config()
-	assert.Equal(t, openai.DefaultBatchSize, got.BatchSize)
-	assert.Equal(t, openai.DefaultBatchTokens, got.BatchTokens)
-	assert.Equal(t, openai.DefaultMaxTextTokens, got.MaxTextTokens)
-	assert.Equal(t, openai.DefaultConcurrency, got.Concurrency)
+	assert.Equal(t, 256, got.BatchSize)
+	assert.Equal(t, 100_000, got.BatchTokens)
+	assert.Equal(t, 8191, got.MaxTextTokens)
+	assert.Equal(t, 4, got.Concurrency)
 }
 
 func TestEmbedNegativeCount(t *testing.T) {

@@ -17,25 +17,18 @@ import (
 var (
 	// ErrConfig reports a bad field of a Config, EmbedderConfig,
 	// SummarizerConfig, RerankerConfig or ChatOptions, named in the
-	// error with its value and what is allowed.
+	// error with its value and what is allowed. The methods of a zero
+	// Client, Embedder, Summarizer or Reranker return it too: make them
+	// with [New], [NewEmbedder], [NewSummarizer] and [NewReranker].
 	ErrConfig = errors.New("openai: invalid configuration")
-	// ErrNotConfigured is returned by the methods of a zero Client,
-	// Embedder or Summarizer: make them with [New], [NewEmbedder] and
-	// [NewSummarizer].
-	ErrNotConfigured = errors.New("openai: not made by New")
-	// ErrEmptyText reports a text with nothing but white space in it.
-	ErrEmptyText = errors.New("openai: text is empty")
-	// ErrInvalidUTF8 reports a text that is not valid UTF-8 (JSON would
-	// silently replace its bad bytes).
-	ErrInvalidUTF8 = errors.New("openai: text is not valid UTF-8")
+	// ErrInvalid reports input the client refuses before sending
+	// anything, named in the error: a text that is empty or white space
+	// or not valid UTF-8 (JSON would silently replace its bad bytes), a
+	// chat call without messages, a message without a Role.
+	ErrInvalid = errors.New("openai: invalid input")
 	// ErrTextTooLong reports a text to embed that is longer than the
 	// token limit of one request or of one input: it is never cut.
 	ErrTextTooLong = errors.New("openai: text is over the token limit")
-	// ErrNoMessages reports a chat call without messages.
-	ErrNoMessages = errors.New("openai: no messages")
-	// ErrInvalidMessage reports a chat message without a Role or with
-	// content that is not valid UTF-8.
-	ErrInvalidMessage = errors.New("openai: invalid message")
 
 	// ErrBadRequest matches an [*APIError] with a 4xx status other than
 	// 401, 403, 404 and 429: the request itself is wrong; retrying the

@@ -10,14 +10,11 @@ import (
 	"unicode/utf8"
 )
 
-// Defaults used for the zero values of [RerankerConfig]'s fields.
+// Defaults used for the zero values of [RerankerConfig]'s fields, stated
+// on each field and reported by [Reranker.Config].
 const (
-	// DefaultRerankPath is the rerank endpoint under the base URL.
-	DefaultRerankPath = "rerank"
-	// DefaultRerankBatchSize is the batch limit of Hugging Face
-	// text-embeddings-inference (its --max-client-batch-size), the
-	// smallest of the common servers.
-	DefaultRerankBatchSize = 32
+	defaultRerankPath      = "rerank"
+	defaultRerankBatchSize = 32
 )
 
 // RerankerConfig configures a [Reranker]. The zero value (with a Client)
@@ -34,13 +31,14 @@ type RerankerConfig struct {
 	// servers that serve one model.
 	Model string
 	// Path is the endpoint under the client's base URL; empty means
-	// DefaultRerankPath.
+	// "rerank".
 	Path string
-	// BatchSize is the most texts one request carries; zero means
-	// DefaultRerankBatchSize.
+	// BatchSize is the most texts one request carries; zero means 32,
+	// the batch limit of Hugging Face text-embeddings-inference (its
+	// --max-client-batch-size), the smallest of the common servers.
 	BatchSize int
 	// Concurrency is the number of requests in flight at once; zero
-	// means DefaultConcurrency.
+	// means 4.
 	Concurrency int
 }
 
@@ -77,9 +75,9 @@ func NewReranker(cfg RerankerConfig) (*Reranker, error) {
 	if cfg.Client, err = orEnvironment(cfg.Client); err != nil {
 		return nil, err
 	}
-	cfg.Path = cmp.Or(cfg.Path, DefaultRerankPath)
-	cfg.BatchSize = cmp.Or(cfg.BatchSize, DefaultRerankBatchSize)
-	cfg.Concurrency = cmp.Or(cfg.Concurrency, DefaultConcurrency)
+	cfg.Path = cmp.Or(cfg.Path, defaultRerankPath)
+	cfg.BatchSize = cmp.Or(cfg.BatchSize, defaultRerankBatchSize)
+	cfg.Concurrency = cmp.Or(cfg.Concurrency, defaultConcurrency)
 	return &Reranker{cfg: cfg}, nil
 }
 
@@ -93,12 +91,12 @@ func (r *Reranker) Config() RerankerConfig { return r.cfg }
 // no request is sent for no texts.
 //
 // A query or text that is empty or white space, or not valid UTF-8, is an
-// error wrapping [ErrEmptyText] or [ErrInvalidUTF8]. An answer without
+// error wrapping [ErrInvalid] that names it. An answer without
 // exactly one score for each text of a batch (an index missing, repeated
 // or out of range) wraps [ErrBadResponse].
 func (r *Reranker) Rerank(ctx context.Context, query string, texts []string) ([]float64, error) {
 	if r == nil || r.cfg.Client == nil {
-		return nil, errorf("%w: use openai.NewReranker", ErrNotConfigured)
+		return nil, errorf("%w: a zero Reranker: use openai.NewReranker", ErrConfig)
 	}
 	if err := checkText(query, "the query"); err != nil {
 		return nil, err
@@ -125,9 +123,9 @@ func (r *Reranker) Rerank(ctx context.Context, query string, texts []string) ([]
 func checkText(t, what string) error {
 	switch {
 	case !utf8.ValidString(t):
-		return errorf("%w: %s", ErrInvalidUTF8, what)
+		return errorf("%w: %s is not valid UTF-8", ErrInvalid, what)
 	case blank(t):
-		return errorf("%w: %s", ErrEmptyText, what)
+		return errorf("%w: %s is empty or white space", ErrInvalid, what)
 	}
 	return nil
 }

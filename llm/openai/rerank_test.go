@@ -222,12 +222,12 @@ func TestRerankInvalid(t *testing.T) {
 	r := newReranker(t, api, openai.RerankerConfig{})
 	ctx := context.Background()
 	_, err := r.Rerank(ctx, " \n", rerankTexts)
-	assert.ErrorIs(t, err, openai.ErrEmptyText)
+	assert.ErrorIs(t, err, openai.ErrInvalid)
 	_, err = r.Rerank(ctx, "q", []string{"fine", ""})
-	assert.ErrorIs(t, err, openai.ErrEmptyText)
+	assert.ErrorIs(t, err, openai.ErrInvalid)
 	assert.Contains(t, err.Error(), "text 1")
 	_, err = r.Rerank(ctx, "q", []string{"\xff"})
-	assert.ErrorIs(t, err, openai.ErrInvalidUTF8)
+	assert.ErrorIs(t, err, openai.ErrInvalid)
 	assert.Empty(t, api.requests, "no request")
 
 	c := r.Config().Client
@@ -241,7 +241,7 @@ func TestRerankInvalid(t *testing.T) {
 		assert.ErrorIs(t, err, openai.ErrConfig, "%+v", cfg)
 	}
 	_, err = (*openai.Reranker)(nil).Rerank(ctx, "q", rerankTexts)
-	assert.ErrorIs(t, err, openai.ErrNotConfigured)
-	assert.Equal(t, openai.DefaultRerankBatchSize, r.Config().BatchSize)
-	assert.Equal(t, openai.DefaultRerankPath, r.Config().Path)
+	assert.ErrorIs(t, err, openai.ErrConfig)
+	assert.Equal(t, 32, r.Config().BatchSize)
+	assert.Equal(t, "rerank", r.Config().Path)
 }

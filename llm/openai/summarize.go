@@ -60,19 +60,19 @@ func (cfg SummarizerConfig) options() ChatOptions {
 func (s *Summarizer) Config() SummarizerConfig { return s.cfg }
 
 // Summarize returns the model's reply to text, trimmed. A text that is
-// empty or white space is an error wrapping [ErrEmptyText], one that is
-// not valid UTF-8 wraps [ErrInvalidUTF8]. A reply the model stopped at
+// empty or white space, or not valid UTF-8, is an error wrapping
+// [ErrInvalid]. A reply the model stopped at
 // MaxTokens is an error wrapping [ErrTruncated] (a cut summary would be
 // cached as if it were whole), and an empty one wraps [ErrEmptyReply].
 func (s *Summarizer) Summarize(ctx context.Context, text string) (string, error) {
 	if s == nil || s.cfg.Client == nil {
-		return "", errorf("%w: use openai.NewSummarizer", ErrNotConfigured)
+		return "", errorf("%w: a zero Summarizer: use openai.NewSummarizer", ErrConfig)
 	}
 	if !utf8.ValidString(text) {
-		return "", ErrInvalidUTF8
+		return "", errorf("%w: the text is not valid UTF-8", ErrInvalid)
 	}
 	if blank(text) {
-		return "", ErrEmptyText
+		return "", errorf("%w: the text is empty or white space", ErrInvalid)
 	}
 	msgs := make([]Message, 0, 2)
 	if s.cfg.System != "" {

@@ -47,8 +47,8 @@ func TestSummarizeFailures(t *testing.T) {
 	}{
 		{"cut at MaxTokens", chatCompletion("The document is about the", "length"), "text", openai.ErrTruncated},
 		{"empty reply", chatCompletion("  \n", "stop"), "text", openai.ErrEmptyReply},
-		{"empty text", chatCompletion("x", "stop"), " \n", openai.ErrEmptyText},
-		{"invalid UTF-8", chatCompletion("x", "stop"), "a\xffb", openai.ErrInvalidUTF8},
+		{"empty text", chatCompletion("x", "stop"), " \n", openai.ErrInvalid},
+		{"invalid UTF-8", chatCompletion("x", "stop"), "a\xffb", openai.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,15 +79,15 @@ func TestNewSummarizerInvalid(t *testing.T) {
 }
 
 func TestDefaultClientFromEnvironment(t *testing.T) {
-	t.Setenv(openai.EnvBaseURL, "http://localhost:11434/v1")
-	t.Setenv(openai.EnvAPIKey, "")
+	t.Setenv("OPENAI_BASE_URL", "http://localhost:11434/v1")
+	t.Setenv("OPENAI_API_KEY", "")
 	s, err := openai.NewSummarizer(openai.SummarizerConfig{Model: "llama3.2"})
 	require.NoError(t, err)
 	assert.Equal(t, "http://localhost:11434/v1", s.Config().Client.Config().BaseURL)
 	e, err := openai.NewEmbedder(openai.EmbedderConfig{Model: "nomic-embed-text"})
 	require.NoError(t, err)
 	assert.Equal(t, "http://localhost:11434/v1", e.Config().Client.Config().BaseURL)
-	t.Setenv(openai.EnvBaseURL, "not a url")
+	t.Setenv("OPENAI_BASE_URL", "not a url")
 	_, err = openai.NewEmbedder(openai.EmbedderConfig{Model: "nomic-embed-text"})
 	assert.ErrorIs(t, err, openai.ErrConfig)
 }

@@ -83,6 +83,7 @@ type options struct {
 	relative    bool
 	budget      int
 	depths      []int
+	picking     []eval.RetrieverSetting // Rerank and Diversity only
 }
 
 func parse(args []string, stderr io.Writer) (options, error) {
@@ -106,6 +107,7 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.budget, "context-tokens", 0, "with -retriever, the token budget of answer-in-context (0: k times the size)")
 	fs.BoolVar(&o.relative, "relative", false, "with -retriever, fuse by relative scores (retrieve.Relative) instead of ranks")
 	depths := fs.String("depths", "", "with -retriever, search depths to run, comma-separated (default: retrieve's)")
+	picking := fs.String("picking", "none", "with -retriever, what follows widening, comma-separated: none, or +-joined bm25rerank (an offline BM25 stand-in, not a model), mmr<lambda>, perdoc<n>, such as mmr0.5+perdoc2")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -131,6 +133,13 @@ func parse(args []string, stderr io.Writer) (options, error) {
 			return o, fmt.Errorf("-depths: %q is not a depth", d)
 		}
 		o.depths = append(o.depths, n)
+	}
+	for _, p := range fields(*picking) {
+		s, err := parsePicking(p)
+		if err != nil {
+			return o, fmt.Errorf("-picking: %w", err)
+		}
+		o.picking = append(o.picking, s)
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -270,6 +279,10 @@ func retrieverSettings(o options) ([]eval.RetrieverSetting, error) {
 	if len(ks) == 0 {
 		ks = []int{0}
 	}
+	picks := o.picking
+	if len(picks) == 0 {
+		picks = []eval.RetrieverSetting{{}}
+	}
 	method := retrieve.Reciprocal
 	if o.relative {
 		method = retrieve.Relative
@@ -288,12 +301,41 @@ func retrieverSettings(o options) ([]eval.RetrieverSetting, error) {
 		for _, w := range ws {
 			for _, k := range kk {
 				for _, d := range depths {
-					out = append(out, eval.RetrieverSetting{Search: search, Fusion: retrieve.FusionConfig{K: k, Weights: w, Method: method}, Depth: d})
+					for _, p := range picks {
+						out = append(out, eval.RetrieverSetting{Search: search, Fusion: retrieve.FusionConfig{K: k, Weights: w, Method: method}, Depth: d,
+							Rerank: p.Rerank, Diversity: p.Diversity})
+					}
 				}
 			}
 		}
 	}
 	return out, nil
+}
+
+// parsePicking reads one item of -picking: "none", or +-joined
+// bm25rerank, mmr<lambda>, perdoc<n>.
+func parsePicking(item string) (eval.RetrieverSetting, error) {
+	var s eval.RetrieverSetting
+	if item == "none" {
+		return s, nil
+	}
+	for _, part := range strings.Split(item, "+") {
+		var err error
+		switch {
+		case part == "bm25rerank":
+			s.Rerank = true
+		case strings.HasPrefix(part, "mmr"):
+			s.Diversity.Lambda, err = strconv.ParseFloat(part[3:], 64)
+		case strings.HasPrefix(part, "perdoc"):
+			s.Diversity.PerDocument, err = strconv.Atoi(part[6:])
+		default:
+			err = fmt.Errorf("%q is none of bm25rerank, mmr<lambda>, perdoc<n>", part)
+		}
+		if err != nil {
+			return s, fmt.Errorf("%q: %w", item, err)
+		}
+	}
+	return s, nil
 }
 
 // withSearches returns each method with each search, method by method.
