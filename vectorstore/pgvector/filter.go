@@ -143,18 +143,17 @@ func (b *sqlFilter) numberRange(key string, c vectorstore.Cond) string {
 		return "FALSE" // before any parameter: each one must be used
 	}
 	v := "(metadata ->> " + b.arg(key) + "::text)"
-	x := "(CASE WHEN length(" + v + ") <= 64 AND " + v + " ~ " + b.arg(vectorstore.NumberPattern) + "::text THEN " + v + "::float8 END)"
-	var parts []string
+	valid := "length(" + v + ") <= 64 AND " + v + " ~ " + b.arg(vectorstore.NumberPattern) + "::text"
+	parts := []string{"TRUE"}
 	if !math.IsInf(lo, -1) {
-		parts = append(parts, x+" >= "+b.arg(lo)+"::float8")
+		parts = append(parts, v+"::float8 >= "+b.arg(lo)+"::float8")
 	}
 	if !math.IsInf(hi, 1) {
-		parts = append(parts, x+" <= "+b.arg(hi)+"::float8")
+		parts = append(parts, v+"::float8 <= "+b.arg(hi)+"::float8")
 	}
-	if len(parts) == 0 {
-		return "(" + x + " IS NOT NULL)"
-	}
-	return "coalesce(" + strings.Join(parts, " AND ") + ", FALSE)"
+	// The pattern is tested once, before any cast; ELSE FALSE keeps a
+	// missing key (NULL) from making the condition NULL.
+	return "(CASE WHEN " + valid + " THEN " + strings.Join(parts, " AND ") + " ELSE FALSE END)"
 }
 
 // timeRange is a TimeRange. A value is read only when it matches
@@ -179,20 +178,20 @@ func (b *sqlFilter) timeRange(key string, c vectorstore.Cond) string {
 	v := "(metadata ->> " + b.arg(key) + "::text)"
 	valid := v + " ~ " + b.arg(vectorstore.TimePattern) + "::text AND substr(" + v + ", 1, 4) <> '0000'"
 	lastDay := "extract(day from (substr(" + v + ", 1, 7) || '-01')::date + interval '1 month - 1 day')"
-	secs := "(CASE WHEN " + valid + " THEN CASE WHEN substr(" + v + ", 9, 2)::int <= " + lastDay +
-		" THEN regexp_replace(" + v + ", '\\.[0-9]+', '')::timestamptz END END)"
+	secs := "regexp_replace(" + v + ", '\\.[0-9]+', '')::timestamptz"
 	frac := "rpad(coalesce(substring(" + v + " from '\\.([0-9]+)'), ''), 9, '0')"
-	var parts []string
+	parts := []string{"TRUE"}
 	if !from.IsZero() {
 		parts = append(parts, "("+secs+", "+frac+") >= ("+b.arg(from.Truncate(1e9))+"::timestamptz, "+b.arg(nanos(from.Nanosecond()))+"::text)")
 	}
 	if !to.IsZero() {
 		parts = append(parts, "("+secs+", "+frac+") <= ("+b.arg(to.Truncate(1e9))+"::timestamptz, "+b.arg(nanos(to.Nanosecond()))+"::text)")
 	}
-	if len(parts) == 0 {
-		return "(" + secs + " IS NOT NULL)"
-	}
-	return "coalesce(" + strings.Join(parts, " AND ") + ", FALSE)"
+	// Nested CASEs: the pattern is tested once, and the day only of a
+	// value that has the layout; ELSE FALSE keeps a missing key (NULL)
+	// from making the condition NULL.
+	return "(CASE WHEN " + valid + " THEN CASE WHEN substr(" + v + ", 9, 2)::int <= " + lastDay +
+		" THEN " + strings.Join(parts, " AND ") + " ELSE FALSE END ELSE FALSE END)"
 }
 
 func nanos(n int) string { return fmt.Sprintf("%09d", n) }
