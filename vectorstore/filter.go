@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -468,4 +469,53 @@ func isTime(s string) bool {
 	}
 	s = rest
 	return two(1, 15) && two(4, 59)
+}
+
+// String returns c in a form for people, such as and(in("dept", "hr",
+// "it"), range("year", 2020, 2024)); the zero Cond is "all".
+func (c Cond) String() string {
+	var b strings.Builder
+	c.write(&b)
+	return b.String()
+}
+
+func (c *Cond) write(b *strings.Builder) {
+	name := strings.ToLower(c.Kind().String())
+	if c.op == opAll {
+		b.WriteString(name)
+		return
+	}
+	b.WriteString(name)
+	b.WriteByte('(')
+	switch c.op {
+	case opAnd, opOr, opNot:
+		for i := range c.conds {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			c.conds[i].write(b)
+		}
+	default:
+		b.WriteString(strconv.Quote(c.key))
+		switch c.op {
+		case opIn:
+			for _, v := range c.values {
+				b.WriteString(", ")
+				b.WriteString(strconv.Quote(v))
+			}
+		case opRange:
+			fmt.Fprintf(b, ", %v, %v", c.lo, c.hi)
+		case opTime:
+			from, to := c.TimeBounds()
+			fmt.Fprintf(b, ", %s, %s", timeBound(from), timeBound(to))
+		}
+	}
+	b.WriteByte(')')
+}
+
+func timeBound(t time.Time) string {
+	if t.IsZero() {
+		return "open"
+	}
+	return t.Format(time.RFC3339Nano)
 }

@@ -59,7 +59,9 @@ func (s *Store) Range(ctx context.Context, docID string, from, to int) ([]vector
 // similarity, best first (ties in score by ID), among those that match
 // filter, which is pushed down: DocIDs as doc_id = ANY(...), Metadata as
 // JSONB containment (metadata @> ...), served by the btree and GIN
-// indexes. Scores are 1 minus pgvector's cosine distance (<=>), clamped
+// indexes, and Where as the package README's Filters section says, with
+// parameters only. A filter that [vectorstore.Filter.Check] refuses
+// gives its error, wrapping [vectorstore.ErrInvalidArgument]. Scores are 1 minus pgvector's cosine distance (<=>), clamped
 // to [-1, 1]. Without [Config.HNSW] the search is an exact scan; with it,
 // it is approximate and may return fewer than k hits. Hits carry no
 // vectors, which it does not fetch.
