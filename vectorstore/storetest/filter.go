@@ -17,15 +17,18 @@ import (
 // (text, a date alone, a day the month lacks, a lower-case t, a number
 // with a space or a long exponent).
 var filterValues = map[string][]string{
-	"dept": {"hr", "it", "sales", "legal", ""},
+	"dept": {"hr", "it", "sales", "legal", "", "o'brien", `x"y\z`, "$1"},
 	"year": {"2019", "2020", "2021.5", "2022", "2023", "2024", "2.024e3", "-7", "+3", ".5", "5.", "n/a", " 2022", "1e400", "NaN", "Inf", "0x10", "2e+02"},
 	"at": {"2024-01-01T00:00:00Z", "2024-01-01T01:00:00+01:00", "2024-06-30T23:59:59.999999999Z",
 		"2024-06-30T23:59:59.9999995Z", "2025-03-01T09:30:00-05:00", "2024-02-30T00:00:00Z",
 		"2024-01-01", "2024-01-01t00:00:00z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "soon"},
-	"tag": {"a", "b", "c"},
+	"tag":        {"a", "b", "c"},
+	`it's "odd"`: {"1", "2020", "2024-01-01T00:00:00Z", "a"},
 }
 
-var filterKeys = []string{"dept", "year", "at", "tag"}
+// filterKeys are the keys of filterValues; the last one holds quotes, as a
+// key a store must pass as a parameter, never in its query's text.
+var filterKeys = []string{"dept", "year", "at", "tag", `it's "odd"`}
 
 // filterRecords returns n records with random metadata from filterValues
 // (each key present or not), in docs documents.
