@@ -436,39 +436,37 @@ func isTime(s string) bool {
 	if len(s) < 20 || len(s) > 35 {
 		return false
 	}
-	two := func(i int, hi int) bool {
-		return isDigit(s[i]) && isDigit(s[i+1]) && int(s[i]-'0')*10+int(s[i+1]-'0') <= hi
-	}
-	for _, i := range []int{0, 1, 2, 3} {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	if s[:4] == "0000" || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+	if !isDigit(s[0]) || !isDigit(s[1]) || !twoDigits(s, 2, 99) || s[:4] == "0000" {
 		return false
 	}
-	if !two(5, 12) || s[5:7] == "00" || !two(8, 31) || s[8:10] == "00" || !two(11, 23) || !two(14, 59) || !two(17, 59) {
+	if s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
 		return false
 	}
-	rest := s[19:]
-	if rest[0] == '.' {
+	if !twoDigits(s, 5, 12) || s[5:7] == "00" || !twoDigits(s, 8, 31) || s[8:10] == "00" ||
+		!twoDigits(s, 11, 23) || !twoDigits(s, 14, 59) || !twoDigits(s, 17, 59) {
+		return false
+	}
+	zone := s[19:]
+	if zone[0] == '.' {
 		n := 1
-		for n < len(rest) && isDigit(rest[n]) {
+		for n < len(zone) && isDigit(zone[n]) {
 			n++
 		}
 		if n == 1 || n > 10 {
 			return false
 		}
-		rest = rest[n:]
+		zone = zone[n:]
 	}
-	if rest == "Z" {
+	if zone == "Z" {
 		return true
 	}
-	if len(rest) != 6 || (rest[0] != '+' && rest[0] != '-') || rest[3] != ':' {
-		return false
-	}
-	s = rest
-	return two(1, 15) && two(4, 59)
+	return len(zone) == 6 && (zone[0] == '+' || zone[0] == '-') && zone[3] == ':' &&
+		twoDigits(zone, 1, 15) && twoDigits(zone, 4, 59)
+}
+
+// twoDigits reports whether s[i:i+2] are two digits of a number at most limit.
+func twoDigits(s string, i, limit int) bool {
+	return isDigit(s[i]) && isDigit(s[i+1]) && int(s[i]-'0')*10+int(s[i+1]-'0') <= limit
 }
 
 // String returns c in a form for people, such as and(in("dept", "hr",
