@@ -354,14 +354,19 @@ func splitO200k(text string, i int) int {
 	}
 	c0, w0 := classAt(text, i)
 	canPrefix := prefixable(c0) && i+w0 < len(text)
-	for _, body := range [2]func(string, int) int{wordLowerTail, wordUpperHead} {
-		if canPrefix {
-			if e := body(text, i+w0); e >= 0 {
+	// Both word alternatives need a letter or mark at i, or at i+w0 after a
+	// prefix: punctuation and white space before anything else (most
+	// pieces of code) skip them.
+	if c0&(cUp|cLow) != 0 || canPrefix && wordy(text, i+w0) {
+		for _, body := range [2]func(string, int) int{wordLowerTail, wordUpperHead} {
+			if canPrefix {
+				if e := body(text, i+w0); e >= 0 {
+					return e
+				}
+			}
+			if e := body(text, i); e >= 0 {
 				return e
 			}
-		}
-		if e := body(text, i); e >= 0 {
-			return e
 		}
 	}
 	if c0&cN != 0 {
@@ -377,6 +382,13 @@ func splitO200k(text string, i int) int {
 		return e
 	}
 	return whitespace(text, i)
+}
+
+// wordy reports whether the rune at text[i] is in [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+// or [\p{Ll}\p{Lm}\p{Lo}\p{M}], the runes o200k_base's words start with.
+func wordy(text string, i int) bool {
+	c, _ := classAt(text, i)
+	return c&(cUp|cLow) != 0
 }
 
 // asciiWordO200k matches at i the commonest pieces of o200k_base's first
