@@ -32,9 +32,10 @@
 //     each chunk within a token cap, with at most one Summarizer call per
 //     document and an offline extractive summarizer.
 //   - [github.com/ragkit/ragkit/vectorstore]: the Embedder and VectorStore
-//     interfaces; Memory, an in-memory store with exact vector search,
-//     BM25 keyword search (both at once over the same records) and
-//     persistence; Lexical, an offline embedder.
+//     interfaces and metadata filters; Memory, an in-memory store with
+//     exact vector search, stemmed BM25 keyword search (both at once over
+//     the same records), an index of metadata values and persistence;
+//     Lexical, an offline embedder.
 //     [github.com/ragkit/ragkit/vectorstore/storetest] is the conformance
 //     suite every store passes.
 //   - github.com/ragkit/ragkit/vectorstore/pgvector: a VectorStore in
@@ -54,7 +55,8 @@
 //     Retriever from a question to passages: vector and keyword search
 //     fused, a filter, hits widened into windows or segments, passages
 //     ranked by their strongest evidence with their title and section
-//     path, and the items of a prompt's budget in one call.
+//     path, reranking and diversity, and the items of a prompt's budget in
+//     one call.
 //   - [github.com/ragkit/ragkit/llm/openai]: a client of OpenAI-compatible
 //     servers (OpenAI, Ollama, vLLM, llama.cpp, LM Studio) on net/http
 //     alone: an Embedder, a Summarizer and streaming chat, with retries and
@@ -70,14 +72,17 @@
 //
 // # The flow of data
 //
-//	document text ──segment──▶ spans: paragraphs, sentences, words, graphemes (byte offsets)
-//	              ──chunker──▶ []chunker.Chunk: balanced, within [min,max] tokens, exact counts
-//	              ──contextheader──▶ embed text = header + chunk (the chunk's own text unchanged)
-//	              ──Embedder──▶ vectors ──▶ VectorStore.Upsert   (ingest: all of these, embedding only changed chunks)
-//	question      ──Embedder──▶ VectorStore.Query ──▶ hits
-//	              ──window──▶ hits grown into windows (or relevant segments), merged per document
-//	              ──budget──▶ the prompt: sections by priority, each within its budget,
-//	                          the whole within the model's limit, with a report
+//	folder    ──loader──▶ documents (ID, title, format, metadata); skipped files reported
+//	document  ──document──▶ its outline: headings and section paths, computed once
+//	          ──chunker──▶ []chunker.Chunk: balanced, within MaxTokens, cut before headings, exact counts
+//	          ──contextheader──▶ embed text = header + chunk (the chunk's own text unchanged)
+//	          ──Embedder──▶ vectors ──▶ VectorStore.Upsert   (ingest: all of these; records carry
+//	                                     title, section path and summary; re-embeds only changes)
+//	question  ──retrieve.Retriever──▶ vector + keyword search, fused and filtered; hits widened
+//	                                   into windows or segments, reranked, diversified; passages
+//	                                   best first with their provenance
+//	          ──budget──▶ the prompt: sections by priority, each within its budget,
+//	                      the whole within the model's limit, with a report
 //
 // # Principles
 //

@@ -15,7 +15,7 @@ package chunker
 // text planned the same way, so its chunks are byte for byte the same.
 //
 // An anchor is a candidate at a sentence boundary or stronger whose key,
-// its rank and then a hash of the bytes around it, is the greatest of the
+// its rank and then a hash of the bytes around it (see anchorHash), is the greatest of the
 // keys of those candidates within reach tokens on either side, and which
 // lies at least reach tokens from either end of the text. Whether a
 // candidate is an anchor thus depends on the text within reach tokens of
@@ -75,9 +75,10 @@ func (p *planner) appendAnchors(s *split, out []int) []int {
 		if c.opt || c.rank > rSentence {
 			continue
 		}
-		strong = append(strong, strongCand{i: i, pos: c.e, key: anchorKey(s, c)})
+		strong = append(strong, strongCand{i: i, pos: c.e, key: rankKey(c.rank)})
 	}
 	p.strong = strong
+	p.hashWhereNeeded(s, reach)
 	// A candidate is an anchor if no key within reach before it is
 	// greater or equal (first pass, which marks the survivors) and none
 	// within reach after it is greater (second pass, backwards).
@@ -128,9 +129,85 @@ func (w *keyWindow) slide(n int) bool {
 	return beats
 }
 
-// anchorKey returns the key of candidate c: the stronger its rank the
-// greater, and among equal ranks a hash of the bytes around it.
-func anchorKey(s *split, c *cand) uint64 {
+// hashWhereNeeded completes the keys of p.strong, which hold their ranks
+// only, with the hash of the bytes around them where the hash can decide
+// an anchor: where a candidate of the same rank within reach (or the
+// candidate itself) has no stronger one within reach. Any other
+// candidate loses to a stronger one within reach, as does every candidate
+// of its rank within reach of it, whatever their hashes; the anchors come
+// out as if every key held its hash, at a fraction of the hashing.
+func (p *planner) hashWhereNeeded(s *split, reach int) {
+	strong := p.strong
+	top := grow(p.isMax, len(strong)) // no stronger candidate within reach
+	for n := range top {
+		top[n] = true
+	}
+	var seen [numRanks]int // 1 + index of the last candidate of each rank passed
+	mark := func(n int) {
+		for q := range strong[n].rank() { // the stronger ranks
+			if m := seen[q] - 1; m >= 0 && abs(strong[n].pos-strong[m].pos) <= reach {
+				top[n] = false
+				return
+			}
+		}
+	}
+	for n := range strong {
+		mark(n)
+		seen[strong[n].rank()] = n + 1
+	}
+	seen = [numRanks]int{}
+	for n := len(strong) - 1; n >= 0; n-- {
+		mark(n)
+		seen[strong[n].rank()] = n + 1
+	}
+	// need: a top candidate of the same rank within reach, before or at n
+	// (forward) or after it (backward).
+	need := func(n int, lastTop *[numRanks]int) bool {
+		r := strong[n].rank()
+		if top[n] {
+			lastTop[r] = n + 1
+			return true
+		}
+		m := lastTop[r] - 1
+		return m >= 0 && abs(strong[n].pos-strong[m].pos) <= reach
+	}
+	hashed := func(n int) {
+		if strong[n].key&(1<<56-1) == 0 {
+			strong[n].key |= anchorHash(s, &s.cands[strong[n].i])
+		}
+	}
+	var lastTop [numRanks]int
+	for n := range strong {
+		if need(n, &lastTop) {
+			hashed(n)
+		}
+	}
+	lastTop = [numRanks]int{}
+	for n := len(strong) - 1; n >= 0; n-- {
+		if need(n, &lastTop) {
+			hashed(n)
+		}
+	}
+	p.isMax = top
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// rank returns the rank of the candidate, from its key.
+func (a strongCand) rank() rank { return numRanks - rank(a.key>>56) }
+
+// rankKey returns the part of an anchor key that its rank gives: the
+// stronger the rank, the greater.
+func rankKey(r rank) uint64 { return uint64(numRanks-r) << 56 }
+
+// anchorHash returns the hash of the bytes around candidate c, in the low
+// 56 bits.
+func anchorHash(s *split, c *cand) uint64 {
 	a, b := max(s.first, c.end-anchorContext), min(s.last, c.start+anchorContext)
 	h := uint64(14695981039346656037) // FNV-1a
 	for i := a; i < b; i++ {
@@ -141,5 +218,5 @@ func anchorKey(s *split, c *cand) uint64 {
 	h ^= h >> 33
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33
-	return uint64(numRanks-c.rank)<<56 | h>>8
+	return h >> 8
 }

@@ -172,7 +172,7 @@ func (s *split) realBreaks(b *block) []cand {
 		if !real && !md {
 			next, line := text[l.start:l.end], text[prev.start:prev.end]
 			real = prev.ind != l.ind || listmark.Item(next) ||
-				prev.width+1+firstWordWidth(next) <= maxW && (endsPunct(line) || !startsLower(next))
+				(endsPunct(line) || !startsLower(next)) && firstWordFits(next, maxW-prev.width-1)
 		}
 		if real {
 			out = append(out, cand{end: prev.end, start: l.start, rank: rLine, unit: uProse})
@@ -212,6 +212,9 @@ func (s *split) blockLines(b *block) []lineInfo {
 // startsUpper reports whether s starts with a capital letter, after any
 // opening quotes or brackets.
 func startsUpper(s string) bool {
+	if s != "" && ('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z') {
+		return s[0] <= 'Z' // the commonest case, without the tables
+	}
 	for _, r := range s {
 		if unicode.IsLetter(r) {
 			return unicode.IsUpper(r) || unicode.IsTitle(r)
@@ -241,18 +244,33 @@ func endsPunct(s string) bool {
 	return false
 }
 
-// firstWordWidth returns the number of characters before the first
-// white space of s.
-func firstWordWidth(s string) int {
+// firstWordFits reports whether the characters before the first white
+// space of s are at most width. It stops reading at width+1 characters:
+// a line of code or a table row can be one long word.
+func firstWordFits(s string, width int) bool {
 	n := 0
-	for _, r := range s {
+	for i := 0; i < len(s); n++ {
+		if n > width {
+			return false
+		}
+		if b := s[i]; b < utf8.RuneSelf {
+			if asciiSpace[b] {
+				break
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsSpace(r) {
 			break
 		}
-		n++
+		i += w
 	}
-	return n
+	return n <= width
 }
+
+// asciiSpace marks the ASCII bytes that unicode.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // addClauses adds clause cuts inside the long sentences (and lines) of a
 // prose block whose candidates are s.cands[from:], the first being the

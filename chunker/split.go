@@ -66,8 +66,14 @@ func newSplit(c *Chunker, text string, first, last int) *split {
 	return s
 }
 
-// maxPooled bounds the buffers a split keeps for the next call.
-const maxPooled = 1 << 16
+// maxPooled bounds the buffers a split keeps for the next call, in
+// candidates: room for a text of several megabytes (addCands reserves one
+// candidate per 32 bytes), so that Split allocates about as much per byte
+// of a long text as of a short one, while the buffers of a larger one-off
+// text (10 MiB of candidates and more) are dropped rather than pinned. The
+// pool itself lets go of what no call reuses within two garbage
+// collections.
+const maxPooled = 1 << 18
 
 func (s *split) release() {
 	s.c, s.tok, s.text, s.lineEnds = nil, nil, "", markdown.Lines{}

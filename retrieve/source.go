@@ -10,7 +10,7 @@ import (
 // source is what a Widener reads: the store itself, or, with a filter,
 // a view of it without the records the filter excludes.
 func (r *Retriever) source() window.Source {
-	if len(r.cfg.Filter.DocIDs) == 0 && len(r.cfg.Filter.Metadata) == 0 {
+	if r.cfg.Filter.IsZero() {
 		return r.cfg.Store
 	}
 	return filtered{store: r.cfg.Store, filter: r.cfg.Filter}

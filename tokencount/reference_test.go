@@ -104,6 +104,9 @@ func TestWordShapesMatchTiktokenGo(t *testing.T) {
 		"end", " end", "End", "END", "x", " X", "(", "a'", "ab'",
 		"snake_case CONSTANT_CASE kebab-case dotted.name path/to/file.go",
 		"ﬁnance ǅemal ǈ ǋa Ǳb",
+		// Punctuation, white space and digits before a letter or a mark,
+		// which o200k_base's word alternatives may or may not take.
+		"(\u0301a) \u0301 \n\u0301 -\u0300x 1\u0301 ,Über .ǅ \t\u0300\u0301 );\n\tλx / é",
 	}
 	for _, text := range texts {
 		for _, name := range tokencount.Encodings() {

@@ -101,6 +101,12 @@ func wideClass(s string) (uint8, int) {
 
 var classBlocks [256]atomic.Pointer[[256]uint8]
 
+// c1Wide returns the class of the non-ASCII rune at text[i].
+func c1Wide(text string, i int) uint8 {
+	c, _ := wideClass(text[i:])
+	return c
+}
+
 // prefixable reports whether a rune of class c matches [^\r\n\p{L}\p{N}].
 func prefixable(c uint8) bool { return c&(cNL|cL|cN) == 0 }
 
@@ -242,15 +248,25 @@ func whitespace(text string, i int) int {
 //
 //	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 func splitCl100k(text string, i int) int {
-	if e := contraction(text, i, true); e >= 0 {
-		return e
+	// classAt by hand (the compiler does not inline it): this runs once
+	// for every piece.
+	c0, w0 := byteClass[text[i]], 1
+	if c0 == cWide {
+		c0, w0 = wideClass(text[i:])
+	} else if text[i] == '\'' {
+		if e := contraction(text, i, true); e >= 0 {
+			return e
+		}
 	}
-	c0, w0 := classAt(text, i)
 	if c0&cL != 0 {
 		return run(text, i+w0, cL)
 	}
 	if prefixable(c0) && i+w0 < len(text) {
-		if c1, w1 := classAt(text, i+w0); c1&cL != 0 {
+		c1, w1 := byteClass[text[i+w0]], 1
+		if c1 == cWide {
+			c1, w1 = wideClass(text[i+w0:])
+		}
+		if c1&cL != 0 {
 			return run(text, i+w0+w1, cL)
 		}
 	}
@@ -270,7 +286,7 @@ func splitCl100k(text string, i int) int {
 // class c0, and returns its end or -1.
 func spacePunct(text string, i int, c0 uint8) int {
 	if text[i] == ' ' && i+1 < len(text) {
-		if c1, _ := classAt(text, i+1); punct(c1) {
+		if c1 := byteClass[text[i+1]]; c1 == 0 || c1 == cWide && punct(c1Wide(text, i+1)) {
 			return runPunct(text, i+1)
 		}
 	}
@@ -338,14 +354,19 @@ func splitO200k(text string, i int) int {
 	}
 	c0, w0 := classAt(text, i)
 	canPrefix := prefixable(c0) && i+w0 < len(text)
-	for _, body := range [2]func(string, int) int{wordLowerTail, wordUpperHead} {
-		if canPrefix {
-			if e := body(text, i+w0); e >= 0 {
+	// Both word alternatives need a letter or mark at i, or at i+w0 after a
+	// prefix: punctuation and white space before anything else (most
+	// pieces of code) skip them.
+	if c0&(cUp|cLow) != 0 || canPrefix && wordy(text, i+w0) {
+		for _, body := range [2]func(string, int) int{wordLowerTail, wordUpperHead} {
+			if canPrefix {
+				if e := body(text, i+w0); e >= 0 {
+					return e
+				}
+			}
+			if e := body(text, i); e >= 0 {
 				return e
 			}
-		}
-		if e := body(text, i); e >= 0 {
-			return e
 		}
 	}
 	if c0&cN != 0 {
@@ -361,6 +382,13 @@ func splitO200k(text string, i int) int {
 		return e
 	}
 	return whitespace(text, i)
+}
+
+// wordy reports whether the rune at text[i] is in [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+// or [\p{Ll}\p{Lm}\p{Lo}\p{M}], the runes o200k_base's words start with.
+func wordy(text string, i int) bool {
+	c, _ := classAt(text, i)
+	return c&(cUp|cLow) != 0
 }
 
 // asciiWordO200k matches at i the commonest pieces of o200k_base's first

@@ -109,7 +109,8 @@ type kwScratch struct {
 	acc     []float64 // the score of each kid; all zero between queries
 	touched []int32   // the kids with a score
 	subset  []int32   // the slots of a filter's documents
-	allowed []uint64  // the same as a set
+	sel     selection // the slots a filter selects
+	allowed []uint64  // sel's set, or nil for every slot
 	top     kernel.TopK
 }
 
@@ -142,6 +143,9 @@ var kwPool = sync.Pool{New: func() any { return new(kwScratch) }}
 // linear in the number of records that hold a query term, one pass over
 // each term's list.
 func (m *Memory) QueryKeywords(ctx context.Context, query string, k int, filter Filter) ([]Hit, error) {
+	if err := filter.Check(); err != nil {
+		return nil, err
+	}
 	sc, err := m.keywordScratch(ctx, query, k)
 	if err != nil {
 		return nil, err
@@ -190,6 +194,9 @@ func (m *Memory) keywordHits(sc *kwScratch, k int, filter Filter) []Hit {
 // lock, so that both see the same records: a write cannot fall between
 // them.
 func (m *Memory) hybridSearch(ctx context.Context, vector []float32, text string, k int, filter Filter) (vhits, khits []Hit, err error) {
+	if err := filter.Check(); err != nil {
+		return nil, nil, err
+	}
 	vs, err := vectorScratch(ctx, vector, k)
 	if err != nil {
 		return nil, nil, err
@@ -231,7 +238,7 @@ func (m *Memory) keywordSearch(sc *kwScratch, k int, filter Filter) []kernel.Can
 		score := float32(sc.acc[id])
 		sc.acc[id] = 0
 		slot := kw.kids[id].slot
-		if top.Accepts(score) && sc.allows(slot) && matchMetadata(filter.Metadata, m.st.recs[slot].Metadata) {
+		if top.Accepts(score) && sc.allows(slot) {
 			top.Push(score, slot)
 		}
 	}
@@ -241,26 +248,31 @@ func (m *Memory) keywordSearch(sc *kwScratch, k int, filter Filter) []kernel.Can
 	return cands
 }
 
-// allow sets sc.allowed to the slots of filter's documents, or to nil
-// when it names none, and reports whether any record may match.
+// allow sets sc.allowed to the slots that filter selects, or to nil
+// when it restricts nothing, and reports whether any record may match.
 func (m *Memory) allow(sc *kwScratch, filter Filter) bool {
-	if len(filter.DocIDs) == 0 {
-		sc.allowed = sc.allowed[:0]
+	sc.allowed = nil
+	if filter.IsZero() {
 		return true
 	}
-	sc.subset = m.docSlots(sc.subset[:0], filter.DocIDs)
-	n := (len(m.st.recs) + 63) / 64
-	sc.allowed = slices.Grow(sc.allowed[:0], n)[:n]
-	clear(sc.allowed)
-	for _, s := range sc.subset {
-		sc.allowed[s/64] |= 1 << (s % 64)
+	var docs []int32
+	if len(filter.DocIDs) > 0 {
+		sc.subset = m.docSlots(sc.subset[:0], filter.DocIDs)
+		docs = sc.subset
+		if len(docs) == 0 {
+			return false
+		}
 	}
-	return len(sc.subset) > 0
+	if m.selectSlots(&sc.sel, filter, docs) == 0 {
+		return false
+	}
+	sc.allowed = sc.sel.set
+	return true
 }
 
-// allows reports whether the filter's documents include slot.
+// allows reports whether the filter selects slot.
 func (sc *kwScratch) allows(slot int32) bool {
-	return len(sc.allowed) == 0 || sc.allowed[slot/64]&(1<<(slot%64)) != 0
+	return sc.allowed == nil || sc.allowed[slot/64]&(1<<(slot%64)) != 0
 }
 
 // score adds up the BM25 score of every live record that holds a term of

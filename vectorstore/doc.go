@@ -31,6 +31,36 @@
 // read a versioned, checksummed binary format; [Memory.SaveFile] replaces
 // its file atomically.
 //
+// # Filters
+//
+// Every search takes a [Filter]: document IDs, exact metadata pairs, and
+// a Where condition over metadata made of [In], [NotIn], [Eq], [Exists],
+// numeric [Range]s, [TimeRange]s, [And], [Or] and [Not]:
+//
+//	vectorstore.Filter{Where: vectorstore.And(
+//		vectorstore.In("dept", "hr", "it"),
+//		vectorstore.Range("year", 2020, 2024),
+//		vectorstore.NotIn("clearance", "secret"),
+//	)}
+//
+// Metadata values are strings: a range reads one as a number by
+// [ParseNumber] (plain decimal, such as "2024" or "-0.5") or as a time by
+// [ParseTime] (RFC 3339, such as "2026-03-01T09:30:00Z"), and a value that
+// does not parse, like a missing key, never satisfies a range. A filter is
+// bounded ([MaxFilterDepth], [MaxFilterTerms]); [Filter.Check] gives the
+// error, wrapping [ErrInvalidArgument], that every query returns for one
+// beyond the bounds. A filter is an access boundary: no search returns a
+// record it excludes, and package retrieve reads windows and segments
+// through it too.
+//
+// [Memory] answers a filter from an index of its records' metadata values
+// (for each key, the records of each value; for a range, the values sorted),
+// built by the first filtered query after a write: the filter becomes a set
+// of records by set operations on those lists, and the search reads only
+// the records in the set, so a filter that keeps 1% of the store makes a
+// query many times cheaper, not dearer (vectorstore/README.md has the
+// figures).
+//
 // # Keyword search and hybrid search
 //
 // A [Memory] also keeps an inverted index of its records' texts (with the
@@ -110,7 +140,12 @@
 //     the dot product rather than cosine.
 //   - Query: a k-nearest-neighbour search by cosine, with the [Filter]
 //     pushed down (DocIDs as "doc_id in (...)", each Metadata pair as an
-//     equality on a payload field or a JSONB containment). Scores must be
+//     equality on a payload field or a JSONB containment, the Where
+//     condition walked with [Cond.Kind] and its parts, as parameters, never
+//     as text spliced into the query). A range must read values as
+//     [ParseNumber] and [ParseTime] do ([NumberPattern] and [TimePattern]
+//     are their layouts as regular expressions) and must never fail a
+//     query on a value that does not parse: guard the cast. Scores must be
 //     cosine similarity, higher is closer; convert distances (pgvector's <=>
 //     returns 1 - cosine). Return fewer than k hits when fewer match, and
 //     no vectors with them: select every column but the vector, which
@@ -143,7 +178,8 @@
 //     errors with %w so callers can inspect them.
 //
 // [Filter.Match] applies a filter in Go, for databases that cannot express
-// one in a query.
+// one in a query; the conformance suite checks every search against it
+// with random filters.
 //
 // # The lexical embedder
 //

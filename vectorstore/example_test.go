@@ -3,8 +3,10 @@ package vectorstore_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -157,4 +159,45 @@ func ExampleMemory_QueryKeywords() {
 	// u0 1.927
 	// u2
 	// 0
+}
+
+// A filter with a Where condition: a list of values, a numeric range and
+// a time range over metadata, and a value that is not a number ("n/a"),
+// which no range lets through.
+func ExampleFilter_where() {
+	ctx := context.Background()
+	var store vectorstore.Memory
+	rec := func(id, dept, year, updated string) vectorstore.Record {
+		return vectorstore.Record{ID: id, DocID: id, Vector: []float32{1, float32(len(id))},
+			Metadata: map[string]string{"dept": dept, "year": year, "updated": updated}}
+	}
+	store.Upsert(ctx,
+		rec("handbook", "hr", "2023", "2025-01-10T09:00:00Z"),
+		rec("payroll", "hr", "2019", "2025-02-01T12:00:00+01:00"),
+		rec("laptops", "it", "2024", "2024-11-30T23:59:59Z"),
+		rec("vpn", "it", "n/a", "2025-03-05T08:00:00Z"),
+		rec("contracts", "legal", "2022", "2025-01-20T10:00:00Z"),
+	)
+	filter := vectorstore.Filter{Where: vectorstore.And(
+		vectorstore.In("dept", "hr", "it"),
+		vectorstore.Or(
+			vectorstore.Range("year", 2020, 2024),
+			vectorstore.TimeRange("updated", time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), time.Time{}),
+		),
+	)}
+	hits, _ := store.Query(ctx, []float32{1, 0}, 10, filter)
+	for _, h := range hits {
+		fmt.Println(h.ID, h.Metadata["dept"], h.Metadata["year"])
+	}
+	deep := vectorstore.Exists("dept")
+	for range vectorstore.MaxFilterDepth {
+		deep = vectorstore.Not(deep)
+	}
+	_, err := store.Query(ctx, []float32{1, 0}, 10, vectorstore.Filter{Where: deep})
+	fmt.Println(errors.Is(err, vectorstore.ErrInvalidArgument))
+	// Output:
+	// vpn it n/a
+	// laptops it 2024
+	// handbook hr 2023
+	// true
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // MemoryConfig configures a [Memory] store. The zero value is a float32 store
@@ -82,6 +83,10 @@ type Memory struct {
 	docs   map[string][]int32 // slots of each document, sorted by (Index, ID)
 	kw     keywords
 	an     analyzer // the writers', for the texts of removed records
+	writes uint64   // the number of writes applied, which date the metadata index
+
+	meta   atomic.Pointer[metaIndex] // built by the first filtered query after a write
+	metaMu sync.Mutex                // held while it is built
 
 	idBefore func(a, b int32) bool // breaks ties in score by ID
 }
@@ -157,6 +162,7 @@ func (m *Memory) Close() error {
 	m.closed = true
 	m.st = slots{compact: m.compact}
 	m.byID, m.docs, m.kw = nil, nil, keywords{}
+	m.meta.Store(nil)
 	return nil
 }
 

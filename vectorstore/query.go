@@ -47,7 +47,8 @@ type scratch struct {
 	iq     kernel.Int8Query
 	work   []worker
 	cands  []kernel.Candidate
-	subset []int32 // the slots of a filter's documents
+	subset []int32 // the slots a filter selects
+	sel    selection
 	scan   scan
 	wg     sync.WaitGroup
 }
@@ -80,6 +81,9 @@ func (sc *scratch) release() {
 // error wrapping [ErrInvalidArgument]; a vector whose length is not the
 // store's dimension one wrapping [ErrDimensionMismatch].
 func (m *Memory) Query(ctx context.Context, vector []float32, k int, filter Filter) ([]Hit, error) {
+	if err := filter.Check(); err != nil {
+		return nil, err
+	}
 	sc, err := vectorScratch(ctx, vector, k)
 	if err != nil {
 		return nil, err
@@ -132,21 +136,13 @@ func (m *Memory) vectorHits(ctx context.Context, sc *scratch, dim, k int, filter
 // search returns the best k candidates, best first, in sc.cands. The
 // caller holds the read lock.
 func (m *Memory) search(ctx context.Context, sc *scratch, k int, filter Filter) ([]kernel.Candidate, error) {
-	var subset []int32
-	if len(filter.DocIDs) > 0 {
-		sc.subset = m.docSlots(sc.subset[:0], filter.DocIDs)
-		if len(sc.subset) == 0 {
-			return nil, nil
-		}
-		subset = sc.subset
-	}
-	total := len(m.st.recs)
-	if subset != nil {
-		total = len(subset)
+	subset, allowed, total := m.narrow(&sc.sel, &sc.subset, filter)
+	if total == 0 {
+		return nil, nil
 	}
 	k = min(k, total) // a huge k must not size the heaps
 	s := &sc.scan
-	*s = scan{m: m, q: sc.q, meta: filter.Metadata, subset: subset, total: total, keep: k}
+	*s = scan{m: m, q: sc.q, allowed: allowed, subset: subset, total: total, keep: k}
 	vecBytes := 4 * m.dim
 	if m.compact {
 		sc.qc = slices.Grow(sc.qc[:0], m.dim)[:m.dim]
@@ -161,6 +157,40 @@ func (m *Memory) search(ctx context.Context, sc *scratch, k int, filter Filter) 
 		return nil, err
 	}
 	return m.merge(sc, k), nil
+}
+
+// narrow applies filter, which Check accepted, to a scan. It returns the
+// slots to scan (nil for every slot), the set of slots a scan of every
+// slot must test each one against (nil for none), and the number of
+// slots to scan, 0 when none can match. A filter of documents alone
+// scans their slots; any other is evaluated on the metadata index, and
+// the scan reads only the slots selected unless they are most of the
+// store, which a sequential scan reads faster.
+func (m *Memory) narrow(sel *selection, subset *[]int32, filter Filter) ([]int32, []uint64, int) {
+	n := len(m.st.recs)
+	if filter.IsZero() {
+		return nil, nil, n
+	}
+	var docs []int32
+	if len(filter.DocIDs) > 0 {
+		*subset = m.docSlots((*subset)[:0], filter.DocIDs)
+		docs = *subset
+		if len(docs) == 0 {
+			return nil, nil, 0
+		}
+		if len(filter.Metadata) == 0 && filter.Where.op == opAll {
+			return docs, nil, len(docs)
+		}
+	}
+	c := m.selectSlots(sel, filter, docs)
+	switch {
+	case c == 0:
+		return nil, nil, 0
+	case 2*c > n:
+		return nil, sel.set, n
+	}
+	*subset = members((*subset)[:0], sel.set)
+	return *subset, nil, c
 }
 
 // workersFor returns how many goroutines should share a scan of n
@@ -279,15 +309,15 @@ func (m *Memory) hits(cands []kernel.Candidate) []Hit {
 
 // scan is one query's pass over the store, shared by its goroutines.
 type scan struct {
-	m      *Memory
-	q      []float32
-	iq     *kernel.Int8Query // the quantized query, for a compact store
-	meta   map[string]string
-	subset []int32 // the positions to scan, or nil for the whole store
-	total  int     // the number of positions to scan
-	keep   int     // the number of candidates each goroutine keeps
-	chunk  int     // positions taken at a time
-	work   []worker
+	m       *Memory
+	q       []float32
+	iq      *kernel.Int8Query // the quantized query, for a compact store
+	allowed []uint64          // the slots a scan of the whole store may return, or nil for all
+	subset  []int32           // the positions to scan, or nil for the whole store
+	total   int               // the number of positions to scan
+	keep    int               // the number of candidates each goroutine keeps
+	chunk   int               // positions taken at a time
+	work    []worker
 }
 
 // worker is the state of one scanning goroutine, padded so that no two
@@ -443,14 +473,13 @@ func (s *scan) take(w int) (lo, hi int) {
 
 func (s *scan) scoreFloat(top *kernel.TopK, lo, hi int) {
 	q, dim := s.q, len(s.q)
-	recs := s.m.st.recs
 	for lo < hi {
 		// The slots from lo to the end of its chunk, contiguous.
 		vecs := s.m.st.vecs.span(lo, hi)
 		for j := 0; j+dim <= len(vecs); j += dim {
 			i := lo + j/dim
 			score := clampScore(kernel.Dot(q, vecs[j:j+dim]))
-			if top.Accepts(score) && s.match(&recs[i]) {
+			if top.Accepts(score) && s.match(i) {
 				top.Push(score, int32(i))
 			}
 		}
@@ -463,7 +492,7 @@ func (s *scan) scoreFloat(top *kernel.TopK, lo, hi int) {
 // products are taken a block at a time, in one call.
 func (s *scan) scoreInt8(wk *worker, lo, hi int) {
 	dim := len(s.iq.Codes)
-	scales, recs, top := s.m.st.scales, s.m.st.recs, &wk.top
+	scales, top := s.m.st.scales, &wk.top
 	for base := lo; base < hi; {
 		// A block of slots within one chunk of the codes.
 		codes := s.m.st.codes.span(base, min(base+len(wk.dots), hi))
@@ -472,7 +501,7 @@ func (s *scan) scoreInt8(wk *worker, lo, hi int) {
 		for j, d := range dots {
 			i := base + j
 			score := float32(d) * scales[i]
-			if top.Accepts(score) && s.match(&recs[i]) {
+			if top.Accepts(score) && s.match(i) {
 				top.Push(score, int32(i))
 			}
 		}
@@ -489,12 +518,14 @@ func (s *scan) scoreSubset(top *kernel.TopK, slots []int32) {
 		} else {
 			score = clampScore(kernel.Dot(s.q, s.m.st.vecs.row(i)))
 		}
-		if top.Accepts(score) && s.match(&s.m.st.recs[i]) {
+		if top.Accepts(score) {
 			top.Push(score, slot)
 		}
 	}
 }
 
-// match applies the metadata part of the filter; the document part is
-// applied by scanning only the documents' slots.
-func (s *scan) match(r *Record) bool { return len(s.meta) == 0 || matchMetadata(s.meta, r.Metadata) }
+// match applies the filter to a slot of a scan of the whole store; a
+// scan of a subset reads only slots the filter selected.
+func (s *scan) match(slot int) bool {
+	return s.allowed == nil || s.allowed[slot/64]&(1<<(slot%64)) != 0
+}

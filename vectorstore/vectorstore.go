@@ -2,7 +2,6 @@ package vectorstore
 
 import (
 	"context"
-	"slices"
 )
 
 // Record is one stored unit of a document: a chunk, a sentence or any other
@@ -35,35 +34,6 @@ type Record struct {
 type Hit struct {
 	Record
 	Score float32
-}
-
-// Filter restricts a query. A record matches when its DocID is one of
-// DocIDs (if any are given) and its Metadata holds every key of Metadata with
-// exactly that value. The zero Filter matches every record.
-type Filter struct {
-	DocIDs   []string
-	Metadata map[string]string
-}
-
-// Match reports whether r passes the filter. Adapters that cannot push a
-// filter down to their database can apply it to the results with Match.
-// It compares r.DocID with each of DocIDs in turn: for a long list, test
-// membership in a set of your own first.
-func (f Filter) Match(r Record) bool {
-	if len(f.DocIDs) > 0 && !slices.Contains(f.DocIDs, r.DocID) {
-		return false
-	}
-	return matchMetadata(f.Metadata, r.Metadata)
-}
-
-// matchMetadata reports whether have holds every pair of want.
-func matchMetadata(want, have map[string]string) bool {
-	for k, v := range want {
-		if got, ok := have[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
 }
 
 // Embedder turns texts into vectors, one per text, all of the same length.

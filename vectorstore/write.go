@@ -83,6 +83,7 @@ func (m *Memory) apply(c change) error {
 		return &RecordError{Index: b.pos[0], ID: b.st.recs[0].ID, Field: "Vector",
 			Err: fmt.Errorf("%w: %d, store has %d", ErrDimensionMismatch, b.dim, m.dim)}
 	}
+	m.writes++
 	for _, docID := range c.docs {
 		m.removeDocument(docID)
 	}

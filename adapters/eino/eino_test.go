@@ -158,6 +158,13 @@ func TestRetrieveOptions(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].ID != "hotels" {
 		t.Errorf("filter: %v, %v", got, err)
 	}
+	// A list of values and a comparison map onto ragkit's In and Range.
+	for _, f := range []map[string]any{{"year": []any{2023, 2022}}, {"year": map[string]any{"$lte": 2023.5, "$gt": 2022}}} {
+		got, err = p.rt.Retrieve(ctx, "meal allowance euros", eino.WithFilter(f))
+		if err != nil || len(got) != 1 || got[0].ID != "hotels" {
+			t.Errorf("filter %v: %v, %v", f, got, err)
+		}
+	}
 	// A query embedded by an eino embedder (here ragkit's, through eino's type).
 	got, err = p.rt.Retrieve(ctx, "hotels", retriever.WithEmbedding(eino.NewEmbedder(p.lex)), retriever.WithTopK(1))
 	if err != nil || len(got) != 1 || got[0].ID != "hotels" {
@@ -168,8 +175,8 @@ func TestRetrieveOptions(t *testing.T) {
 		"sub index": {retriever.WithSubIndex("s")},
 		"dsl":       {retriever.WithDSLInfo(map[string]any{"q": 1})},
 		"threshold": {retriever.WithScoreThreshold(2)},
-		"operator":  {eino.WithFilter(map[string]any{"year": map[string]any{"$gte": 2023}})},
-		"list":      {eino.WithFilter(map[string]any{"year": []any{2023, 2024}})},
+		"operator":  {eino.WithFilter(map[string]any{"year": map[string]any{"$ne": 2023}})},
+		"empty":     {eino.WithFilter(map[string]any{"year": []any{}})},
 	} {
 		if _, err := p.rt.Retrieve(ctx, "euros", opts...); !errors.Is(err, meta.ErrUnsupported) {
 			t.Errorf("%s: %v; want meta.ErrUnsupported", name, err)

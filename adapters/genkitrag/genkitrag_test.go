@@ -126,7 +126,7 @@ func TestRetrieverOptions(t *testing.T) {
 	}
 	for name, opts := range map[string]any{
 		"threshold": genkitrag.RetrieverOptions{ScoreThreshold: ptr(1.5)},
-		"operator":  &genkitrag.RetrieverOptions{Filter: map[string]any{"year": map[string]any{"$in": []any{2023}}}},
+		"operator":  &genkitrag.RetrieverOptions{Filter: map[string]any{"year": map[string]any{"$nin": []any{2023}}}},
 	} {
 		if _, err := r.Retrieve(ctx, &ai.RetrieverRequest{Query: query, Options: opts}); !errors.Is(err, meta.ErrUnsupported) {
 			t.Errorf("%s: %v", name, err)

@@ -250,8 +250,9 @@ func TestUnmappableOptions(t *testing.T) {
 	for name, opts := range map[string][]vectorstores.Option{
 		"namespace":  {vectorstores.WithNameSpace("tenant")},
 		"threshold":  {vectorstores.WithScoreThreshold(1.5)},
-		"operator":   {vectorstores.WithFilters(map[string]any{"year": map[string]any{"$gt": 2020}})},
-		"list":       {vectorstores.WithFilters(map[string]any{"year": []any{2023, 2024}})},
+		"operator":   {vectorstores.WithFilters(map[string]any{"year": map[string]any{"$nin": []any{2020}}})},
+		"string >":   {vectorstores.WithFilters(map[string]any{"year": map[string]any{"$gt": "2020"}})},
+		"empty list": {vectorstores.WithFilters(map[string]any{"year": []any{}})},
 		"type":       {vectorstores.WithFilters("year = 2024")},
 		"index":      {vectorstores.WithFilters(map[string]any{meta.IndexKey: 0})},
 		"nested doc": {vectorstores.WithFilters(map[string]any{meta.DocIDKey: 3})},

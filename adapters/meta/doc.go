@@ -67,8 +67,12 @@
 // # Filters
 //
 // [Filter] maps a framework's filter, a map of metadata keys to values, onto
-// a vectorstore.Filter: each key must hold exactly its value, encoded as
-// above, and [DocIDKey] selects documents by ID (one, or a list). Operators
-// ({"$in": ...}, {"$gt": ...}), lists of values for other keys and the other
-// field keys have no equivalent and give [ErrUnsupported].
+// a vectorstore.Filter: a value must be held exactly, encoded as above; a
+// list of values, or {"$in": list}, is one of them (vectorstore.In);
+// {"$gt": x}, {"$gte": x}, {"$lt": x} and {"$lte": x} with a number or a
+// time.Time compare the stored value as a number or a time
+// (vectorstore.Range, TimeRange); [DocIDKey] selects documents by ID (one,
+// or a list). The other operators ($ne, $nin, $exists, $and, $or), whose
+// handling of a missing key differs between frameworks, and the other field
+// keys give [ErrUnsupported].
 package meta

@@ -2,24 +2,37 @@ package meta
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"time"
 
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // Filter maps a framework's metadata filter onto a vectorstore.Filter. Each
-// key of m must hold exactly its value, encoded with [Encode]; [DocIDKey]
-// selects documents instead, by one ID (a string) or several ([]string, or
-// []any of strings). A nil or empty m is the zero Filter, which matches
-// everything.
+// key of m is a condition on that metadata key, all of which must hold:
 //
-// What ragkit's filters cannot say gives an error wrapping [ErrUnsupported]:
-// an operator (a map value such as {"$in": [...]}), a list of values for a
-// metadata key, an empty list of documents, and [IDKey], [IndexKey],
-// [LastKey], [StartKey], [EndKey], [TokensKey], [ScoreKey] and [ScoreKindKey], which
-// are not metadata.
+//   - a value must be held exactly, encoded with [Encode] (Filter.Metadata);
+//   - a list of values ([]any or []string) is one of them
+//     (vectorstore.In), as is {"$in": list}; {"$eq": v} is v;
+//   - {"$gt": x}, {"$gte": x}, {"$lt": x}, {"$lte": x}, with x a number
+//     or a time.Time, compare the stored value as a number or a time
+//     (vectorstore.Range and TimeRange, whose rules say which stored
+//     values parse: a value that does not never matches); several
+//     operators in one map must all hold.
+//
+// [DocIDKey] selects documents instead, by one ID (a string) or several
+// ([]string, or []any of strings). A nil or empty m is the zero Filter,
+// which matches everything.
+//
+// What ragkit's filters cannot say alike gives an error wrapping
+// [ErrUnsupported]: another operator ($ne, $nin, $exists, $and, $or: their
+// handling of a missing key differs between frameworks), an empty list,
+// and [IDKey], [IndexKey], [LastKey], [StartKey], [EndKey], [TokensKey],
+// [ScoreKey] and [ScoreKindKey], which are not metadata.
 func Filter(m map[string]any) (vectorstore.Filter, error) {
 	var f vectorstore.Filter
+	var where []vectorstore.Cond
 	for _, k := range sortedKeys(m) {
 		v := m[k]
 		switch k {
@@ -33,9 +46,21 @@ func Filter(m map[string]any) (vectorstore.Filter, error) {
 		case IDKey, IndexKey, LastKey, StartKey, EndKey, TokensKey, ScoreKey, ScoreKindKey, EmbedTextKey:
 			return vectorstore.Filter{}, fmt.Errorf("%w: filter on %q: ragkit filters match documents and metadata only", ErrUnsupported, k)
 		}
-		switch v.(type) {
-		case map[string]any, []any, []string:
-			return vectorstore.Filter{}, fmt.Errorf("%w: filter on %q with a %T: ragkit filters match one value per key", ErrUnsupported, k, v)
+		switch v := v.(type) {
+		case map[string]any:
+			conds, err := operators(k, v)
+			if err != nil {
+				return vectorstore.Filter{}, err
+			}
+			where = append(where, conds...)
+			continue
+		case []any, []string:
+			c, err := in(k, v)
+			if err != nil {
+				return vectorstore.Filter{}, err
+			}
+			where = append(where, c)
+			continue
 		}
 		s, err := Encode(v)
 		if err != nil {
@@ -46,7 +71,105 @@ func Filter(m map[string]any) (vectorstore.Filter, error) {
 		}
 		f.Metadata[k] = s
 	}
+	if len(where) > 0 {
+		f.Where = vectorstore.And(where...)
+	}
 	return f, nil
+}
+
+// in maps a list of values onto vectorstore.In.
+func in(k string, list any) (vectorstore.Cond, error) {
+	var vals []any
+	switch l := list.(type) {
+	case []any:
+		vals = l
+	case []string:
+		for _, s := range l {
+			vals = append(vals, s)
+		}
+	default:
+		return vectorstore.Cond{}, fmt.Errorf("%w: filter on %q: $in takes a list, not a %T", ErrUnsupported, k, list)
+	}
+	if len(vals) == 0 {
+		return vectorstore.Cond{}, fmt.Errorf("%w: filter on %q with an empty list", ErrUnsupported, k)
+	}
+	enc := make([]string, len(vals))
+	for i, v := range vals {
+		s, err := Encode(v)
+		if err != nil {
+			return vectorstore.Cond{}, fmt.Errorf("filter on %q: value %d: %w", k, i, err)
+		}
+		enc[i] = s
+	}
+	return vectorstore.In(k, enc...), nil
+}
+
+// operators maps a map of operators on key k.
+func operators(k string, ops map[string]any) ([]vectorstore.Cond, error) {
+	if len(ops) == 0 {
+		return nil, fmt.Errorf("%w: filter on %q with no operator", ErrUnsupported, k)
+	}
+	var out []vectorstore.Cond
+	for _, op := range sortedKeys(ops) {
+		x := ops[op]
+		var c vectorstore.Cond
+		var err error
+		switch op {
+		case "$eq":
+			var s string
+			if s, err = Encode(x); err == nil {
+				c = vectorstore.Eq(k, s)
+			}
+		case "$in":
+			c, err = in(k, x)
+		case "$gt", "$gte", "$lt", "$lte":
+			c, err = compare(k, op, x)
+		default:
+			return nil, fmt.Errorf("%w: filter on %q: operator %q", ErrUnsupported, k, op)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("filter on %q: %s: %w", k, op, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// compare maps $gt, $gte, $lt and $lte onto a range with one open end; a
+// strict bound is the next float64 (or nanosecond) past the operand.
+func compare(k, op string, x any) (vectorstore.Cond, error) {
+	if t, ok := x.(time.Time); ok {
+		switch op {
+		case "$gt":
+			return vectorstore.TimeRange(k, t.Add(1), time.Time{}), nil
+		case "$gte":
+			return vectorstore.TimeRange(k, t, time.Time{}), nil
+		case "$lt":
+			return vectorstore.TimeRange(k, time.Time{}, t.Add(-1)), nil
+		}
+		return vectorstore.TimeRange(k, time.Time{}, t), nil
+	}
+	s, err := Encode(x)
+	if err != nil {
+		return vectorstore.Cond{}, err
+	}
+	if _, isString := x.(string); isString {
+		return vectorstore.Cond{}, fmt.Errorf("%w: a string operand: give a number or a time.Time", ErrUnsupported)
+	}
+	n, ok := vectorstore.ParseNumber(s)
+	if !ok {
+		return vectorstore.Cond{}, fmt.Errorf("%w: operand %s is not a number ragkit compares", ErrUnsupported, s)
+	}
+	inf := math.Inf(1)
+	switch op {
+	case "$gt":
+		return vectorstore.Range(k, math.Nextafter(n, inf), inf), nil
+	case "$gte":
+		return vectorstore.Range(k, n, inf), nil
+	case "$lt":
+		return vectorstore.Range(k, -inf, math.Nextafter(n, -inf)), nil
+	}
+	return vectorstore.Range(k, -inf, n), nil
 }
 
 func docIDs(v any) ([]string, error) {

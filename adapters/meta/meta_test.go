@@ -144,7 +144,7 @@ func TestToRecordRefuses(t *testing.T) {
 func TestFilter(t *testing.T) {
 	f, err := meta.Filter(map[string]any{"year": 2024.0, "lang": "en", meta.DocIDKey: []any{"a", "b"}})
 	want := vectorstore.Filter{DocIDs: []string{"a", "b"}, Metadata: map[string]string{"year": "2024", "lang": "en"}}
-	if err != nil || !cmp.Equal(f, want) {
+	if err != nil || !cmp.Equal(f.DocIDs, want.DocIDs) || !cmp.Equal(f.Metadata, want.Metadata) || f.Where.Kind() != vectorstore.KindAll {
 		t.Fatalf("Filter = %+v, %v; want %+v", f, err, want)
 	}
 	// The filter matches a record written from a document with the same values.
@@ -156,9 +156,13 @@ func TestFilter(t *testing.T) {
 		t.Errorf("Filter(nil) = %+v, %v", f, err)
 	}
 	for _, m := range []map[string]any{
-		{"year": map[string]any{"$gt": 2020}},
-		{"lang": []any{"en", "fr"}},
-		{"lang": []string{"en"}},
+		{"year": map[string]any{"$ne": 2020}},
+		{"year": map[string]any{"$gt": "2020"}},
+		{"year": map[string]any{"$gt": true}},
+		{"year": map[string]any{}},
+		{"lang": []any{}},
+		{"lang": []any{"en", nil}},
+		{"lang": map[string]any{"$in": "en"}},
 		{meta.DocIDKey: []string{}},
 		{meta.DocIDKey: 3},
 		{meta.DocIDKey: []any{"a", 3}},
@@ -168,6 +172,44 @@ func TestFilter(t *testing.T) {
 	} {
 		if _, err := meta.Filter(m); !errors.Is(err, meta.ErrUnsupported) {
 			t.Errorf("Filter(%v): err = %v; want ErrUnsupported", m, err)
+		}
+	}
+}
+
+// Lists and comparisons map onto In and ranges that match what the
+// framework's filter would.
+func TestFilterOperators(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	f, err := meta.Filter(map[string]any{
+		"lang":  []any{"en", "fr"},
+		"tag":   map[string]any{"$in": []string{"a", "b"}, "$eq": "a"},
+		"year":  map[string]any{"$gt": 2020, "$lte": 2024.0},
+		"at":    map[string]any{"$gte": at},
+		"level": "3",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		md   map[string]any
+		want bool
+	}{
+		{map[string]any{"lang": "fr", "tag": "a", "year": 2024, "at": at, "level": "3"}, true},
+		{map[string]any{"lang": "fr", "tag": "a", "year": 2021, "at": at.Add(time.Hour), "level": 3}, true},
+		{map[string]any{"lang": "de", "tag": "a", "year": 2024, "at": at, "level": "3"}, false},
+		{map[string]any{"lang": "en", "tag": "b", "year": 2024, "at": at, "level": "3"}, false},
+		{map[string]any{"lang": "en", "tag": "a", "year": 2020, "at": at, "level": "3"}, false},
+		{map[string]any{"lang": "en", "tag": "a", "year": 2025, "at": at, "level": "3"}, false},
+		{map[string]any{"lang": "en", "tag": "a", "year": "soon", "at": at, "level": "3"}, false},
+		{map[string]any{"lang": "en", "tag": "a", "year": 2022, "at": at.Add(-1), "level": "3"}, false},
+		{map[string]any{"lang": "en", "tag": "a", "year": 2022, "level": "3"}, false},
+	} {
+		u, err := meta.ToRecord("t", tc.md, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Match(u.Record); got != tc.want {
+			t.Errorf("filter matches %v: %v, want %v", tc.md, got, tc.want)
 		}
 	}
 }

@@ -8,9 +8,4 @@ require (
 	golang.org/x/text v0.28.0
 )
 
-require (
-	github.com/neurosnap/sentences v1.1.2 // indirect
-	github.com/pkoukk/tiktoken-go-loader v0.0.2 // indirect
-)
-
 replace github.com/ragkit/ragkit => ../..

@@ -1,8 +1,13 @@
 package pgvector_test
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/vectorstore/pgvector"
@@ -74,6 +79,54 @@ func BenchmarkQuery(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(benchQueries*b.N)/b.Elapsed().Seconds(), "queries/s")
+		})
+	}
+}
+
+// BenchmarkQueryFilter is a vector query (k = 10) of 10,000 records
+// under filters that select 0.1%, 1% and 10% of them, by a list of
+// values (In, JSONB containments served by the GIN index) and by a
+// numeric range (a guarded cast per row), against no filter. Run it with
+// -count to interleave the cases.
+func BenchmarkQueryFilter(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	recs := randomRecords(r, benchRecords, benchDim)
+	for i := range recs {
+		recs[i].Metadata = map[string]string{"bucket": strconv.Itoa(r.IntN(1000)), "year": strconv.Itoa(r.IntN(1000))}
+	}
+	table := fmt.Sprintf("ragkit_bench_%d", os.Getpid())
+	st := newStore(b, pgvector.Config{Dimension: benchDim, Table: table})
+	require.NoError(b, st.Upsert(bg, recs...))
+	_, err := testPool(b).Exec(bg, "ANALYZE "+pgx.Identifier{table}.Sanitize())
+	require.NoError(b, err)
+	q := randVec(r, benchDim)
+	buckets := func(k int) []string {
+		out := make([]string, k)
+		for i := range out {
+			out[i] = strconv.Itoa(i)
+		}
+		return out
+	}
+	type filterCase struct {
+		name string
+		f    vectorstore.Filter
+	}
+	cases := []filterCase{{"none", vectorstore.Filter{}}}
+	for _, sel := range []struct {
+		name string
+		per  int // of 1,000
+	}{{"0.1%", 1}, {"1%", 10}, {"10%", 100}} {
+		cases = append(cases,
+			filterCase{"in/" + sel.name, vectorstore.Filter{Where: vectorstore.In("bucket", buckets(sel.per)...)}},
+			filterCase{"range/" + sel.name, vectorstore.Filter{Where: vectorstore.Range("year", 0, float64(sel.per-1))}})
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, err := st.Query(bg, q, 10, c.f)
+				require.NoError(b, err)
+			}
 		})
 	}
 }

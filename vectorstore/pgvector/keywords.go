@@ -45,6 +45,9 @@ func (s *Store) QueryKeywords(ctx context.Context, query string, k int, filter v
 	case strings.TrimFunc(query, unicode.IsSpace) == "":
 		return nil, fmt.Errorf("%w: query is empty", vectorstore.ErrInvalidArgument)
 	}
+	if err := filter.Check(); err != nil {
+		return nil, err
+	}
 	query = strings.ReplaceAll(query, "\x00", " ")
 	cond, args, ok := filterSQL(filter, []any{query, int64(k), s.cfg.TextSearch})
 	if !ok {

@@ -3,13 +3,10 @@ package pgvector
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/ragkit/ragkit/vectorstore"
@@ -62,7 +59,9 @@ func (s *Store) Range(ctx context.Context, docID string, from, to int) ([]vector
 // similarity, best first (ties in score by ID), among those that match
 // filter, which is pushed down: DocIDs as doc_id = ANY(...), Metadata as
 // JSONB containment (metadata @> ...), served by the btree and GIN
-// indexes. Scores are 1 minus pgvector's cosine distance (<=>), clamped
+// indexes, and Where as the package README's Filters section says, with
+// parameters only. A filter that [vectorstore.Filter.Check] refuses
+// gives its error, wrapping [vectorstore.ErrInvalidArgument]. Scores are 1 minus pgvector's cosine distance (<=>), clamped
 // to [-1, 1]. Without [Config.HNSW] the search is an exact scan; with it,
 // it is approximate and may return fewer than k hits. Hits carry no
 // vectors, which it does not fetch.
@@ -76,6 +75,9 @@ func (s *Store) Query(ctx context.Context, vector []float32, k int, filter vecto
 		return nil, err
 	}
 	if err := s.checkQuery(vector, k); err != nil {
+		return nil, err
+	}
+	if err := filter.Check(); err != nil {
 		return nil, err
 	}
 	args := []any{appendUnit(nil, vector), int64(k)}
@@ -122,37 +124,6 @@ func (s *Store) checkQuery(vector []float32, k int) error {
 		return fmt.Errorf("%w: query holds NaN or infinity", vectorstore.ErrInvalidArgument)
 	}
 	return nil
-}
-
-// filterSQL returns the conditions of f joined by AND ("" for none), its
-// arguments appended to args, and false if f can match no stored record
-// (a value PostgreSQL text cannot hold is never stored).
-func filterSQL(f vectorstore.Filter, args []any) (string, []any, bool) {
-	var conds []string
-	if len(f.DocIDs) > 0 {
-		docs := make([]string, 0, len(f.DocIDs))
-		for _, d := range f.DocIDs {
-			if storable(d) {
-				docs = append(docs, d)
-			}
-		}
-		if len(docs) == 0 {
-			return "", nil, false
-		}
-		args = append(args, docs)
-		conds = append(conds, "doc_id = ANY($"+strconv.Itoa(len(args))+"::text[])")
-	}
-	if len(f.Metadata) > 0 {
-		for k, v := range f.Metadata {
-			if !utf8.ValidString(k) || !utf8.ValidString(v) || strings.IndexByte(k+v, 0) >= 0 {
-				return "", nil, false
-			}
-		}
-		js, _ := json.Marshal(f.Metadata) // a map of strings always marshals
-		args = append(args, string(js))
-		conds = append(conds, "metadata @> $"+strconv.Itoa(len(args))+"::jsonb")
-	}
-	return strings.Join(conds, " AND "), args, true
 }
 
 // read runs a query whose rows are records (with their vectors if

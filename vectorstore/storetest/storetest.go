@@ -55,6 +55,7 @@ func Run(t *testing.T, cfg Config) {
 		{"DeleteDocument", s.deleteDocument},
 		{"ReplaceDocument", s.replaceDocument},
 		{"Keywords", s.keywords},
+		{"Filters", s.filters},
 		{"Cancelled", s.cancelled},
 		{"Concurrent", s.concurrent},
 		{"RandomOperations", s.randomOperations},
