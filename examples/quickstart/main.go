@@ -35,6 +35,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 )
 
 func main() {
@@ -64,6 +65,9 @@ var stdin io.Reader = os.Stdin
 // run is the whole program: main only adds the process around it, so that
 // tests run exactly what a user runs.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	// Progress, retry logs and summary warnings come from several
+	// goroutines: one lock keeps their writes whole.
+	stderr = &lockedWriter{w: stderr}
 	opts, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
@@ -83,4 +87,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer ix.store.Close()
 	printDocuments(stdout, opts, models, ix)
 	return askAll(ctx, opts, models, ix, stdout, stderr)
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -202,8 +201,7 @@ type fallbackSummarizer struct {
 	model   contextheader.Summarizer
 	offline *contextheader.Extractive
 	name    string
-	stderr  io.Writer
-	mu      sync.Mutex // one warning line at a time
+	stderr  io.Writer // locked by run: warnings come from concurrent calls
 }
 
 func (f *fallbackSummarizer) Summarize(ctx context.Context, text string) (string, error) {
@@ -216,10 +214,8 @@ func (f *fallbackSummarizer) SummarizeDocument(ctx context.Context, doc string) 
 	if err == nil || ctx.Err() != nil {
 		return s, err
 	}
-	f.mu.Lock()
 	fmt.Fprintf(f.stderr, "\nwarning: %s could not summarise the document that starts %q, using the offline extractive summary: %v\n",
 		f.name, opening(doc), err)
-	f.mu.Unlock()
 	return f.offline.SummarizeDocument(ctx, doc)
 }
 
