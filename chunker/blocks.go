@@ -67,12 +67,7 @@ func (s *split) addTextPara(start, end int) {
 	if n := len(s.blocks); n > 0 && newlines(s.text[s.blocks[n-1].end:start]) >= 3 {
 		g = rBreak
 	}
-	for len(s.heads) > 0 && s.heads[0].Start < start && space.Skip(s.text, s.heads[0].Start, end) != start {
-		s.heads = s.heads[1:]
-	}
-	if len(s.heads) > 0 && space.Skip(s.text, s.heads[0].Start, end) == start {
-		h := s.heads[0]
-		s.heads = s.heads[1:]
+	if h, ok := s.headingAt(start, end); ok {
 		depth := uint8(min(h.Level, 4))
 		he := space.Back(s.text, start, min(h.End, end))
 		s.blocks = append(s.blocks, block{start: start, end: he, kind: markdown.KindHeading, depth: depth, gap: rH1 + rank(depth-1)})
@@ -82,6 +77,22 @@ func (s *split) addTextPara(start, end int) {
 		g = rAfterHead
 	}
 	s.blocks = append(s.blocks, block{start: start, end: end, kind: markdown.KindParagraph, gap: g})
+}
+
+// headingAt returns the heading that opens the paragraph text[start:end],
+// if one does, dropping it and the headings before it from s.heads.
+func (s *split) headingAt(start, end int) (document.Heading, bool) {
+	for len(s.heads) > 0 {
+		h := s.heads[0]
+		opens := space.Skip(s.text, h.Start, end) == start
+		if opens || h.Start < start {
+			s.heads = s.heads[1:]
+		}
+		if opens || h.Start >= start {
+			return h, opens
+		}
+	}
+	return document.Heading{}, false
 }
 
 // blankLine reports whether the white space text[a:b] holds a blank line.

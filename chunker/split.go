@@ -77,6 +77,7 @@ const maxPooled = 1 << 18
 
 func (s *split) release() {
 	s.c, s.tok, s.text, s.lineEnds = nil, nil, "", markdown.Lines{}
+	s.heads = nil // their titles are substrings of the text
 	if cap(s.cands) > maxPooled || cap(s.spare) > maxPooled || cap(s.extra) > maxPooled ||
 		cap(s.ends) > window || cap(s.local) > window || cap(s.plan.arg) > 4*maxPooled {
 		*s = split{}

@@ -55,7 +55,7 @@ func inlineText(s string) string {
 			b.WriteByte(c)
 		}
 	}
-	return strings.Join(strings.Fields(b.String()), " ")
+	return space.OneLine(b.String())
 }
 
 // emphasisEdge reports whether the underscore at s[i] is at the edge of a
