@@ -3,6 +3,7 @@ package contextheader
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -80,9 +81,11 @@ type builder struct {
 	perChunk bool             // some part depends on more than the chunk's section
 
 	// The header of the previous chunk, reused for the next chunk of the
-	// same section (and table) when no part depends on more.
-	prevSection, prevTable int
-	prev                   header
+	// same section path (and table) when no part depends on more.
+	havePrev  bool
+	prevPath  []string
+	prevTable int
+	prev      header
 }
 
 type header struct {
@@ -94,10 +97,9 @@ type header struct {
 func (d *Decorator) newBuilder(ctx context.Context, doc document.Document, chunks []chunker.Chunk) (*builder, error) {
 	b := &builder{
 		d: d, doc: doc, title: space.OneLine(doc.Title),
-		base:        make([]piece, len(d.cfg.Parts)),
-		outline:     doc.Outline(),
-		perChunk:    d.hasKind[Custom] || d.hasKind[ChunkContext],
-		prevSection: -2,
+		base:     make([]piece, len(d.cfg.Parts)),
+		outline:  doc.Outline(),
+		perChunk: d.hasKind[Custom] || d.hasKind[ChunkContext],
 	}
 	if d.hasKind[Table] && doc.Format == document.Markdown {
 		for _, bl := range markdown.AppendBlocks(nil, doc.Text, 0, len(doc.Text)) {
@@ -136,23 +138,24 @@ func (d *Decorator) newBuilder(ctx context.Context, doc document.Document, chunk
 
 // decorate makes chunk i's header and embed text.
 func (b *builder) decorate(i int, c chunker.Chunk) (Chunk, error) {
-	sec := b.outline.Section(c.Start, c.End)
 	path := b.outline.Path(c.Start, c.End)
 	table := b.table(c.Start)
 	out := Chunk{Chunk: c, Section: path}
-	if b.perChunk || sec != b.prevSection || table != b.prevTable {
-		ps, err := b.pieces(i, c, path)
+	// A header depends on the chunk's section path and table alone unless
+	// a part depends on more: two chunks with the same ones share it.
+	if b.perChunk || !b.havePrev || !slices.Equal(path, b.prevPath) || table != b.prevTable {
+		ps, err := b.pieces(i, c, path, table)
 		if err != nil {
 			return Chunk{}, err
 		}
 		b.prev.text, b.prev.tokens, b.prev.cut = b.d.fit(ps, b.d.cfg.MaxHeaderTokens)
-		b.prevSection, b.prevTable = sec, table
+		b.havePrev, b.prevPath, b.prevTable = true, path, table
 	}
 	h := b.prev
 	embed, n := b.d.embed(h.text, c.Text)
 	if lim := b.d.cfg.MaxEmbedTokens; lim > 0 && n > lim {
 		var err error
-		if h, embed, n, err = b.shrink(i, c, path, h, n); err != nil {
+		if h, embed, n, err = b.shrink(i, c, path, table, h, n); err != nil {
 			return Chunk{}, err
 		}
 	}
@@ -162,7 +165,7 @@ func (b *builder) decorate(i int, c chunker.Chunk) (Chunk, error) {
 }
 
 // pieces renders chunk i's header parts, before any cut.
-func (b *builder) pieces(i int, c chunker.Chunk, path []string) ([]piece, error) {
+func (b *builder) pieces(i int, c chunker.Chunk, path []string, table int) ([]piece, error) {
 	ps := append([]piece(nil), b.base...)
 	for j, p := range b.d.cfg.Parts {
 		switch p.Kind {
@@ -185,8 +188,8 @@ func (b *builder) pieces(i int, c chunker.Chunk, path []string) ([]piece, error)
 		case ChunkContext:
 			ps[j].text = b.contexts[i]
 		case Table:
-			if t := b.table(c.Start); t >= 0 {
-				ps[j].text, ps[j].whole = b.tableHead(b.tables[t]), true
+			if table >= 0 {
+				ps[j].text, ps[j].whole = b.tableHead(b.tables[table]), true
 			}
 		}
 	}
@@ -217,14 +220,14 @@ func (b *builder) tableHead(t markdown.Block) string {
 // shrink cuts header h of chunk i until the embed text, now n tokens,
 // fits in MaxEmbedTokens: the joins cost more than the parts' counts
 // said, or a caller's chunk leaves less room than ChunkMaxTokens.
-func (b *builder) shrink(i int, c chunker.Chunk, path []string, h header, n int) (header, string, int, error) {
+func (b *builder) shrink(i int, c chunker.Chunk, path []string, table int, h header, n int) (header, string, int, error) {
 	lim := b.d.cfg.MaxEmbedTokens
 	embed := ""
 	for budget := h.tokens; n > lim && h.text != ""; {
 		budget = min(budget-1, h.tokens-(n-lim))
 		h = header{cut: true}
 		if budget > 0 {
-			ps, err := b.pieces(i, c, path)
+			ps, err := b.pieces(i, c, path, table)
 			if err != nil {
 				return header{}, "", 0, err
 			}

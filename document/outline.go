@@ -99,10 +99,6 @@ func NewOutline(text string, format Format) *Outline {
 // outline's own: do not modify it.
 func (o *Outline) Headings() []Heading { return o.headings }
 
-// Section returns the index in [Outline.Headings] of the heading whose
-// section holds text[start:end], as [Outline.Path] chooses it, or -1.
-func (o *Outline) Section(start, end int) int { return o.spanSection(start, end) }
-
 // Path returns the section path of text[start:end]: the titles of the
 // headings that enclose it, outermost first, or nil outside every
 // section. The section is that of start, or, when the stretch opens with
