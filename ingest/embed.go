@@ -266,22 +266,12 @@ func (r *run) checkVectors(vecs [][]float32, n int) error {
 	return nil
 }
 
-// checkDim reports a vector that no store should hold: empty, all zeros
-// (it has no direction), with a NaN or an infinity, or of another length
-// than the run's first vector.
+// checkDim reports a vector that no store should hold, by the stores' own
+// rules (vectorstore.CheckRecords: empty, zero, not finite, too long), or
+// one of another length than the run's first vector.
 func (r *run) checkDim(v []float32) error {
-	if len(v) == 0 {
-		return errors.New("empty vector")
-	}
-	zero := true
-	for i, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return fmt.Errorf("component %d is %v", i, x)
-		}
-		zero = zero && x == 0
-	}
-	if zero {
-		return errors.New("all components are zero")
+	if err := vectorstore.CheckRecords("", 0, vectorstore.Record{ID: "v", DocID: "v", Text: "v", Vector: v}); err != nil {
+		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

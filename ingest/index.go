@@ -419,16 +419,13 @@ func (j *job) reusable() bool {
 func (r *run) records(j *job) []vectorstore.Record {
 	recs := records(j.doc, j.chunks, j.vecs)
 	for i := range recs {
-		if recs[i].Metadata == nil {
-			recs[i].Metadata = make(map[string]string, 1)
-		}
-		recs[i].Metadata[EmbedKey] = j.keys[i]
+		setMetadata(&recs[i], EmbedKey, j.keys[i])
 		if j.summary != "" {
-			recs[i].Metadata[SummaryKey] = j.summary
-			recs[i].Metadata[summaryOfKey] = j.summaryOf
+			setMetadata(&recs[i], SummaryKey, j.summary)
+			setMetadata(&recs[i], summaryOfKey, j.summaryOf)
 		}
 		if j.fingerprint != "" {
-			recs[i].Metadata[FingerprintKey] = j.fingerprint
+			setMetadata(&recs[i], FingerprintKey, j.fingerprint)
 		}
 	}
 	return recs

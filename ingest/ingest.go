@@ -235,10 +235,11 @@ func New(cfg Config) (*Indexer, error) {
 		ix.summaries = hc.Summarizer != nil && slices.ContainsFunc(hc.Parts, func(p contextheader.Part) bool { return p.Kind == contextheader.Summary })
 	}
 	if cfg.Chunker != nil {
-		cc := cfg.Chunker.Config()
+		base := cfg.Chunker.Config()
 		for _, f := range []document.Format{document.Text, document.Markdown} {
 			ix.chunkers[f] = cfg.Chunker
-			if cc.Format != f {
+			if base.Format != f {
+				cc := base
 				cc.Format = f
 				c, err := chunker.New(cc)
 				if err != nil {
