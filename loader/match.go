@@ -31,19 +31,34 @@ func Match(pattern, name string) (bool, error) {
 	if _, err := path.Match(pattern, ""); err != nil {
 		return false, err
 	}
-	if !strings.Contains(pattern, "/") {
-		return path.Match(pattern, name[strings.LastIndexByte(name, '/')+1:])
-	}
-	elems := strings.Split(pattern, "/")
-	if !slices.Contains(elems, "**") {
-		return path.Match(pattern, name)
-	}
-	for _, e := range elems {
-		if _, err := path.Match(e, ""); err != nil {
-			return false, err // an escaped slash ("\\/") cannot be an element's end
+	if elems := strings.Split(pattern, "/"); slices.Contains(elems, "**") {
+		for _, e := range elems {
+			if _, err := path.Match(e, ""); err != nil {
+				return false, err // an escaped slash ("\\/") cannot be an element's end
+			}
 		}
 	}
-	return matchElements(elems, strings.Split(name, "/")), nil
+	return matchValid(pattern, name), nil
+}
+
+// matchValid is Match for a pattern known to be valid: the loader checks
+// its patterns once, in New, not for every file.
+func matchValid(pattern, name string) bool {
+	var ok bool
+	switch {
+	case !strings.Contains(pattern, "/"):
+		ok, _ = path.Match(pattern, name[strings.LastIndexByte(name, '/')+1:])
+	case !strings.Contains(pattern, "**"):
+		ok, _ = path.Match(pattern, name)
+	default:
+		elems := strings.Split(pattern, "/")
+		if !slices.Contains(elems, "**") {
+			ok, _ = path.Match(pattern, name)
+		} else {
+			ok = matchElements(elems, strings.Split(name, "/"))
+		}
+	}
+	return ok
 }
 
 // matchElements matches a valid pattern's elements against a name's, in
@@ -76,7 +91,7 @@ type patterns []string
 // match reports whether name matches one of the patterns.
 func (ps patterns) match(name string) bool {
 	for _, p := range ps {
-		if ok, _ := Match(p, name); ok {
+		if matchValid(p, name) {
 			return true
 		}
 	}

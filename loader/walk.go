@@ -288,7 +288,7 @@ func (w *walker) document(name, text string, mod time.Time) document.Document {
 	if !mod.IsZero() {
 		d.Metadata[ModifiedKey] = mod.UTC().Format(time.RFC3339)
 	}
-	for _, h := range document.NewOutline(text, d.Format).Headings() {
+	for _, h := range document.Headings(text, d.Format) {
 		if h.Level == 1 {
 			d.Title = h.Title
 			break
