@@ -93,6 +93,10 @@ func (r *Retriever) pick(ctx context.Context, ps []Passage, n int) ([]Passage, e
 	for _, p := range ps {
 		lo, hi = min(lo, float64(p.Score)), max(hi, float64(p.Score))
 	}
+	sq := make([]float64, len(vecs)) // squared lengths, once, not once per comparison
+	for i, v := range vecs {
+		sq[i] = dot(v, v)
+	}
 	rel := make([]float64, len(ps))
 	for i, p := range ps {
 		rel[i] = 1
@@ -123,7 +127,7 @@ func (r *Retriever) pick(ctx context.Context, ps []Passage, n int) ([]Passage, e
 		out = append(out, ps[best])
 		for i := range ps {
 			if !done[i] {
-				maxSim[i] = max(maxSim[i], cosine(vecs[i], vecs[best]))
+				maxSim[i] = max(maxSim[i], cosine(vecs[i], vecs[best], sq[i], sq[best]))
 			}
 		}
 	}
@@ -211,15 +215,11 @@ func mean(recs []vectorstore.Record) []float32 {
 	return out
 }
 
-// cosine returns the cosine similarity of a and b; 0 if either is zero
-// or their lengths differ (vectors that cannot be compared are not
-// alike).
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	na, nb := dot(a, a), dot(b, b)
-	if na == 0 || nb == 0 {
+// cosine returns the cosine similarity of a and b, whose squared lengths
+// are na and nb; 0 if either is zero or their lengths differ (vectors that
+// cannot be compared are not alike).
+func cosine(a, b []float32, na, nb float64) float64 {
+	if len(a) != len(b) || na == 0 || nb == 0 {
 		return 0
 	}
 	return dot(a, b) / math.Sqrt(na*nb)

@@ -262,11 +262,10 @@ func (r *Retriever) Retrieve(ctx context.Context, question string) ([]Passage, e
 // RetrieveVector is [Retriever.Retrieve] with the question's vector given,
 // for a program that has it already (to search several stores, or to
 // reuse it): the question is still needed for the keyword search. A
-// vector whose length is not the store's dimension (for a store that
-// reports it with a Dimension method, as vectorstore.Memory does) gives an
-// error wrapping vectorstore.ErrDimensionMismatch before any search; an
-// empty one an error wrapping vectorstore.ErrInvalidArgument. With
-// [Keywords] the vector is not used.
+// vector whose length is not the store's dimension is refused by the
+// store's query (vectorstore.Memory with an error wrapping
+// vectorstore.ErrDimensionMismatch); an empty one gives an error wrapping
+// vectorstore.ErrInvalidArgument. With [Keywords] the vector is not used.
 func (r *Retriever) RetrieveVector(ctx context.Context, question string, vector []float32) ([]Passage, error) {
 	if err := checkQuestion(ctx, question); err != nil {
 		return nil, err

@@ -151,7 +151,7 @@ func TestRetrieveVector(t *testing.T) {
 	require.ErrorContains(t, err, "query has 3, store has 2048")
 	_, err = r.RetrieveVector(bg, q, nil)
 	require.ErrorIs(t, err, vectorstore.ErrInvalidArgument)
-	// A store that does not report its dimension refuses it itself.
+	// So does a store of vector search alone.
 	_, err = newRetriever(t, retrieve.Config{Store: vectorOnly{store}, Embedder: emb}).RetrieveVector(bg, q, []float32{1, 0, 0})
 	require.ErrorIs(t, err, vectorstore.ErrDimensionMismatch)
 }

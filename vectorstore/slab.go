@@ -32,8 +32,6 @@ func (s *slab[E]) setup(width, vecBytes int) {
 	}
 }
 
-func (s *slab[E]) len() int { return s.n }
-
 // row returns row i, with no capacity beyond it.
 func (s *slab[E]) row(i int) []E {
 	c := s.chunks[i>>s.shift]
