@@ -8,22 +8,17 @@ import (
 	"strings"
 
 	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/examples/quickstart/corpus"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/window"
 )
 
-// builtinQuestions are asked when neither -q nor -i is given. Each is
-// answered by one document whose answering section does not name what the
-// question names (the office, the quarter, the project): the contextual
+// builtinQuestions are asked when neither -q nor -i is given: the
+// corpus's own questions, each answered by one document whose answering
+// section does not name what the question names, so that the contextual
 // headers are what find it.
-var builtinQuestions = []string{
-	"What is the nightly hotel limit for staff of the Singapore office?",
-	"What does the Toronto office pay per kilometre for driving?",
-	"What was the gross margin in Q2 2026?",
-	"Within how many days must an expense claim be submitted?",
-	"When does the FieldSense pilot with customers start?",
-}
+var builtinQuestions = corpus.Questions
 
 // instructions open every prompt.
 const instructions = "Answer the question from the context below only. " +

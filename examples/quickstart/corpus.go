@@ -2,24 +2,15 @@ package main
 
 import (
 	"context"
-	"embed"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/examples/quickstart/corpus"
 	"github.com/ragkit/ragkit/loader"
 )
-
-// The embedded corpus: policies of a fictional company, whose sections do
-// not repeat the policy they belong to, and reports whose later sections do
-// not name their quarter or project. Written for this program; it is not the
-// corpus of the retrieval evaluation in benchmarks/eval.
-//
-//go:embed corpus/*.md
-var corpus embed.FS
 
 // A source is one input file.
 type source struct {
@@ -40,8 +31,10 @@ func loadDocuments(ctx context.Context, o options, stderr io.Writer) ([]source, 
 	var res *loader.Result
 	var err error
 	if o.dir == "" {
-		sub, _ := fs.Sub(corpus, "corpus") // a constant, valid name
-		res, err = loader.FS(ctx, sub, cfg)
+		// The embedded corpus (package corpus): policies of a fictional
+		// company whose sections do not repeat the policy they belong to,
+		// and reports whose later sections do not name their quarter.
+		res, err = loader.FS(ctx, corpus.FS, cfg)
 	} else {
 		res, err = loader.Dir(ctx, o.dir, cfg)
 	}

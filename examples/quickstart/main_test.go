@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/ragkit/ragkit/examples/quickstart/corpus"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/tokencount"
 )
@@ -67,7 +68,7 @@ func TestBuiltinQuestions(t *testing.T) {
 // token range, and a total row that adds them up.
 func TestDocumentTable(t *testing.T) {
 	out, _ := runQuickstart(t)
-	entries, err := corpus.ReadDir("corpus")
+	entries, err := corpus.FS.ReadDir(".")
 	require.NoError(t, err)
 	row := regexp.MustCompile(`(?m)^(\S+) +(\d+) +(\d+)-(\d+)$`)
 	rows := row.FindAllStringSubmatch(out, -1)

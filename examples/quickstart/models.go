@@ -32,8 +32,6 @@ type models struct {
 	embedTokens int
 	summarizer  contextheader.Summarizer
 	summaryName string
-	offlineSum  *contextheader.Extractive
-	fallback    bool           // a failed summary falls back to offlineSum
 	chat        *openai.Client // nil: no answers
 	chatModel   string
 }
@@ -44,11 +42,11 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &models{tokenizer: tok, encoding: encoding, fallback: o.summaryFallback}
+	m := &models{tokenizer: tok, encoding: encoding}
 	lex := &vectorstore.Lexical{}
 	m.embedder, m.embedderName = lex, fmt.Sprintf("lexical-%d", lex.Dimension())
-	m.offlineSum = &contextheader.Extractive{}
-	m.summarizer, m.summaryName = m.offlineSum, "extractive"
+	offline := &contextheader.Extractive{}
+	m.summarizer, m.summaryName = offline, "extractive"
 	if o.model == "" && o.embedModel == "" {
 		return m, nil
 	}
@@ -79,7 +77,7 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 		}
 		var sum contextheader.Summarizer = timedSummarizer{s, limit}
 		if o.summaryFallback {
-			sum = &fallbackSummarizer{model: sum, offline: m.offlineSum, name: o.model, stderr: stderr}
+			sum = &fallbackSummarizer{model: sum, offline: offline, name: o.model, stderr: stderr}
 		}
 		m.summarizer, m.summaryName = sum, "openai:"+o.model
 		m.chat, m.chatModel = client, o.model
