@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -168,11 +169,8 @@ func (e *Embedder) count(texts []string) ([]int, error) {
 	}
 	counts := make([]int, len(texts))
 	for i, t := range texts {
-		switch {
-		case !utf8.ValidString(t):
-			return nil, errorf("%w: text %d is not valid UTF-8", ErrInvalid, i)
-		case blank(t):
-			return nil, errorf("%w: text %d is empty or white space", ErrInvalid, i)
+		if err := checkText(t, "text "+strconv.Itoa(i)); err != nil {
+			return nil, err
 		}
 		n := e.tokens(t)
 		if n < 0 {

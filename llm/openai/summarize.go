@@ -68,11 +68,8 @@ func (s *Summarizer) Summarize(ctx context.Context, text string) (string, error)
 	if s == nil || s.cfg.Client == nil {
 		return "", errorf("%w: a zero Summarizer: use openai.NewSummarizer", ErrConfig)
 	}
-	if !utf8.ValidString(text) {
-		return "", errorf("%w: the text is not valid UTF-8", ErrInvalid)
-	}
-	if blank(text) {
-		return "", errorf("%w: the text is empty or white space", ErrInvalid)
+	if err := checkText(text, "the text"); err != nil {
+		return "", err
 	}
 	msgs := make([]Message, 0, 2)
 	if s.cfg.System != "" {
