@@ -249,7 +249,7 @@ func (e *Evaluator) ask(ctx context.Context, cfg Config, ix *Index, m Method) ([
 		}
 		out[i].ID = q.ID
 		if m.ContextTokens > 0 {
-			out[i].InContext = scorer.holds(withinTokens(cfg.Tokenizer, ix.Corpus, spans, m.ContextTokens), q.Gold())
+			out[i].InContext = scorer.holds(scorer.withinTokens(cfg.Tokenizer, spans, m.ContextTokens), q.Gold())
 		}
 	}
 	return out, nil
@@ -281,14 +281,11 @@ func spansFor(ctx context.Context, ix *Index, m Method, q Query, k int) ([]Span,
 // withinTokens returns the longest first spans whose texts count at most
 // limit tokens in all, as a prompt's budget that drops the lowest ranked
 // passages keeps them.
-func withinTokens(tok tokencount.Tokenizer, c *Corpus, spans []Span, limit int) []Span {
-	texts := make(map[string]string, len(c.Documents))
-	for _, d := range c.Documents {
-		texts[d.ID] = d.Text
-	}
+// The Scorer holds the corpus's texts by document.
+func (s *Scorer) withinTokens(tok tokencount.Tokenizer, spans []Span, limit int) []Span {
 	used := 0
 	for i, sp := range spans {
-		used += tok.Count(texts[sp.DocID][sp.Start:sp.End])
+		used += tok.Count(s.texts[sp.DocID][sp.Start:sp.End])
 		if used > limit {
 			return spans[:i]
 		}
