@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/internal/markdown"
 	"github.com/ragkit/ragkit/internal/space"
 )
 
@@ -149,9 +150,10 @@ func (o *Outline) path(i int) []string {
 func textHeadings(text string) []Heading {
 	var out []Heading
 	tail := space.Back(text, 0, len(text)) // the end of the last text
+	lines := markdown.NewLines(text, strings.IndexByte(text, '\r') >= 0)
 	prevBlank := true
-	for l := lineFrom(text, 0); l.start < len(text); {
-		next := lineFrom(text, l.next)
+	for l := lineFrom(text, &lines, 0); l.start < len(text); {
+		next := lineFrom(text, &lines, l.next)
 		if !l.blank && prevBlank {
 			if h, ok := textHeading(text, l, next, l.next < tail); ok {
 				out = append(out, h)
@@ -168,19 +170,18 @@ type line struct {
 	blank      bool
 }
 
-// lineFrom returns the line that starts at start: it ends at "\n",
-// "\r\n" or a lone "\r". At the end of the text it is an empty, blank line.
-func lineFrom(text string, start int) line {
-	end := strings.IndexAny(text[start:], "\r\n")
-	if end < 0 {
-		return line{start: start, end: len(text), next: len(text), blank: space.Skip(text, start, len(text)) == len(text)}
+// lineFrom returns the line of text (read through lines) that starts at start: it ends at
+// "\n", "\r\n" or a lone "\r". At the end of the text it is an empty,
+// blank line.
+func lineFrom(text string, lines *markdown.Lines, start int) line {
+	if start >= len(text) {
+		return line{start: len(text), end: len(text), next: len(text), blank: true}
 	}
-	l := line{start: start, end: start + end, next: start + end + 1}
-	if text[l.end] == '\r' && l.next < len(text) && text[l.next] == '\n' {
-		l.next++
+	end, next := lines.At(start)
+	if end > start && end < len(text) && text[end] == '\n' && text[end-1] == '\r' {
+		end-- // the "\r" of "\r\n" is part of the line break here
 	}
-	l.blank = space.Skip(text, l.start, l.end) == l.end
-	return l
+	return line{start: start, end: end, next: next, blank: space.Skip(text, start, end) == end}
 }
 
 // textHeading decides whether l, which opens a paragraph, is a heading;
@@ -190,8 +191,8 @@ func textHeading(text string, l, next line, later bool) (Heading, bool) {
 	if len(t) > 100 || !headingLike(t) {
 		return Heading{}, false
 	}
-	words := strings.Fields(t)
-	if len(words) > 12 {
+	words, lettered := countWords(t)
+	if words > 12 {
 		return Heading{}, false
 	}
 	h := Heading{Level: 1, Title: space.OneLine(t), Start: l.start, End: l.end}
@@ -209,7 +210,7 @@ func textHeading(text string, l, next line, later bool) (Heading, bool) {
 			h.Level = level
 		}
 		return h, true
-	case standalone && len(words) <= 10 && titleLike(words):
+	case standalone && words <= 10 && titleLike(t, words, lettered):
 		h.Level = plainTextLevel
 		return h, true
 	}
@@ -277,17 +278,31 @@ func capitals(t string) bool {
 	return upper >= 3
 }
 
-// titleLike reports words that read as a title: the first starts with a
-// capital, and at least half of them start with a letter.
-func titleLike(words []string) bool {
-	letters := 0
-	for _, w := range words {
-		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLetter(r) {
-			letters++
+// titleLike reports whether t, of words words of which lettered start
+// with a letter, reads as a title: it starts with a capital, and at least
+// half of its words start with a letter.
+func titleLike(t string, words, lettered int) bool {
+	r, _ := utf8.DecodeRuneInString(t)
+	return unicode.IsUpper(r) && 2*lettered >= words
+}
+
+// countWords counts the words of t, as strings.Fields cuts them, and
+// those that start with a letter, without making the words.
+func countWords(t string) (words, lettered int) {
+	inWord := false
+	for _, r := range t {
+		switch {
+		case unicode.IsSpace(r):
+			inWord = false
+		case !inWord:
+			inWord = true
+			words++
+			if unicode.IsLetter(r) {
+				lettered++
+			}
 		}
 	}
-	r, _ := utf8.DecodeRuneInString(words[0])
-	return unicode.IsUpper(r) && 2*letters >= len(words)
+	return words, lettered
 }
 
 // headsBody reports whether next, the line after a numbered or
