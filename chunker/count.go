@@ -101,6 +101,7 @@ func windowEnd(text string, w0, to int) int {
 func (s *split) countCands() error {
 	var c counter
 	c.reset(s.tok, s.text, s.first, s.last, s.ends, s.seams)
+	s.joints.reset()
 	out := s.cands[:0]
 	extra := s.extra[:0]
 	last := -1 // the index in out of the last candidate that is not optional

@@ -102,13 +102,63 @@ func (c *counter) tokensTo(pos int) (int, bool) {
 	return c.base + i, true
 }
 
-// jointBefore records in cd the joint before its end, whose e the counter
-// has just found.
+// jointMemo remembers the last joints that setJointBefore and
+// setJointAfter found, so that a walk over the cuts in order reads each
+// byte of the text about once, rather than up to maxJointScan bytes again
+// for every cut (text with few joints, such as code, has cuts every few
+// lines).
+type jointMemo struct {
+	from, x int // jointAfter(text, from, last) = x, if from >= 0
+	to, y   int // jointBefore(text, first, to) = y, if to >= 0
+}
+
+func (m *jointMemo) reset() { *m = jointMemo{from: -1, to: -1} }
+
+// after returns jointAfter(text, from, to), reading only what the last
+// call did not.
+func (m *jointMemo) after(text string, from, to int) int {
+	x := -1
+	switch {
+	case m.from < 0 || from < m.from || (m.x >= 0 && m.x <= from):
+		x = jointAfter(text, from, to)
+	case m.x > from:
+		// The first joint after m.from is the first after from too,
+		// and it lies within maxJointScan of m.from < from.
+		x = m.x
+	default:
+		// None within maxJointScan of m.from: read on from there.
+		if j := jointAfter(text, max(from, m.from+maxJointScan), min(to, from+maxJointScan+1)); j >= 0 {
+			x = j
+		}
+	}
+	m.from, m.x = from, x
+	return x
+}
+
+// before returns jointBefore(text, from, to), reading only what the last
+// call did not.
+func (m *jointMemo) before(text string, from, to int) int {
+	if m.to < 0 || to < m.to {
+		m.to, m.y = to, jointBefore(text, from, to)
+		return m.y
+	}
+	lo := max(from, to-maxJointScan-1) // joints lie after lo
+	y := jointBefore(text, max(lo, m.to-1), to)
+	if y < 0 && m.y > lo {
+		// No joint from m.to on: the last before m.to is the last.
+		y = m.y
+	}
+	m.to, m.y = to, y
+	return y
+}
+
+// setJointBefore records in cd the joint before its end, whose e the
+// counter has just found.
 func (s *split) setJointBefore(cd *cand, c *counter) {
 	if !s.exact {
 		return
 	}
-	if y := jointBefore(s.text, s.first, cd.end); y >= 0 {
+	if y := s.joints.before(s.text, s.first, cd.end); y >= 0 {
 		if n, ok := c.tokensTo(y); ok {
 			cd.joints.beforeOff, cd.joints.beforeTok = uint8(cd.end-y), uint8(cd.e-n)
 		}
@@ -121,7 +171,7 @@ func (s *split) setJointAfter(cd *cand, c *counter) {
 	if !s.exact {
 		return
 	}
-	if x := jointAfter(s.text, cd.start, s.last); x >= 0 {
+	if x := s.joints.after(s.text, cd.start, s.last); x >= 0 {
 		if n, ok := c.tokensTo(x); ok {
 			cd.joints.afterOff, cd.joints.afterTok = uint8(x-cd.start), uint8(n-cd.s)
 		}

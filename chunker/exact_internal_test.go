@@ -127,3 +127,35 @@ func TestSplitTokenizesOnce(t *testing.T) {
 		}
 	}
 }
+
+// jointMemo answers as jointAfter and jointBefore do, for cuts in order
+// (with repeats), after a cut out of order, and far apart or close
+// together, on texts with joints dense and sparse.
+func TestJointMemo(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 29))
+	for round := range 300 {
+		text := randomJointText(r, 1+r.IntN(400))
+		if round%3 == 0 { // long stretches without a joint, as code has
+			text = strings.ReplaceAll(text, " ", "_")
+		}
+		var m jointMemo
+		m.reset()
+		from, to := 0, len(text)
+		if round%2 == 1 {
+			from, to = r.IntN(len(text)/2+1), len(text)-r.IntN(len(text)/2+1)
+		}
+		for i := from; i <= to; {
+			require.Equal(t, jointAfter(text, i, to), m.after(text, i, to), "after %d in %q", i, text)
+			require.Equal(t, jointBefore(text, from, i), m.before(text, from, i), "before %d in %q", i, text)
+			switch r.IntN(10) {
+			case 0: // out of order
+				i = max(from, i-r.IntN(300))
+			case 1: // again
+			case 2:
+				i += r.IntN(400)
+			default:
+				i += r.IntN(8)
+			}
+		}
+	}
+}

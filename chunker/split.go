@@ -51,6 +51,7 @@ type split struct {
 	list     candList // the candidates while finish repairs chunks
 	pieces   []cand   // the pieces of a unit that finish cuts
 	opts     []int
+	joints   jointMemo // see setJointAfter
 }
 
 var splitPool = sync.Pool{New: func() any { return new(split) }}
