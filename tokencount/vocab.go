@@ -119,16 +119,17 @@ func newVocab(d vocabData) (v *vocab, pairs *[1 << 16]uint32, ok bool) {
 		if n == 0 {
 			continue
 		}
-		tok, ok := v.token(off, n)
+		b, o, ok := v.at(off, n)
 		if !ok || k+3 > len(d.ranks) {
 			return nil, nil, false
 		}
+		tok := b[o : o+n]
 		r := uint64(d.ranks[k]) | uint64(d.ranks[k+1])<<8 | uint64(d.ranks[k+2])<<16
 		partial := r >> 23
 		if r &^= 1 << 23; r > slotRank {
 			return nil, nil, false
 		}
-		w := headAt(tok, 0, n)
+		w := headAt(b, o, o+n) // read from the blob: one load, not a loop over tok
 		e := uint64(off)<<slotOffAt | uint64(n)<<slotLenAt | partial*slotPartial | r
 		if n == 2 {
 			pairs[uint16(tok[0])<<8|uint16(tok[1])] = uint32(r)
@@ -141,14 +142,21 @@ func newVocab(d vocabData) (v *vocab, pairs *[1 << 16]uint32, ok bool) {
 
 // token returns the n bytes at offset off of the vocabulary's bytes.
 func (v *vocab) token(off, n int) (string, bool) {
-	b := v.blob[0]
+	b, o, ok := v.at(off, n)
+	if !ok {
+		return "", false
+	}
+	return b[o : o+n], true
+}
+
+// at returns the part of the vocabulary's bytes that holds the n bytes at
+// offset off, and their offset in it.
+func (v *vocab) at(off, n int) (b string, o int, ok bool) {
+	b = v.blob[0]
 	if off >= len(b) {
 		b, off = v.blob[1], off-len(b)
 	}
-	if off+n > len(b) {
-		return "", false
-	}
-	return b[off : off+n], true
+	return b, off, off+n <= len(b)
 }
 
 // find returns the rank of the token s, with partialUTF8 set if its bytes
