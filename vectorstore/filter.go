@@ -50,7 +50,7 @@ func (f Filter) Match(r Record) bool {
 	if f.Where.op == opAll {
 		return true
 	}
-	return f.Check() == nil && f.Where.match(r.Metadata)
+	return f.Where.valid() && f.Where.match(r.Metadata)
 }
 
 // Check returns an error wrapping [ErrInvalidArgument] if a store would
@@ -58,6 +58,9 @@ func (f Filter) Match(r Record) bool {
 // [MaxFilterTerms] terms, an empty key, a key or value that is not valid
 // UTF-8, or a NaN bound of a [Range].
 func (f Filter) Check() error {
+	if f.Where.valid() {
+		return nil
+	}
 	if err := f.Where.check(); err != nil {
 		return fmt.Errorf("%w: filter: %v", ErrInvalidArgument, err)
 	}
@@ -102,6 +105,50 @@ type Cond struct {
 	from   timeKey  // TimeRange
 	to     timeKey
 	conds  []Cond // And, Or; Not has one
+
+	// What Check needs of the tree, kept by the constructors so that
+	// Check and Match cost the same for a filter of 4,096 terms as of
+	// one: its height, its terms (at most MaxFilterTerms+1) and whether
+	// some leaf is malformed. A zero Cond holds zeros: see summary.
+	height, terms int32
+	malformed     bool
+}
+
+// summary returns c's height, terms and malformation, the zero Cond
+// counting as one term of height 1 as Check counts it.
+func (c *Cond) summary() (height, terms int32, malformed bool) {
+	if c.op == opAll {
+		return 1, 1, false
+	}
+	return c.height, c.terms, c.malformed
+}
+
+// leaf returns c, a condition on one key, with its summary.
+func leaf(c Cond) Cond {
+	c.height, c.terms = 1, int32(min(1+len(c.values), MaxFilterTerms+1))
+	c.malformed = c.key == "" || !utf8.ValidString(c.key) || (c.op == opRange && (math.IsNaN(c.lo) || math.IsNaN(c.hi)))
+	for _, v := range c.values {
+		c.malformed = c.malformed || !utf8.ValidString(v)
+	}
+	return c
+}
+
+// node returns c, an And, Or or Not of c.conds, with its summary.
+func node(c Cond) Cond {
+	c.height, c.terms = 1, 1
+	for i := range c.conds {
+		h, t, bad := c.conds[i].summary()
+		c.height = max(c.height, min(h, MaxFilterDepth)+1)
+		c.terms = min(c.terms+t, MaxFilterTerms+1)
+		c.malformed = c.malformed || bad
+	}
+	return c
+}
+
+// valid reports whether Check accepts c, in constant time.
+func (c *Cond) valid() bool {
+	h, t, bad := c.summary()
+	return h <= MaxFilterDepth && t <= MaxFilterTerms && !bad
 }
 
 type condOp uint8
@@ -123,7 +170,7 @@ func Eq(key, value string) Cond { return In(key, value) }
 // In is satisfied by a record whose Metadata holds key with one of values.
 // With no values it is satisfied by none.
 func In(key string, values ...string) Cond {
-	return Cond{op: opIn, key: key, values: slices.Clone(values)}
+	return leaf(Cond{op: opIn, key: key, values: slices.Clone(values)})
 }
 
 // NotIn is Not(In(key, values...)): satisfied by a record that lacks key
@@ -133,14 +180,16 @@ func NotIn(key string, values ...string) Cond { return Not(In(key, values...)) }
 
 // Exists is satisfied by a record whose Metadata holds key, whatever its
 // value.
-func Exists(key string) Cond { return Cond{op: opExists, key: key} }
+func Exists(key string) Cond { return leaf(Cond{op: opExists, key: key}) }
 
 // Range is satisfied by a record whose Metadata holds key with a number
 // (by [ParseNumber]) from lo to hi, both included. An infinite bound is
 // open: Range("year", 2020, math.Inf(1)) is "2020 or later". For a strict
 // bound use math.Nextafter: x > 5 is Range(key, math.Nextafter(5,
 // math.Inf(1)), math.Inf(1)). A NaN bound is refused by [Filter.Check].
-func Range(key string, lo, hi float64) Cond { return Cond{op: opRange, key: key, lo: lo, hi: hi} }
+func Range(key string, lo, hi float64) Cond {
+	return leaf(Cond{op: opRange, key: key, lo: lo, hi: hi})
+}
 
 // TimeRange is satisfied by a record whose Metadata holds key with a time
 // (by [ParseTime]) from from to to, both included, compared as instants
@@ -154,17 +203,17 @@ func TimeRange(key string, from, to time.Time) Cond {
 	if !to.IsZero() {
 		c.to = keyOf(to)
 	}
-	return c
+	return leaf(c)
 }
 
 // And is satisfied when every one of conds is; with none, always.
-func And(conds ...Cond) Cond { return Cond{op: opAnd, conds: slices.Clone(conds)} }
+func And(conds ...Cond) Cond { return node(Cond{op: opAnd, conds: slices.Clone(conds)}) }
 
 // Or is satisfied when one of conds is at least; with none, never.
-func Or(conds ...Cond) Cond { return Cond{op: opOr, conds: slices.Clone(conds)} }
+func Or(conds ...Cond) Cond { return node(Cond{op: opOr, conds: slices.Clone(conds)}) }
 
 // Not is satisfied when c is not.
-func Not(c Cond) Cond { return Cond{op: opNot, conds: []Cond{c}} }
+func Not(c Cond) Cond { return node(Cond{op: opNot, conds: []Cond{c}}) }
 
 // timeKey is an instant that orders by comparison of its fields.
 type timeKey struct {

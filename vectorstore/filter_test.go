@@ -83,6 +83,42 @@ func TestFilterCheck(t *testing.T) {
 	}
 }
 
+// Check and Match read the limits from what the constructors kept, not
+// from a walk of the filter: they agree with the walk at each limit and
+// one past it, whatever mix of And, Or, Not, zero Conds and In values
+// makes the depth and the terms.
+func TestFilterLimitsWithoutWalk(t *testing.T) {
+	nest := func(c vectorstore.Cond, n int, wrap func(vectorstore.Cond) vectorstore.Cond) vectorstore.Cond {
+		for range n {
+			c = wrap(c)
+		}
+		return c
+	}
+	and := func(c vectorstore.Cond) vectorstore.Cond { return vectorstore.And(c, vectorstore.Cond{}) }
+	values := func(n int) []string { return make([]string, n) }
+	for name, tc := range map[string]struct {
+		c  vectorstore.Cond
+		ok bool
+	}{
+		"depth 32 by Not":          {nest(vectorstore.Exists("k"), 31, vectorstore.Not), true},
+		"depth 33 by Not":          {nest(vectorstore.Exists("k"), 32, vectorstore.Not), false},
+		"depth 32, zero Cond leaf": {nest(vectorstore.Cond{}, 31, and), true},
+		"depth 33, zero Cond leaf": {nest(vectorstore.Or(vectorstore.Cond{}), 31, and), false},
+		"terms 4096":               {vectorstore.Or(vectorstore.In("k", values(4093)...), vectorstore.Cond{}), true},
+		"terms 4097":               {vectorstore.Or(vectorstore.In("k", values(4094)...), vectorstore.Cond{}), false},
+		"terms 4097 in halves":     {vectorstore.And(vectorstore.In("k", values(2047)...), vectorstore.NotIn("k", values(2046)...)), false},
+		"bad leaf deep inside":     {nest(vectorstore.Or(vectorstore.Exists("k"), vectorstore.Range("k", math.NaN(), 1)), 5, vectorstore.Not), false},
+	} {
+		f := vectorstore.Filter{Where: tc.c}
+		require.Equal(t, tc.ok, f.Check() == nil, "%s: Check %v", name, f.Check())
+		require.Equal(t, tc.ok, vectorstore.CheckByWalk(f) == nil, "%s: the walk", name)
+		rec := vectorstore.Record{ID: "a", DocID: "d", Metadata: map[string]string{"k": ""}}
+		if !tc.ok {
+			require.False(t, f.Match(rec), name)
+		}
+	}
+}
+
 // The parts of a Cond read back as they were given.
 func TestCondParts(t *testing.T) {
 	c := vectorstore.And(vectorstore.In("dept", "hr", "it"), vectorstore.Range("year", 2020, 2024),
@@ -259,6 +295,9 @@ func FuzzFilter(f *testing.F) {
 		hits, err := m.Query(bg, []float32{1, 0.5}, len(recs), filter)
 		khits, kerr := m.QueryKeywords(bg, "unit", len(recs), filter)
 		vh, kh, herr := m.QueryHybrid(bg, []float32{1, 0.5}, "unit", len(recs), filter)
+		if cerr, werr := filter.Check(), vectorstore.CheckByWalk(filter); (cerr == nil) != (werr == nil) {
+			t.Fatalf("filter %+v: Check %v, a walk of the filter %v", filter, cerr, werr)
+		}
 		if cerr := filter.Check(); cerr != nil {
 			for _, err := range []error{cerr, err, kerr, herr} {
 				if !errors.Is(err, vectorstore.ErrInvalidArgument) {
@@ -361,4 +400,22 @@ func TestCondString(t *testing.T) {
 		vectorstore.NotIn("x"), vectorstore.TimeRange("at", time.Date(2024, 1, 1, 0, 0, 0, 5, time.UTC), time.Time{}), vectorstore.Exists("k"))
 	require.Equal(t, `and(in("dept", "hr", "it"), range("year", 2020, +Inf), not(in("x")), timerange("at", 2024-01-01T00:00:00.000000005Z, open), exists("k"))`, c.String())
 	require.Equal(t, "all", vectorstore.Cond{}.String())
+}
+
+// BenchmarkFilterMatch matches records against a filter of one condition
+// and of MaxFilterTerms terms that a record settles at its first term: a
+// Match costs what the terms it reads cost, not a walk of the whole filter.
+func BenchmarkFilterMatch(b *testing.B) {
+	rec := vectorstore.Record{ID: "a", DocID: "d", Metadata: map[string]string{"lang": "en"}}
+	big := vectorstore.Or(vectorstore.Eq("lang", "en"), vectorstore.In("tag", make([]string, vectorstore.MaxFilterTerms-4)...))
+	for name, f := range map[string]vectorstore.Filter{"terms=1": {Where: vectorstore.Eq("lang", "en")}, "terms=4096": {Where: big}} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !f.Match(rec) {
+					b.Fatal("no match")
+				}
+			}
+		})
+	}
 }
