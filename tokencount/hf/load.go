@@ -518,6 +518,8 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 			m.Type = "Unigram"
 		case m.MaxInputCharsPerWord != nil:
 			m.Type = "WordPiece"
+		case m.UnkToken != nil:
+			m.Type = "WordLevel"
 		default:
 			return nil, formatErr("model without type")
 		}
@@ -536,7 +538,10 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 		}
 		return buildUnigram(&m)
 	case "WordLevel":
-		return nil, unsupported("model WordLevel")
+		if byteLvl {
+			return nil, unsupported("model WordLevel after a ByteLevel pre-tokenizer")
+		}
+		return buildWordLevel(&m)
 	}
 	return nil, unsupported("model %s", m.Type)
 }

@@ -290,12 +290,13 @@ func (st strip) normalize(s string, want bool) (string, []int32) {
 	return s[a:b], al
 }
 
-// stripAccents is StripAccents: marks removed.
+// stripAccents is StripAccents: marks removed, as the library's
+// (older) Unicode tables know them.
 type stripAccents struct{}
 
 func (stripAccents) normalize(s string, want bool) (string, []int32) {
 	return mapRunes(s, want, func(b []byte, r rune) []byte {
-		if unicode.IsMark(r) {
+		if r >= 0x300 && (unicode.IsMark(r) && !inTable(refNotMark, r) || inTable(refMoreMark, r)) {
 			return b
 		}
 		return utf8.AppendRune(b, r)

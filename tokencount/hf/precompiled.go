@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
 )
@@ -91,14 +92,14 @@ func (p *precompiled) transform(s string) (string, bool) {
 
 func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 	var b strings.Builder
-	var al []int32
+	var tr []change
 	changed := false
-	add := func(text string, end int) {
+	// rewrite appends what replaces old, and with want its changes as the
+	// library's Precompiled records them (its replace function).
+	rewrite := func(old, text string) {
 		b.WriteString(text)
 		if want {
-			for range len(text) {
-				al = append(al, int32(end))
-			}
+			tr = appendChanges(tr, old, text)
 		}
 	}
 	for i := 0; i < len(s); {
@@ -107,10 +108,13 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 		// uniseg runs only on the stretches between.
 		if c := s[i]; c < 0x80 && (i+1 == len(s) || s[i+1] < 0x80 && !(c == '\r' && s[i+1] == '\n')) {
 			if p.asciiOK[c] {
-				add(p.ascii[c], i+1)
+				rewrite(s[i:i+1], p.ascii[c])
 				changed = true
 			} else {
-				add(s[i:i+1], i+1)
+				b.WriteByte(c)
+				if want {
+					tr = append(tr, change{1, 0})
+				}
 			}
 			i++
 			continue
@@ -122,7 +126,7 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 		g := uniseg.NewGraphemes(s[i:j])
 		for g.Next() {
 			a, e := g.Positions()
-			if p.cluster(s[i+a:i+e], i+a, add) {
+			if p.cluster(s[i+a:i+e], rewrite) {
 				changed = true
 			}
 		}
@@ -131,16 +135,19 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 	if !changed {
 		return s, nil
 	}
+	var al []int32
+	if want {
+		al = alignChanges(s, tr, b.Len())
+	}
 	return b.String(), al
 }
 
-// cluster passes the replacement of the grapheme cluster cl, which starts
-// at start, to add, and reports whether it differs from cl.
-func (p *precompiled) cluster(cl string, start int, add func(string, int)) bool {
-	end := start + len(cl)
+// cluster passes each part of the grapheme cluster cl and its replacement
+// to rewrite, and reports whether any differs.
+func (p *precompiled) cluster(cl string, rewrite func(old, text string)) bool {
 	if len(cl) < 6 {
 		if r, ok := p.transform(cl); ok {
-			add(r, end)
+			rewrite(cl, r)
 			return true
 		}
 	}
@@ -152,11 +159,72 @@ func (p *precompiled) cluster(cl string, start int, add func(string, int)) bool 
 		}
 		part := cl[i : i+w]
 		if rep, ok := p.transform(part); ok {
-			add(rep, start+i+w)
+			rewrite(part, rep)
 			changed = true
 		} else {
-			add(part, start+i+w)
+			rewrite(part, part)
 		}
 	}
 	return changed
+}
+
+// change is one character of a normalizer's output as the library's
+// NormalizedString.transform takes it: its size in bytes and its change,
+// 1 for a character inserted, 0 for one that replaces the next input
+// character, -n for one that replaces it and removes n more.
+type change struct {
+	size, change int32
+}
+
+// appendChanges appends the changes of replacing old with text as the
+// library's Precompiled does: characters for characters, the extra ones
+// marked inserted, and fewer characters charged to the last change
+// recorded, which may belong to an earlier cluster (or to none at the
+// start of the text).
+func appendChanges(tr []change, old, text string) []change {
+	for _, r := range text {
+		tr = append(tr, change{int32(utf8.RuneLen(r)), 0})
+	}
+	diff := utf8.RuneCountInString(text) - utf8.RuneCountInString(old)
+	switch {
+	case diff > 0:
+		for k := len(tr) - diff; k < len(tr); k++ {
+			tr[k].change = 1
+		}
+	case diff < 0 && len(tr) > 0:
+		tr[len(tr)-1].change += int32(diff)
+	}
+	return tr
+}
+
+// alignChanges maps each byte of the output that tr describes to the end
+// of the input character it came from, as NormalizedString.transform
+// aligns it: an inserted character with the input before it, another with
+// the input character it replaces. After a removal at the start of s
+// that no change was charged for, the output is aligned one character
+// early, as the library's is.
+func alignChanges(s string, tr []change, n int) []int32 {
+	al := make([]int32, 0, n)
+	idx := 0
+	next := func() int {
+		if idx >= len(s) {
+			return len(s)
+		}
+		_, w := utf8.DecodeRuneInString(s[idx:])
+		idx += w
+		return idx
+	}
+	for _, t := range tr {
+		e := idx
+		if t.change <= 0 {
+			e = next()
+			for range -t.change {
+				next()
+			}
+		}
+		for range t.size {
+			al = append(al, int32(e))
+		}
+	}
+	return al
 }

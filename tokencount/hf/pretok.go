@@ -295,7 +295,16 @@ func isBertPunct(r rune) bool {
 // whitespacePre is the Whitespace pre-tokenizer: \w+|[^\w\s]+.
 type whitespacePre struct{}
 
+// isWordRune is \w as the library's Whitespace pre-tokenizer knows it
+// (its regular expression crate has other Unicode tables than Go).
 func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
+	}
+	return isWordRuneGo(r) != inTable(refWordFlip, r)
+}
+
+func isWordRuneGo(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_' ||
 		unicode.Is(unicode.Pc, r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_Alphabetic, r) ||
 		unicode.Is(unicode.Join_Control, r)
