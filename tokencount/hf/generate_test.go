@@ -42,6 +42,10 @@ var unitTexts = []string{
 	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 	"e\u0301 a\u0308 \u200b zero\u200dwidth \ufffd replacement",
 	"The Project Gutenberg eBook of The Adventures of Sherlock Holmes",
+	"complex. . . .” ``quoted'' (a - b) – £5 € ",
+	"\x04start ǲ\x0f 8ɯǲ\x0fڛ \u0cf3 \u1cf2x a\u0658b",
+	"\U000134e3 a\U00014399b \u0897x 1,000, 2,",
+	"ﬁ\u200b中 x ﬁ\u200b. ①\u200b2 ™\u200b\u200b! \u200bend",
 }
 
 type genFile struct {
@@ -55,6 +59,8 @@ var genFiles = []genFile{
 	{"wordpiece", genWordPiece},
 	{"unigram", genUnigram},
 	{"precompiled", genPrecompiled},
+	{"albert", genAlbert},
+	{"wordlevel", genWordLevel},
 }
 
 func readJSON(path string) (map[string]any, error) {
@@ -243,12 +249,49 @@ func genPrecompiled(nm string) (map[string]any, error) {
 	return f, nil
 }
 
+// genAlbert converts ALBERT's spiece.model (from the toxe package) as
+// transformers converts albert-base-v2's, with its real Precompiled
+// charsmap, and keeps its first 3000 pieces and the single characters.
+func genAlbert(nm string) (map[string]any, error) {
+	f, err := nodeJSON(nm, "spm", filepath.Join(nm, "toxe/tests/spm.model"), "albert")
+	if err != nil {
+		return nil, err
+	}
+	model := f["model"].(map[string]any)
+	var vocab []any
+	for id, e := range model["vocab"].([]any) {
+		if id < 3000 || len([]rune(e.([]any)[0].(string))) == 1 {
+			vocab = append(vocab, e)
+		}
+	}
+	model["vocab"] = vocab
+	return f, nil
+}
+
+// genWordLevel trains a WordLevel tokenizer with the reference on two of
+// the shared corpora and keeps its first 3000 words.
+func genWordLevel(nm string) (map[string]any, error) {
+	dir := filepath.Join(exactness.SharedDir(), "corpora")
+	f, err := nodeJSON(nm, "wordlevel", filepath.Join(dir, "sherlock_1661.txt")+","+filepath.Join(dir, "room_with_a_view.txt"))
+	if err != nil {
+		return nil, err
+	}
+	keep := map[string]bool{}
+	for tok, id := range f["model"].(map[string]any)["vocab"].(map[string]any) {
+		if id.(float64) < 3000 {
+			keep[tok] = true
+		}
+	}
+	renumber(f, keep)
+	return f, nil
+}
+
 // nodeJSON runs reference.js in a mode that writes a tokenizer.json from
-// src, and reads the file.
-func nodeJSON(nm, mode, src string) (map[string]any, error) {
+// src (and the mode's further arguments), and reads the file.
+func nodeJSON(nm, mode, src string, more ...string) (map[string]any, error) {
 	tmp := filepath.Join(os.TempDir(), "hf-gen-"+mode+".json")
 	defer os.Remove(tmp)
-	cmd := exec.Command("node", filepath.Join("exactness", "reference.js"), mode, src, tmp)
+	cmd := exec.Command("node", append([]string{filepath.Join("exactness", "reference.js"), mode, src, tmp}, more...)...)
 	cmd.Env = append(os.Environ(), "NODE_PATH="+nm)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("node %s: %v: %s", mode, err, out)

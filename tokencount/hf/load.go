@@ -516,8 +516,8 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 			m.Type = "BPE"
 		case m.UnkID != nil || bytes.HasPrefix(bytes.TrimSpace(m.Vocab), []byte("[")):
 			m.Type = "Unigram"
-		case m.MaxInputCharsPerWord != nil:
-			m.Type = "WordPiece"
+		case m.UnkToken != nil && m.ContinuingSubwordPrefix != nil && m.MaxInputCharsPerWord != nil:
+			m.Type = "WordPiece" // the library requires all three
 		case m.UnkToken != nil:
 			m.Type = "WordLevel"
 		default:

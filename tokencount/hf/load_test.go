@@ -139,3 +139,49 @@ func TestRegexFallback(t *testing.T) {
 		t.Errorf("Count(ab11) = %d, want 4 (a ##b, 1 ##1)", got)
 	}
 }
+
+// TestEmptiedStretch: a stretch between two added tokens that the
+// normalizer empties (the space between two "." of ALBERT's added tokens,
+// stripped by T5's and XLM-R's Strip) gives no token, as in the library,
+// which counts "a . . b" as ▁a . . ▁b with this file.
+func TestEmptiedStretch(t *testing.T) {
+	data := `{"added_tokens":[{"id":3,"content":".","normalized":false,"special":false}],` +
+		`"normalizer":{"type":"Sequence","normalizers":[{"type":"Strip","strip_left":false,"strip_right":true},` +
+		`{"type":"Replace","pattern":{"Regex":" {2,}"},"content":"▁"}]},` +
+		`"pre_tokenizer":{"type":"Metaspace","replacement":"▁","prepend_scheme":"always","split":true},` +
+		`"model":{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0],["▁a",-1],["▁",-2],[".",-1],["▁b",-1]]}}`
+	tok, err := hf.Load(strings.NewReader(data), hf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"a . . b", "a .  .b "} {
+		if got := tok.Count(text); got != 4 {
+			t.Errorf("Count(%q) = %d, want 4", text, got)
+		}
+		checkEnds(t, tok, text)
+	}
+}
+
+// TestUntypedModel: a model without "type" (files of old versions of the
+// library) is read as the library reads it, trying BPE, WordPiece,
+// WordLevel and Unigram in turn: WordPiece needs unk_token,
+// continuing_subword_prefix and max_input_chars_per_word, WordLevel
+// unk_token. The library counts "ab b ab" as 3 tokens with the WordLevel
+// file and 5 (a ##b, b, a ##b) with the WordPiece one.
+func TestUntypedModel(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		want  int
+	}{
+		{`{"unk_token":"x","max_input_chars_per_word":100,"vocab":{"x":0,"a":1,"##b":2}}`, 3},
+		{`{"unk_token":"x","continuing_subword_prefix":"##","max_input_chars_per_word":100,"vocab":{"x":0,"a":1,"##b":2,"b":3}}`, 5},
+	} {
+		tok, err := hf.Load(strings.NewReader(tiny("null", `{"type":"WhitespaceSplit"}`, "null", c.model)), hf.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tok.Count("ab b ab"); got != c.want {
+			t.Errorf("%s: Count = %d, want %d", c.model, got, c.want)
+		}
+	}
+}
