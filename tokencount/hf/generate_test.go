@@ -210,6 +210,14 @@ func genUnigram(nm string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	cutUnigram(f)
+	return f, nil
+}
+
+// cutUnigram keeps the first 3000 pieces of a Unigram file and its
+// single characters; the ids that the file's added tokens and
+// post-processor name are below 3000.
+func cutUnigram(f map[string]any) {
 	model := f["model"].(map[string]any)
 	var vocab []any
 	for id, e := range model["vocab"].([]any) {
@@ -218,7 +226,6 @@ func genUnigram(nm string) (map[string]any, error) {
 		}
 	}
 	model["vocab"] = vocab
-	return f, nil
 }
 
 // genPrecompiled is genUnigram's file with a Precompiled normalizer, as
@@ -257,14 +264,7 @@ func genAlbert(nm string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	model := f["model"].(map[string]any)
-	var vocab []any
-	for id, e := range model["vocab"].([]any) {
-		if id < 3000 || len([]rune(e.([]any)[0].(string))) == 1 {
-			vocab = append(vocab, e)
-		}
-	}
-	model["vocab"] = vocab
+	cutUnigram(f)
 	return f, nil
 }
 
