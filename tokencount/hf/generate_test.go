@@ -60,8 +60,8 @@ var genFiles = []genFile{
 	{"wordpiece", genWordPiece},
 	{"unigram", genUnigram},
 	{"precompiled", genPrecompiled},
-	{"albert", genAlbert},
-	{"nmt", genNmt},
+	{"albert", genSpm("albert")},
+	{"nmt", genSpm("nmt")},
 	{"wordlevel", genWordLevel},
 }
 
@@ -258,28 +258,21 @@ func genPrecompiled(nm string) (map[string]any, error) {
 	return f, nil
 }
 
-// genAlbert converts ALBERT's spiece.model (from the toxe package) as
-// transformers converts albert-base-v2's, with its real Precompiled
-// charsmap, and keeps its first 3000 pieces and the single characters.
-func genAlbert(nm string) (map[string]any, error) {
-	f, err := nodeJSON(nm, "spm", filepath.Join(nm, "toxe/tests/spm.model"), "albert")
-	if err != nil {
-		return nil, err
+// genSpm converts ALBERT's spiece.model (from the toxe package) with
+// reference.js's converter: "albert" as transformers converts
+// albert-base-v2's, with its real Precompiled charsmap; "nmt" as the
+// library's own SentencePieceUnigramTokenizer configures a Unigram model
+// (Nmt, NFKC, Replace, Metaspace). It keeps the first 3000 pieces and the
+// single characters.
+func genSpm(converter string) func(nm string) (map[string]any, error) {
+	return func(nm string) (map[string]any, error) {
+		f, err := nodeJSON(nm, "spm", filepath.Join(nm, "toxe/tests/spm.model"), converter)
+		if err != nil {
+			return nil, err
+		}
+		cutUnigram(f)
+		return f, nil
 	}
-	cutUnigram(f)
-	return f, nil
-}
-
-// genNmt converts ALBERT's spiece.model as the library's own
-// SentencePieceUnigramTokenizer configures a Unigram model (Nmt, NFKC,
-// Replace, Metaspace), with the same cut as genAlbert.
-func genNmt(nm string) (map[string]any, error) {
-	f, err := nodeJSON(nm, "spm", filepath.Join(nm, "toxe/tests/spm.model"), "nmt")
-	if err != nil {
-		return nil, err
-	}
-	cutUnigram(f)
-	return f, nil
 }
 
 // genWordLevel trains a WordLevel tokenizer with the reference on two of
