@@ -92,14 +92,16 @@ func (p *precompiled) transform(s string) (string, bool) {
 
 func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 	var b strings.Builder
-	var tr []change
+	var al *aligner
+	if want {
+		al = &aligner{s: s, al: make([]int32, 0, len(s)+8)}
+	}
 	changed := false
-	// rewrite appends what replaces old, and with want its changes as the
-	// library's Precompiled records them (its replace function).
+	// rewrite appends what replaces old, and with want aligns it.
 	rewrite := func(old, text string) {
 		b.WriteString(text)
-		if want {
-			tr = appendChanges(tr, old, text)
+		if al != nil {
+			al.replace(old, text)
 		}
 	}
 	for i := 0; i < len(s); {
@@ -112,8 +114,8 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 				changed = true
 			} else {
 				b.WriteByte(c)
-				if want {
-					tr = append(tr, change{1, 0})
+				if al != nil {
+					al.push(1, 0)
 				}
 			}
 			i++
@@ -135,11 +137,10 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 	if !changed {
 		return s, nil
 	}
-	var al []int32
-	if want {
-		al = alignChanges(s, tr, b.Len())
+	if al == nil {
+		return b.String(), nil
 	}
-	return b.String(), al
+	return b.String(), al.done()
 }
 
 // cluster passes each part of the grapheme cluster cl and its replacement
@@ -168,63 +169,75 @@ func (p *precompiled) cluster(cl string, rewrite func(old, text string)) bool {
 	return changed
 }
 
-// change is one character of a normalizer's output as the library's
-// NormalizedString.transform takes it: its size in bytes and its change,
-// 1 for a character inserted, 0 for one that replaces the next input
-// character, -n for one that replaces it and removes n more.
-type change struct {
-	size, change int32
+// aligner maps each byte of the Precompiled normalizer's output to the end
+// of the input character it came from, as the library's
+// NormalizedString.transform aligns the changes its Precompiled records:
+// each output character has a change, 1 for one inserted (aligned with
+// the input before it), 0 for one that replaces the next input character,
+// -n for one that replaces it and removes n more. A replacement by fewer
+// characters is charged to the last change recorded, which may belong to
+// an earlier cluster, or to none at the start of the text: then the rest
+// of the output is aligned one character early, as the library's is. Only
+// the last change can still be charged, so the others are aligned at once.
+type aligner struct {
+	s    string // the input
+	idx  int    // input consumed
+	al   []int32
+	last struct{ size, change int }
+	has  bool // whether last holds a change not yet aligned
 }
 
-// appendChanges appends the changes of replacing old with text as the
-// library's Precompiled does: characters for characters, the extra ones
-// marked inserted, and fewer characters charged to the last change
-// recorded, which may belong to an earlier cluster (or to none at the
-// start of the text).
-func appendChanges(tr []change, old, text string) []change {
+// push records an output character of size bytes and its change.
+func (a *aligner) push(size, change int) {
+	a.flush()
+	a.last.size, a.last.change, a.has = size, change, true
+}
+
+// replace records the characters of text replacing those of old: one for
+// one, the extra ones inserted, or fewer charged to the last change.
+func (a *aligner) replace(old, text string) {
+	nOld := utf8.RuneCountInString(old)
+	k := 0
 	for _, r := range text {
-		tr = append(tr, change{int32(utf8.RuneLen(r)), 0})
-	}
-	diff := utf8.RuneCountInString(text) - utf8.RuneCountInString(old)
-	switch {
-	case diff > 0:
-		for k := len(tr) - diff; k < len(tr); k++ {
-			tr[k].change = 1
+		change := 0
+		if k >= nOld {
+			change = 1
 		}
-	case diff < 0 && len(tr) > 0:
-		tr[len(tr)-1].change += int32(diff)
+		a.push(utf8.RuneLen(r), change)
+		k++
 	}
-	return tr
+	if k < nOld && a.has {
+		a.last.change -= nOld - k
+	}
 }
 
-// alignChanges maps each byte of the output that tr describes to the end
-// of the input character it came from, as NormalizedString.transform
-// aligns it: an inserted character with the input before it, another with
-// the input character it replaces. After a removal at the start of s
-// that no change was charged for, the output is aligned one character
-// early, as the library's is.
-func alignChanges(s string, tr []change, n int) []int32 {
-	al := make([]int32, 0, n)
-	idx := 0
-	next := func() int {
-		if idx >= len(s) {
-			return len(s)
-		}
-		_, w := utf8.DecodeRuneInString(s[idx:])
-		idx += w
-		return idx
+func (a *aligner) flush() {
+	if !a.has {
+		return
 	}
-	for _, t := range tr {
-		e := idx
-		if t.change <= 0 {
-			e = next()
-			for range -t.change {
-				next()
-			}
-		}
-		for range t.size {
-			al = append(al, int32(e))
+	a.has = false
+	e := a.idx
+	if a.last.change <= 0 {
+		e = a.next()
+		for range -a.last.change {
+			a.next()
 		}
 	}
-	return al
+	for range a.last.size {
+		a.al = append(a.al, int32(e))
+	}
+}
+
+// next consumes one input character and returns the end of it.
+func (a *aligner) next() int {
+	if a.idx < len(a.s) {
+		_, w := utf8.DecodeRuneInString(a.s[a.idx:])
+		a.idx += w
+	}
+	return a.idx
+}
+
+func (a *aligner) done() []int32 {
+	a.flush()
+	return a.al
 }
