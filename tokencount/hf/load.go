@@ -820,7 +820,12 @@ func buildUnigram(m *modelJSON) (model, error) {
 	if isNull(m.Vocab) {
 		return nil, formatErr("model Unigram without vocab")
 	}
-	u := &unigram{ids: make(map[string]int32), child: make(map[uint64]int32), term: []int32{0}, unk: -1,
+	// Size the tables from the vocabulary's length (an entry such as
+	// ["▁word",-9.87] takes about 20 bytes, its token about 6) so that
+	// they do not grow by doubling; beyond a million entries (four times
+	// XLM-R's) they grow as they fill.
+	est := min(len(m.Vocab)/20, 1<<20)
+	u := &unigram{ids: make(map[string]int32, est), child: make(map[uint64]int32, est*3), term: make([]int32, 1, 1+est*3), unk: -1,
 		byteFallback: m.ByteFallback, cache: newCache()}
 	minScore := math.Inf(1)
 	sc := &scan{data: m.Vocab}
@@ -872,23 +877,17 @@ func buildUnigram(m *modelJSON) (model, error) {
 			}
 			node = next
 		}
+		if tok != "" {
+			// The trie gives the last id of a duplicated token, as the
+			// library's token map does.
+			u.term[node] = int32(id) + 1
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, formatErr("model Unigram vocab: %v", err)
 	}
 	entries := u.scores
-	// The trie gives the last id of a duplicated token, as the library's
-	// token map does.
-	for tok, id := range u.ids {
-		node := int32(0)
-		for i := 0; i < len(tok); i++ {
-			node = u.child[uint64(node)<<8|uint64(tok[i])]
-		}
-		if tok != "" {
-			u.term[node] = id + 1
-		}
-	}
 	u.unkScore = minScore - 10
 	if m.UnkID != nil {
 		if *m.UnkID < 0 || *m.UnkID >= int64(len(entries)) {
