@@ -44,7 +44,7 @@ var unitTexts = []string{
 	"The Project Gutenberg eBook of The Adventures of Sherlock Holmes",
 	"complex. . . .” ``quoted'' (a - b) – £5 € ",
 	"\x04start ǲ\x0f 8ɯǲ\x0fڛ \u0cf3 \u1cf2x a\u0658b",
-	"\U000134e3 a\U00014399b \u0897x 1,000, 2,",
+	"\U000134e3 a\U00014399b \u0897x 1,000, 2, \U00014399hello hello\U000134e3 \u0897hello",
 	"ﬁ\u200b中 x ﬁ\u200b. ①\u200b2 ™\u200b\u200b! \u200bend",
 	"\x01ctrl\x7f\u0085\u008f \u1680x\u200by\u2028z\ufeff\u2581w\ufffd\tv\x0c",
 }
