@@ -46,6 +46,7 @@ var unitTexts = []string{
 	"\x04start ǲ\x0f 8ɯǲ\x0fڛ \u0cf3 \u1cf2x a\u0658b",
 	"\U000134e3 a\U00014399b \u0897x 1,000, 2, \U00014399hello hello\U000134e3 \u0897hello",
 	"ﬁ\u200b中 x ﬁ\u200b. ①\u200b2 ™\u200b\u200b! \u200bend",
+	"x\U00010d40\U00010d41y 12 ３４ ² Ⅻ \U000116d0z",
 	"\x01ctrl\x7f\u0085\u008f \u1680x\u200by\u2028z\ufeff\u2581w\ufffd\tv\x0c",
 }
 
@@ -276,7 +277,8 @@ func genSpm(converter string) func(nm string) (map[string]any, error) {
 }
 
 // genWordLevel trains a WordLevel tokenizer with the reference on two of
-// the shared corpora and keeps its first 3000 words.
+// the shared corpora (Whitespace and individual Digits) and keeps its
+// first 3000 words.
 func genWordLevel(nm string) (map[string]any, error) {
 	dir := filepath.Join(exactness.SharedDir(), "corpora")
 	f, err := nodeJSON(nm, "wordlevel", filepath.Join(dir, "sherlock_1661.txt")+","+filepath.Join(dir, "room_with_a_view.txt"))

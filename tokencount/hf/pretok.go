@@ -420,5 +420,14 @@ func digitsPre(individual bool) preTokenizer {
 	if individual {
 		bh = isolated
 	}
-	return runeSplit{is: unicode.IsNumber, behavior: bh}
+	return runeSplit{is: isNumber, behavior: bh}
+}
+
+// isNumber is Rust's char::is_numeric, which Digits splits on: categories
+// Nd, Nl and No of the library's Unicode version.
+func isNumber(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= '0' && r <= '9'
+	}
+	return unicode.IsNumber(r) != inTable(refNumberFlip, r)
 }

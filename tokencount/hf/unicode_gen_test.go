@@ -48,8 +48,8 @@ func TestGenerateUnicodeTables(t *testing.T) {
 		}
 		ref[op] = m
 	}
-	var punct, wsWord, wsSpace []rune
-	for name, dst := range map[string]*[]rune{"BertPunct": &punct, "WhitespaceWord": &wsWord, "WhitespaceSpace": &wsSpace} {
+	var punct, wsWord, wsSpace, digits []rune
+	for name, dst := range map[string]*[]rune{"BertPunct": &punct, "WhitespaceWord": &wsWord, "WhitespaceSpace": &wsSpace, "Digits": &digits} {
 		if err := json.Unmarshal(raw[name], dst); err != nil {
 			t.Fatal(err)
 		}
@@ -61,11 +61,15 @@ func TestGenerateUnicodeTables(t *testing.T) {
 		return string(r)
 	}
 	forms := map[string]norm.Form{"NFC": norm.NFC, "NFD": norm.NFD, "NFKC": norm.NFKC, "NFKD": norm.NFKD}
-	var newer, notMn, notMark, moreMark, notOther, flip, wordFlip []rune
+	var newer, notMn, notMark, moreMark, notOther, flip, wordFlip, numFlip []rune
 	lower := map[rune]string{}
 	isPunct := map[rune]bool{}
 	for _, r := range punct {
 		isPunct[r] = true
+	}
+	isNum := map[rune]bool{}
+	for _, r := range digits {
+		isNum[r] = true
 	}
 	isWSWord, isWSSpace := map[rune]bool{}, map[rune]bool{}
 	for _, r := range wsWord {
@@ -112,6 +116,9 @@ func TestGenerateUnicodeTables(t *testing.T) {
 		if unicode.IsSpace(r) != isWSSpace[r] {
 			t.Errorf("%U: white space for one of Go and the library's Whitespace only", r)
 		}
+		if unicode.IsNumber(r) != isNum[r] {
+			numFlip = append(numFlip, r)
+		}
 		if !isWSSpace[r] && isWordRuneGo(r) != isWSWord[r] {
 			wordFlip = append(wordFlip, r)
 		}
@@ -139,6 +146,7 @@ func TestGenerateUnicodeTables(t *testing.T) {
 	writeRunes("refNotMark", "holds the marks (categories Mn, Mc and Me) that the library's StripAccents does not take for marks.", notMark)
 	writeRunes("refMoreMark", "holds the characters that the library's StripAccents takes for marks and Go does not.", moreMark)
 	writeRunes("refWordFlip", "holds the characters that are word characters (\\w) for Go and not for the library's Whitespace, or the other way round.", wordFlip)
+	writeRunes("refNumberFlip", "holds the characters that are numbers for Go and not for the library's Digits (Rust's char::is_numeric), or the other way round.", numFlip)
 	writeRunes("refNotOther", "holds the control, format and private-use characters that the library's BertNormalizer keeps.", notOther)
 	writeRunes("refPunctFlip", "holds the characters that are punctuation for Go and not for the library, or the other way round.", flip)
 	keys := make([]rune, 0, len(lower))
@@ -161,5 +169,5 @@ func TestGenerateUnicodeTables(t *testing.T) {
 	if err := os.WriteFile("unicode_tables.go", src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("newer %d, notMn %d, notMark %d, moreMark %d, notOther %d, punct flips %d, word flips %d, lower %d", len(newer), len(notMn), len(notMark), len(moreMark), len(notOther), len(flip), len(wordFlip), len(lower))
+	t.Logf("newer %d, notMn %d, notMark %d, moreMark %d, notOther %d, punct flips %d, word flips %d, number flips %d, lower %d", len(newer), len(notMn), len(notMark), len(moreMark), len(notOther), len(flip), len(wordFlip), len(numFlip), len(lower))
 }

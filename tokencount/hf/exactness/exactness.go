@@ -59,7 +59,7 @@ func Vocabs() []Vocab {
 		{Name: "albert-nmt", Family: "Unigram, Nmt, NFKC", Make: makeSpm("nmt")},
 		// Trained by the reference on two of the shared corpora: no npm
 		// package ships a WordLevel tokenizer.json.
-		{Name: "wordlevel", Family: "WordLevel, NFD, Lowercase, StripAccents, Whitespace", Make: makeWordLevel},
+		{Name: "wordlevel", Family: "WordLevel, NFD, Lowercase, StripAccents, Whitespace, Digits", Make: makeWordLevel},
 	}
 }
 

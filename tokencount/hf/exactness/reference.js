@@ -19,7 +19,7 @@
 //       prints, for each Unicode-dependent component (NFC, NFD, NFKC,
 //       NFKD, Lowercase, BertNormalizer's cleaning and accent stripping,
 //       StripAccents, BertPreTokenizer's punctuation, the word and space
-//       characters of Whitespace), the code points it changes or
+//       characters of Whitespace, the numbers of Digits), the code points it changes or
 //       splits off, for unicode_gen_test.go.
 //   node reference.js unigram LLAMA2_JSON OUT_JSON
 //       writes a Unigram tokenizer.json in the shape of T5's and XLM-R's
@@ -39,8 +39,9 @@
 //       ships ALBERT's spiece.model.
 //   node reference.js wordlevel CORPUS_FILES OUT_JSON
 //       trains a WordLevel model on CORPUS_FILES (comma-separated) with the library's own
-//       trainer (the configuration of the library's quick tour: NFD,
-//       Lowercase, StripAccents, Whitespace, [CLS] $A [SEP]) and writes it:
+//       trainer (the configuration of the library's documentation of the
+//       pipeline: NFD, Lowercase, StripAccents, Whitespace and individual
+//       Digits, [CLS] $A [SEP]) and writes it:
 //       no npm package ships a WordLevel tokenizer.json.
 'use strict';
 const fs = require('fs');
@@ -294,7 +295,7 @@ async function main() {
     const t = require('tokenizers');
     const tok = new Tokenizer(t.WordLevel.init({}, { unkToken: '[UNK]' }));
     tok.setNormalizer(t.sequenceNormalizer([t.nfdNormalizer(), t.lowercase(), t.stripAccentsNormalizer()]));
-    tok.setPreTokenizer(t.whitespacePreTokenizer());
+    tok.setPreTokenizer(t.sequencePreTokenizer([t.whitespacePreTokenizer(), t.digitsPreTokenizer(true)]));
     tok.train(a.split(','));
     // The trainer's defaults (30000 words, no special tokens) are all the
     // binding offers; the special tokens go first here, the trained words
@@ -334,7 +335,8 @@ async function main() {
     };
     const bert = t.bertPreTokenizer();
     const ws = t.whitespacePreTokenizer();
-    const out = { BertPunct: [], WhitespaceWord: [], WhitespaceSpace: [] };
+    const digits = t.digitsPreTokenizer(true);
+    const out = { BertPunct: [], WhitespaceWord: [], WhitespaceSpace: [], Digits: [] };
     for (const k of Object.keys(ops)) out[k] = [];
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
@@ -347,6 +349,7 @@ async function main() {
       // Whitespace is \w+|[^\w\s]+: a word character joins the a's, white
       // space drops out between them.
       const w = ws.preTokenizeString('a' + c + 'a');
+      if (digits.preTokenizeString('a' + c + 'a').length === 3) out.Digits.push(cp);
       if (w.length === 1) out.WhitespaceWord.push(cp);
       else if (w.length === 2 && w[0][0] === 'a' && w[1][0] === 'a') out.WhitespaceSpace.push(cp);
     }
