@@ -821,11 +821,11 @@ func buildUnigram(m *modelJSON) (model, error) {
 		return nil, formatErr("model Unigram without vocab")
 	}
 	// Size the tables from the vocabulary's length (an entry such as
-	// ["▁word",-9.87] takes about 20 bytes, its token about 6) so that
-	// they do not grow by doubling; beyond a million entries (four times
-	// XLM-R's) they grow as they fill.
-	est := min(len(m.Vocab)/20, 1<<20)
-	u := &unigram{ids: make(map[string]int32, est), child: make(map[uint64]int32, est*3), term: make([]int32, 1, 1+est*3), unk: -1,
+	// ["▁word",-9.876543] takes 20 to 35 bytes, and adds about two nodes
+	// to the trie) so that they seldom grow by doubling; beyond a million
+	// entries (four times XLM-R's) they grow as they fill.
+	est := min(len(m.Vocab)/24, 1<<20)
+	u := &unigram{ids: make(map[string]int32, est), child: make(map[uint64]int32, est*2), term: make([]int32, 1, 1+est*2), unk: -1,
 		byteFallback: m.ByteFallback, cache: newCache()}
 	minScore := math.Inf(1)
 	sc := &scan{data: m.Vocab}
