@@ -86,9 +86,10 @@
 // files: the real tokenizer.json of Llama 3, Qwen 3, DeepSeek V3, Llama 2
 // and Gemma 3 (as npm packages ship them); bert-base-uncased, built from
 // its real vocabulary; albert-base-v2, converted from ALBERT's real
-// SentencePiece model as transformers converts it, and the same model in
-// the configuration transformers gives T5 and XLM-R today (Precompiled,
-// Strip, Replace, Metaspace) and in the library's own Unigram trainer's
+// SentencePiece model (pieces, scores, charsmap) as transformers' current
+// AlbertConverter converts it, and the same model in the configuration
+// transformers gives T5 and XLM-R today (Precompiled, Strip, Replace,
+// Metaspace) and in the one of the library's SentencePieceUnigramTokenizer
 // (Nmt, NFKC, Replace, Metaspace); Unigram files over Llama 2's pieces with
 // NFKC and with a Precompiled normalizer compiled for the test; and a
 // WordLevel file the library trains. No npm package ships a T5, XLM-R or
