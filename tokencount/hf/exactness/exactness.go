@@ -53,9 +53,11 @@ func Vocabs() []Vocab {
 		// which the toxe package ships as tests/spm.model), converted as
 		// transformers converts it: its real pieces, scores and nmt_nfkc
 		// charsmap, in ALBERT's configuration, in the one T5 and XLM-R get
-		// today, and in the library's own SentencePieceUnigramTokenizer's.
+		// today, in Pegasus' (WhitespaceSplit first) and in the library's
+		// own SentencePieceUnigramTokenizer's.
 		{Name: "albert", Family: "Unigram, Precompiled, NFKD, Lowercase", Make: makeSpm("albert")},
 		{Name: "albert-spm", Family: "Unigram, Precompiled, Strip", Make: makeSpm("spm")},
+		{Name: "albert-pegasus", Family: "Unigram, Precompiled, WhitespaceSplit", Make: makeSpm("pegasus")},
 		{Name: "albert-nmt", Family: "Unigram, Nmt, NFKC", Make: makeSpm("nmt")},
 		// Trained by the reference on two of the shared corpora: no npm
 		// package ships a WordLevel tokenizer.json.

