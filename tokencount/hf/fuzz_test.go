@@ -24,7 +24,10 @@ func FuzzLoad(f *testing.F) {
 	// A Precompiled charsmap whose trie points outside itself: "CAAAAP////8AAAAA"
 	// is a trie of two units, the root's offset far out of range.
 	f.Add([]byte(tiny(`{"type":"Precompiled","precompiled_charsmap":"CAAAAP////8AAAAAYQA="}`, "null", "null", "")))
-	for _, name := range []string{"wordpiece", "unigram"} {
+	f.Add([]byte(tiny(`{"type":"Sequence","normalizers":[{"type":"NFD"},{"type":"StripAccents"},{"type":"Lowercase"}]}`, `{"type":"Whitespace"}`, "null",
+		`{"type":"WordLevel","unk_token":"[UNK]","vocab":{"[UNK]":0,"a":1,"b":2,"ab":3,"!":4}}`)))
+	f.Add([]byte(`{"model":{"unk_token":"x","vocab":{"x":0,"a":1}},"pre_tokenizer":{"type":"WhitespaceSplit"}}`))
+	for _, name := range []string{"wordpiece", "unigram", "wordlevel"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
 		if err != nil {
 			f.Fatal(err)

@@ -42,6 +42,12 @@ var unitTexts = []string{
 	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 	"e\u0301 a\u0308 \u200b zero\u200dwidth \ufffd replacement",
 	"The Project Gutenberg eBook of The Adventures of Sherlock Holmes",
+	"complex. . . .” ``quoted'' (a - b) – £5 € ",
+	"\x04start ǲ\x0f 8ɯǲ\x0fڛ \u0cf3 \u1cf2x a\u0658b",
+	"\U000134e3 a\U00014399b \u0897x 1,000, 2, \U00014399hello hello\U000134e3 \u0897hello",
+	"ﬁ\u200b中 x ﬁ\u200b. ①\u200b2 ™\u200b\u200b! \u200bend",
+	"x\U00010d40\U00010d41y 12 ３４ ² Ⅻ \U000116d0z",
+	"\x01ctrl\x7f\u0085\u008f \u1680x\u200by\u2028z\ufeff\u2581w\ufffd\tv\x0c",
 }
 
 type genFile struct {
@@ -55,6 +61,9 @@ var genFiles = []genFile{
 	{"wordpiece", genWordPiece},
 	{"unigram", genUnigram},
 	{"precompiled", genPrecompiled},
+	{"albert", genSpm("albert")},
+	{"nmt", genSpm("nmt")},
+	{"wordlevel", genWordLevel},
 }
 
 func readJSON(path string) (map[string]any, error) {
@@ -204,6 +213,14 @@ func genUnigram(nm string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	cutUnigram(f)
+	return f, nil
+}
+
+// cutUnigram keeps the first 3000 pieces of a Unigram file and its
+// single characters; the ids that the file's added tokens and
+// post-processor name are below 3000.
+func cutUnigram(f map[string]any) {
 	model := f["model"].(map[string]any)
 	var vocab []any
 	for id, e := range model["vocab"].([]any) {
@@ -212,7 +229,6 @@ func genUnigram(nm string) (map[string]any, error) {
 		}
 	}
 	model["vocab"] = vocab
-	return f, nil
 }
 
 // genPrecompiled is genUnigram's file with a Precompiled normalizer, as
@@ -243,12 +259,48 @@ func genPrecompiled(nm string) (map[string]any, error) {
 	return f, nil
 }
 
+// genSpm converts ALBERT's spiece.model (from the toxe package) with
+// reference.js's converter: "albert" as transformers converts
+// albert-base-v2's, with its real Precompiled charsmap; "nmt" as the
+// library's own SentencePieceUnigramTokenizer configures a Unigram model
+// (Nmt, NFKC, Replace, Metaspace). It keeps the first 3000 pieces and the
+// single characters.
+func genSpm(converter string) func(nm string) (map[string]any, error) {
+	return func(nm string) (map[string]any, error) {
+		f, err := nodeJSON(nm, "spm", filepath.Join(nm, "toxe/tests/spm.model"), converter)
+		if err != nil {
+			return nil, err
+		}
+		cutUnigram(f)
+		return f, nil
+	}
+}
+
+// genWordLevel trains a WordLevel tokenizer with the reference on two of
+// the shared corpora (Whitespace and individual Digits) and keeps its
+// first 3000 words.
+func genWordLevel(nm string) (map[string]any, error) {
+	dir := filepath.Join(exactness.SharedDir(), "corpora")
+	f, err := nodeJSON(nm, "wordlevel", filepath.Join(dir, "sherlock_1661.txt")+","+filepath.Join(dir, "room_with_a_view.txt"))
+	if err != nil {
+		return nil, err
+	}
+	keep := map[string]bool{}
+	for tok, id := range f["model"].(map[string]any)["vocab"].(map[string]any) {
+		if id.(float64) < 3000 {
+			keep[tok] = true
+		}
+	}
+	renumber(f, keep)
+	return f, nil
+}
+
 // nodeJSON runs reference.js in a mode that writes a tokenizer.json from
-// src, and reads the file.
-func nodeJSON(nm, mode, src string) (map[string]any, error) {
+// src (and the mode's further arguments), and reads the file.
+func nodeJSON(nm, mode, src string, more ...string) (map[string]any, error) {
 	tmp := filepath.Join(os.TempDir(), "hf-gen-"+mode+".json")
 	defer os.Remove(tmp)
-	cmd := exec.Command("node", filepath.Join("exactness", "reference.js"), mode, src, tmp)
+	cmd := exec.Command("node", append([]string{filepath.Join("exactness", "reference.js"), mode, src, tmp}, more...)...)
 	cmd.Env = append(os.Environ(), "NODE_PATH="+nm)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("node %s: %v: %s", mode, err, out)

@@ -279,6 +279,9 @@ func (t *Tokenizer) segment(st *state, s string, base int) {
 	ns, al := s, []int32(nil)
 	if t.norm != nil {
 		ns, al = t.norm.normalize(s, st.want)
+		if ns == "" {
+			return // the library drops a stretch the normalizer empties
+		}
 	}
 	if t.normAdded == nil {
 		t.pretokenize(st, ns, al, base, base == 0)

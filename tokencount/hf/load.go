@@ -274,6 +274,8 @@ func buildNormalizer(raw json.RawMessage, depth int) (normalizer, error) {
 		return unicodeForm{norm.NFKD}, nil
 	case "Lowercase":
 		return lowercase{}, nil
+	case "Nmt":
+		return nmt{}, nil
 	case "StripAccents":
 		return stripAccents{}, nil
 	case "Strip":
@@ -516,8 +518,10 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 			m.Type = "BPE"
 		case m.UnkID != nil || bytes.HasPrefix(bytes.TrimSpace(m.Vocab), []byte("[")):
 			m.Type = "Unigram"
-		case m.MaxInputCharsPerWord != nil:
-			m.Type = "WordPiece"
+		case m.UnkToken != nil && m.ContinuingSubwordPrefix != nil && m.MaxInputCharsPerWord != nil:
+			m.Type = "WordPiece" // the library requires all three
+		case m.UnkToken != nil:
+			m.Type = "WordLevel"
 		default:
 			return nil, formatErr("model without type")
 		}
@@ -536,7 +540,10 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 		}
 		return buildUnigram(&m)
 	case "WordLevel":
-		return nil, unsupported("model WordLevel")
+		if byteLvl {
+			return nil, unsupported("model WordLevel after a ByteLevel pre-tokenizer")
+		}
+		return buildWordLevel(&m)
 	}
 	return nil, unsupported("model %s", m.Type)
 }
@@ -813,7 +820,12 @@ func buildUnigram(m *modelJSON) (model, error) {
 	if isNull(m.Vocab) {
 		return nil, formatErr("model Unigram without vocab")
 	}
-	u := &unigram{ids: make(map[string]int32), child: make(map[uint64]int32), term: []int32{0}, unk: -1,
+	// Size the tables from the vocabulary's length (an entry such as
+	// ["▁word",-9.876543] takes 20 to 35 bytes, and adds about two nodes
+	// to the trie) so that they seldom grow by doubling; beyond a million
+	// entries (four times XLM-R's) they grow as they fill.
+	est := min(len(m.Vocab)/24, 1<<20)
+	u := &unigram{ids: make(map[string]int32, est), child: make(map[uint64]int32, est*2), term: make([]int32, 1, 1+est*2), unk: -1,
 		byteFallback: m.ByteFallback, cache: newCache()}
 	minScore := math.Inf(1)
 	sc := &scan{data: m.Vocab}
@@ -865,23 +877,17 @@ func buildUnigram(m *modelJSON) (model, error) {
 			}
 			node = next
 		}
+		if tok != "" {
+			// The trie gives the last id of a duplicated token, as the
+			// library's token map does.
+			u.term[node] = int32(id) + 1
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, formatErr("model Unigram vocab: %v", err)
 	}
 	entries := u.scores
-	// The trie gives the last id of a duplicated token, as the library's
-	// token map does.
-	for tok, id := range u.ids {
-		node := int32(0)
-		for i := 0; i < len(tok); i++ {
-			node = u.child[uint64(node)<<8|uint64(tok[i])]
-		}
-		if tok != "" {
-			u.term[node] = id + 1
-		}
-	}
 	u.unkScore = minScore - 10
 	if m.UnkID != nil {
 		if *m.UnkID < 0 || *m.UnkID >= int64(len(entries)) {

@@ -28,7 +28,7 @@ func TestRefusals(t *testing.T) {
 	cases := []struct {
 		json, names string
 	}{
-		{tiny(`{"type":"Nmt"}`, "null", "null", ""), "normalizer Nmt"},
+		{tiny(`{"type":"Mystery"}`, "null", "null", ""), "normalizer Mystery"},
 		{tiny(`{"type":"Replace","pattern":{"Regex":"\\s+"},"content":"b"}`, "null", "null", ""), "normalizer Replace: hf: unsupported tokenizer component: regex"},
 		{tiny(`{"type":"Sequence","normalizers":[{"type":"NFC"},{"type":"ByteLevel"}]}`, "null", "null", ""), "normalizer ByteLevel"},
 		{tiny("null", `{"type":"Split","pattern":{"Regex":"\\w+(?=x)"},"behavior":"Isolated","invert":false}`, "null", ""), "pre-tokenizer Split: hf: unsupported tokenizer component: regex"},
@@ -37,7 +37,7 @@ func TestRefusals(t *testing.T) {
 		{tiny("null", `{"type":"UnicodeScripts"}`, "null", ""), "pre-tokenizer UnicodeScripts"},
 		{tiny("null", `{"type":"Sequence","pretokenizers":[{"type":"ByteLevel"},{"type":"Digits"}]}`, "null", ""), "ByteLevel followed by"},
 		{tiny("null", "null", `{"type":"Mystery"}`, ""), "post-processor Mystery"},
-		{tiny("null", "null", "null", `{"type":"WordLevel","vocab":{"a":0},"unk_token":"a"}`), "model WordLevel"},
+		{tiny("null", `{"type":"ByteLevel"}`, "null", `{"type":"WordLevel","vocab":{"a":0},"unk_token":"a"}`), "model WordLevel after a ByteLevel pre-tokenizer"},
 		{tiny("null", "null", "null", bpe(`"dropout":0.1,`)), "dropout"},
 		{tiny("null", "null", "null", bpe(`"continuing_subword_prefix":"##",`)), "continuing_subword_prefix"},
 		{tiny("null", "null", "null", `{"type":"Unigram","vocab":[["a",-1.0]]}`), "Unigram without unk_id"},
@@ -82,6 +82,12 @@ func TestMalformed(t *testing.T) {
 		"unigram unk range":      tiny("null", "null", "null", `{"type":"Unigram","unk_id":5,"vocab":[["a",-1.0]]}`),
 		"unigram entry":          tiny("null", "null", "null", `{"type":"Unigram","unk_id":0,"vocab":[["a"]]}`),
 		"normalizer not object":  tiny(`"NFC"`, "null", "null", ""),
+		"wordlevel without unk":  tiny("null", "null", "null", `{"type":"WordLevel","vocab":{"a":0}}`),
+		"wordlevel unk missing":  tiny("null", "null", "null", `{"type":"WordLevel","vocab":{"a":0},"unk_token":"[UNK]"}`),
+		"wordlevel no vocab":     tiny("null", "null", "null", `{"type":"WordLevel","unk_token":"[UNK]"}`),
+		"wordlevel vocab list":   tiny("null", "null", "null", `{"type":"WordLevel","vocab":[["[UNK]",0]],"unk_token":"[UNK]"}`),
+		"wordlevel id range":     tiny("null", "null", "null", `{"type":"WordLevel","vocab":{"[UNK]":99999999999},"unk_token":"[UNK]"}`),
+		"wordlevel unk type":     tiny("null", "null", "null", `{"type":"WordLevel","vocab":{"[UNK]":0},"unk_token":7}`),
 		"template unknown":       tiny("null", "null", `{"type":"TemplateProcessing","single":[{"SpecialToken":{"id":"[X]","type_id":0}}],"special_tokens":{}}`, ""),
 		"charsmap too short":     tiny(`{"type":"Precompiled","precompiled_charsmap":"AAAA"}`, "null", "null", ""),
 		"charsmap not base64":    tiny(`{"type":"Precompiled","precompiled_charsmap":"!!"}`, "null", "null", ""),
@@ -131,5 +137,51 @@ func TestRegexFallback(t *testing.T) {
 	}
 	if got := tok.Count("ab11"); got != 4 {
 		t.Errorf("Count(ab11) = %d, want 4 (a ##b, 1 ##1)", got)
+	}
+}
+
+// TestEmptiedStretch: a stretch between two added tokens that the
+// normalizer empties (the space between two "." of ALBERT's added tokens,
+// stripped by T5's and XLM-R's Strip) gives no token, as in the library,
+// which counts "a . . b" as ▁a . . ▁b with this file.
+func TestEmptiedStretch(t *testing.T) {
+	data := `{"added_tokens":[{"id":3,"content":".","normalized":false,"special":false}],` +
+		`"normalizer":{"type":"Sequence","normalizers":[{"type":"Strip","strip_left":false,"strip_right":true},` +
+		`{"type":"Replace","pattern":{"Regex":" {2,}"},"content":"▁"}]},` +
+		`"pre_tokenizer":{"type":"Metaspace","replacement":"▁","prepend_scheme":"always","split":true},` +
+		`"model":{"type":"Unigram","unk_id":0,"vocab":[["<unk>",0],["▁a",-1],["▁",-2],[".",-1],["▁b",-1]]}}`
+	tok, err := hf.Load(strings.NewReader(data), hf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"a . . b", "a .  .b "} {
+		if got := tok.Count(text); got != 4 {
+			t.Errorf("Count(%q) = %d, want 4", text, got)
+		}
+		checkEnds(t, tok, text)
+	}
+}
+
+// TestUntypedModel: a model without "type" (files of old versions of the
+// library) is read as the library reads it, trying BPE, WordPiece,
+// WordLevel and Unigram in turn: WordPiece needs unk_token,
+// continuing_subword_prefix and max_input_chars_per_word, WordLevel
+// unk_token. The library counts "ab b ab" as 3 tokens with the WordLevel
+// file and 5 (a ##b, b, a ##b) with the WordPiece one.
+func TestUntypedModel(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		want  int
+	}{
+		{`{"unk_token":"x","max_input_chars_per_word":100,"vocab":{"x":0,"a":1,"##b":2}}`, 3},
+		{`{"unk_token":"x","continuing_subword_prefix":"##","max_input_chars_per_word":100,"vocab":{"x":0,"a":1,"##b":2,"b":3}}`, 5},
+	} {
+		tok, err := hf.Load(strings.NewReader(tiny("null", `{"type":"WhitespaceSplit"}`, "null", c.model)), hf.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tok.Count("ab b ab"); got != c.want {
+			t.Errorf("%s: Count = %d, want %d", c.model, got, c.want)
+		}
 	}
 }

@@ -290,12 +290,31 @@ func (st strip) normalize(s string, want bool) (string, []int32) {
 	return s[a:b], al
 }
 
-// stripAccents is StripAccents: marks removed.
+// nmt is Nmt, SentencePiece's cleaning before NFKC: ASCII and C1 control
+// characters removed, other line breaks, tabs, zero-width characters, the
+// byte order mark, "▁" and U+FFFD made spaces.
+type nmt struct{}
+
+func (nmt) normalize(s string, want bool) (string, []int32) {
+	return mapRunes(s, want, func(b []byte, r rune) []byte {
+		switch {
+		case r >= 0x01 && r <= 0x08 || r == 0x0B || r >= 0x0E && r <= 0x1F || r == 0x7F || r == 0x8F || r == 0x9F:
+			return b
+		case r == '\t' || r == '\n' || r == 0x0C || r == '\r' || r == 0x1680 || r >= 0x200B && r <= 0x200F ||
+			r == 0x2028 || r == 0x2029 || r == 0x2581 || r == 0xFEFF || r == 0xFFFD:
+			return append(b, ' ')
+		}
+		return utf8.AppendRune(b, r)
+	})
+}
+
+// stripAccents is StripAccents: marks removed, as the library's
+// (older) Unicode tables know them.
 type stripAccents struct{}
 
 func (stripAccents) normalize(s string, want bool) (string, []int32) {
 	return mapRunes(s, want, func(b []byte, r rune) []byte {
-		if unicode.IsMark(r) {
+		if r >= 0x300 && (unicode.IsMark(r) && !inTable(refNotMark, r) || inTable(refMoreMark, r)) {
 			return b
 		}
 		return utf8.AppendRune(b, r)

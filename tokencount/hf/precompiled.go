@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
 )
@@ -91,14 +92,16 @@ func (p *precompiled) transform(s string) (string, bool) {
 
 func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 	var b strings.Builder
-	var al []int32
+	var al *aligner
+	if want {
+		al = &aligner{s: s, al: make([]int32, 0, len(s)+8)}
+	}
 	changed := false
-	add := func(text string, end int) {
+	// rewrite appends what replaces old, and with want aligns it.
+	rewrite := func(old, text string) {
 		b.WriteString(text)
-		if want {
-			for range len(text) {
-				al = append(al, int32(end))
-			}
+		if al != nil {
+			al.replace(old, text)
 		}
 	}
 	for i := 0; i < len(s); {
@@ -107,10 +110,13 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 		// uniseg runs only on the stretches between.
 		if c := s[i]; c < 0x80 && (i+1 == len(s) || s[i+1] < 0x80 && !(c == '\r' && s[i+1] == '\n')) {
 			if p.asciiOK[c] {
-				add(p.ascii[c], i+1)
+				rewrite(s[i:i+1], p.ascii[c])
 				changed = true
 			} else {
-				add(s[i:i+1], i+1)
+				b.WriteByte(c)
+				if al != nil {
+					al.push(1, 0)
+				}
 			}
 			i++
 			continue
@@ -122,7 +128,7 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 		g := uniseg.NewGraphemes(s[i:j])
 		for g.Next() {
 			a, e := g.Positions()
-			if p.cluster(s[i+a:i+e], i+a, add) {
+			if p.cluster(s[i+a:i+e], rewrite) {
 				changed = true
 			}
 		}
@@ -131,16 +137,18 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 	if !changed {
 		return s, nil
 	}
-	return b.String(), al
+	if al == nil {
+		return b.String(), nil
+	}
+	return b.String(), al.done()
 }
 
-// cluster passes the replacement of the grapheme cluster cl, which starts
-// at start, to add, and reports whether it differs from cl.
-func (p *precompiled) cluster(cl string, start int, add func(string, int)) bool {
-	end := start + len(cl)
+// cluster passes each part of the grapheme cluster cl and its replacement
+// to rewrite, and reports whether any differs.
+func (p *precompiled) cluster(cl string, rewrite func(old, text string)) bool {
 	if len(cl) < 6 {
 		if r, ok := p.transform(cl); ok {
-			add(r, end)
+			rewrite(cl, r)
 			return true
 		}
 	}
@@ -152,11 +160,84 @@ func (p *precompiled) cluster(cl string, start int, add func(string, int)) bool 
 		}
 		part := cl[i : i+w]
 		if rep, ok := p.transform(part); ok {
-			add(rep, start+i+w)
+			rewrite(part, rep)
 			changed = true
 		} else {
-			add(part, start+i+w)
+			rewrite(part, part)
 		}
 	}
 	return changed
+}
+
+// aligner maps each byte of the Precompiled normalizer's output to the end
+// of the input character it came from, as the library's
+// NormalizedString.transform aligns the changes its Precompiled records:
+// each output character has a change, 1 for one inserted (aligned with
+// the input before it), 0 for one that replaces the next input character,
+// -n for one that replaces it and removes n more. A replacement by fewer
+// characters is charged to the last change recorded, which may belong to
+// an earlier cluster, or to none at the start of the text: then the rest
+// of the output is aligned one character early, as the library's is. Only
+// the last change can still be charged, so the others are aligned at once.
+type aligner struct {
+	s    string // the input
+	idx  int    // input consumed
+	al   []int32
+	last struct{ size, change int }
+	has  bool // whether last holds a change not yet aligned
+}
+
+// push records an output character of size bytes and its change.
+func (a *aligner) push(size, change int) {
+	a.flush()
+	a.last.size, a.last.change, a.has = size, change, true
+}
+
+// replace records the characters of text replacing those of old: one for
+// one, the extra ones inserted, or fewer charged to the last change.
+func (a *aligner) replace(old, text string) {
+	nOld := utf8.RuneCountInString(old)
+	k := 0
+	for _, r := range text {
+		change := 0
+		if k >= nOld {
+			change = 1
+		}
+		a.push(utf8.RuneLen(r), change)
+		k++
+	}
+	if k < nOld && a.has {
+		a.last.change -= nOld - k
+	}
+}
+
+func (a *aligner) flush() {
+	if !a.has {
+		return
+	}
+	a.has = false
+	e := a.idx
+	if a.last.change <= 0 {
+		e = a.next()
+		for range -a.last.change {
+			a.next()
+		}
+	}
+	for range a.last.size {
+		a.al = append(a.al, int32(e))
+	}
+}
+
+// next consumes one input character and returns the end of it.
+func (a *aligner) next() int {
+	if a.idx < len(a.s) {
+		_, w := utf8.DecodeRuneInString(a.s[a.idx:])
+		a.idx += w
+	}
+	return a.idx
+}
+
+func (a *aligner) done() []int32 {
+	a.flush()
+	return a.al
 }

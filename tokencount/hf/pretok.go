@@ -295,7 +295,16 @@ func isBertPunct(r rune) bool {
 // whitespacePre is the Whitespace pre-tokenizer: \w+|[^\w\s]+.
 type whitespacePre struct{}
 
+// isWordRune is \w as the library's Whitespace pre-tokenizer knows it
+// (its regular expression crate has other Unicode tables than Go).
 func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
+	}
+	return isWordRuneGo(r) != inTable(refWordFlip, r)
+}
+
+func isWordRuneGo(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_' ||
 		unicode.Is(unicode.Pc, r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_Alphabetic, r) ||
 		unicode.Is(unicode.Join_Control, r)
@@ -411,5 +420,14 @@ func digitsPre(individual bool) preTokenizer {
 	if individual {
 		bh = isolated
 	}
-	return runeSplit{is: unicode.IsNumber, behavior: bh}
+	return runeSplit{is: isNumber, behavior: bh}
+}
+
+// isNumber is Rust's char::is_numeric, which Digits splits on: categories
+// Nd, Nl and No of the library's Unicode version.
+func isNumber(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r >= '0' && r <= '9'
+	}
+	return unicode.IsNumber(r) != inTable(refNumberFlip, r)
 }

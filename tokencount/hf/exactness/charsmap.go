@@ -91,6 +91,7 @@ func BuildCharsmap(rules map[string]string) (string, error) {
 		for c := range nodes[n].children {
 			labels = append(labels, uint32(c))
 		}
+		slices.Sort(labels) // the same trie on every run
 		if len(labels) == 0 {
 			continue
 		}

