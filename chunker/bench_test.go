@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -129,6 +130,50 @@ func splitVsCount(b *testing.B, tok tokencount.Tokenizer, enc, name, text string
 				b.ReportMetric(splits[len(splits)/2], "split-ms")
 			})
 		}
+	}
+}
+
+// BenchmarkSplitFloor times, in interleaved rounds of process CPU time,
+// the two passes over the whole text that any Split makes, against one
+// Count: tokenizing with token ends (tokencount.AppendTokenEnds) and
+// segmenting each paragraph into sentences (segment.AppendSentences over
+// the text cut at blank lines, as the chunker's prose blocks roughly
+// are). Their sum is the floor under BenchmarkSplitVsCount's ratio before
+// any planning; each is reported as a ratio to Count (min, median, max).
+func BenchmarkSplitFloor(b *testing.B) {
+	tok := cl100k(b)
+	for _, name := range []string{"room_with_a_view.txt", "sherlock_1661.txt", "commonmark_spec.md"} {
+		text := corpus(b, name)
+		paras := strings.Split(text, "\n\n")
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			var ends []int
+			var spans []segment.Span
+			var tokens, sentences []float64
+			tok.Count(text)
+			for b.Loop() {
+				t0 := cpuTime()
+				tok.Count(text)
+				t1 := cpuTime()
+				ends = tokencount.AppendTokenEnds(tok, ends[:0], text)
+				t2 := cpuTime()
+				for _, p := range paras {
+					spans = segment.AppendSentences(spans[:0], p)
+				}
+				t3 := cpuTime()
+				tokens = append(tokens, float64(t2-t1)/float64(t1-t0))
+				sentences = append(sentences, float64(t3-t2)/float64(t1-t0))
+			}
+			for _, m := range []struct {
+				unit string
+				r    []float64
+			}{{"tokens", tokens}, {"sentences", sentences}} {
+				slices.Sort(m.r)
+				b.ReportMetric(m.r[0], "min-"+m.unit)
+				b.ReportMetric(m.r[len(m.r)/2], "med-"+m.unit)
+				b.ReportMetric(m.r[len(m.r)-1], "max-"+m.unit)
+			}
+		})
 	}
 }
 
