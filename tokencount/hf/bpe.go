@@ -1,6 +1,7 @@
 package hf
 
 import (
+	"bytes"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -17,8 +18,8 @@ type model interface {
 // byte-level (the vocabulary is mapped back to bytes at load), else
 // characters; merges apply as the library's Word::merge_all applies them.
 type bpe struct {
-	vocab        map[string]int32
-	merges       map[uint64]merge // left<<32 | right
+	vocab        *tokenTable
+	merges       *mergeTable
 	byteLevel    bool
 	ignoreMerges bool
 	byteFallback bool
@@ -47,17 +48,18 @@ type bpe struct {
 const meta = "▁"
 
 // metaSplit decides whether pieces can be cut before "▁", and where not.
-func (m *bpe) metaSplit(vocab map[string]int32) {
-	if _, ok := vocab[meta]; !ok {
+func (m *bpe) metaSplit(v *vocabList) {
+	if _, ok := m.vocab.get(meta); !ok {
 		return
 	}
 	m.noCut = map[rune]bool{}
-	for tok := range vocab {
+	for _, e := range v.entries {
+		tok := v.token(e)
 		for i := 1; i < len(tok); i++ {
-			if !strings.HasPrefix(tok[i:], meta) {
+			if !bytes.HasPrefix(tok[i:], []byte(meta)) {
 				continue
 			}
-			r, _ := utf8.DecodeLastRuneInString(tok[:i])
+			r, _ := utf8.DecodeLastRune(tok[:i])
 			if string(r) != meta {
 				m.noCut[r] = true
 			}
@@ -86,8 +88,6 @@ func (m *bpe) parts(s string, f func(a, b int)) {
 }
 
 type merge struct{ rank, id int32 }
-
-func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
 func (m *bpe) count(s string) int {
 	if len(s) == 1 && m.byteLevel && m.byteIDs[s[0]] >= 0 {
@@ -121,7 +121,7 @@ func (m *bpe) lookup(s string) []int32 {
 		return e
 	}
 	var e []int32
-	if id, ok := m.vocab[s]; ok && m.whole[id].Load() != wholeNo {
+	if id, ok := m.vocab.get(s); ok && m.whole[id].Load() != wholeNo {
 		if m.ignoreMerges || m.whole[id].Load() == wholeYes {
 			e = m.oneToken(len(s))
 		} else if e = m.merge(nil, s); len(e) == 1 {
@@ -182,7 +182,7 @@ func (m *bpe) merge(dst []int32, s string) []int32 {
 			ok = id >= 0
 		} else {
 			_, w = utf8.DecodeRuneInString(s[i:])
-			id, ok = m.vocab[s[i:i+w]]
+			id, ok = m.vocab.get(s[i : i+w])
 		}
 		if ok {
 			flush()
@@ -237,7 +237,7 @@ func (m *bpe) fallback(s string) bool {
 func (m *bpe) mergeAll(syms []symbol) {
 	var h mergeHeap
 	for k := 0; k+1 < len(syms); k++ {
-		if mg, ok := m.merges[pairKey(syms[k].id, syms[k+1].id)]; ok {
+		if mg, ok := m.merges.get(syms[k].id, syms[k+1].id); ok {
 			h = append(h, cand{rank: mg.rank, pos: int32(k), id: mg.id})
 		}
 	}
@@ -249,7 +249,7 @@ func (m *bpe) mergeAll(syms []symbol) {
 			continue
 		}
 		right := syms[cur.next]
-		if mg, ok := m.merges[pairKey(cur.id, right.id)]; !ok || mg.id != top.id {
+		if mg, ok := m.merges.get(cur.id, right.id); !ok || mg.id != top.id {
 			continue
 		}
 		cur.id = top.id
@@ -260,12 +260,12 @@ func (m *bpe) mergeAll(syms []symbol) {
 			syms[right.next].prev = top.pos
 		}
 		if cur.prev >= 0 {
-			if mg, ok := m.merges[pairKey(syms[cur.prev].id, cur.id)]; ok {
+			if mg, ok := m.merges.get(syms[cur.prev].id, cur.id); ok {
 				h.push(cand{rank: mg.rank, pos: cur.prev, id: mg.id})
 			}
 		}
 		if cur.next >= 0 {
-			if mg, ok := m.merges[pairKey(cur.id, syms[cur.next].id)]; ok {
+			if mg, ok := m.merges.get(cur.id, syms[cur.next].id); ok {
 				h.push(cand{rank: mg.rank, pos: top.pos, id: mg.id})
 			}
 		}

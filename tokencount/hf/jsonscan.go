@@ -1,7 +1,9 @@
 package hf
 
 import (
+	"encoding/binary"
 	"errors"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -22,13 +24,57 @@ type scan struct {
 
 func (s *scan) ws() {
 	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
+		c := s.data[s.pos]
+		if c > ' ' {
 			return
 		}
+		if c == ' ' {
+			// Indentation: eight spaces at a time.
+			for s.pos+8 <= len(s.data) && binary.LittleEndian.Uint64(s.data[s.pos:]) == spaces8 {
+				s.pos += 8
+			}
+			if s.data[s.pos] == ' ' {
+				s.pos++
+			}
+			continue
+		}
+		if c != '\t' && c != '\n' && c != '\r' {
+			return
+		}
+		s.pos++
 	}
+}
+
+const (
+	spaces8 = 0x2020202020202020
+	ones8   = 0x0101010101010101
+	highs8  = 0x8080808080808080
+)
+
+// plainLen returns how many bytes from the start of b need no attention
+// in a string: none is '"', '\\' or a byte below lowest (0x20 to stop at
+// control characters, 0 not to). It looks at eight bytes at a time (the
+// usual tests for a zero byte and a byte below n in a word).
+func plainLen(b []byte, lowest byte) int {
+	i := 0
+	below := uint64(lowest) * ones8
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q := w ^ ('"' * ones8)
+		bs := w ^ ('\\' * ones8)
+		// A byte of hit has its high bit set where w's is '"', '\\' or
+		// below lowest, and only in or after the first such byte.
+		hit := ((q - ones8) &^ q) | ((bs - ones8) &^ bs) | ((w - below) &^ w)
+		if hit &= highs8; hit != 0 {
+			return i + bits.TrailingZeros64(hit)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < lowest {
+			break
+		}
+	}
+	return i
 }
 
 // peek returns the next byte after white space, or 0 at the end.
@@ -71,19 +117,17 @@ func (s *scan) str() ([]byte, error) {
 		return nil, err
 	}
 	start := s.pos
-	for s.pos < len(s.data) {
-		c := s.data[s.pos]
-		switch {
-		case c == '"':
-			out := s.data[start:s.pos]
-			s.pos++
-			return out, nil
-		case c == '\\':
-			return s.strEscaped(start)
-		case c < 0x20:
-			return nil, s.fail("")
-		}
+	s.pos += plainLen(s.data[s.pos:], 0x20)
+	if s.pos >= len(s.data) {
+		return nil, s.fail("")
+	}
+	switch s.data[s.pos] {
+	case '"':
+		out := s.data[start:s.pos]
 		s.pos++
+		return out, nil
+	case '\\':
+		return s.strEscaped(start)
 	}
 	return nil, s.fail("")
 }
@@ -181,13 +225,8 @@ func (s *scan) hex4() (rune, bool) {
 func (s *scan) number() ([]byte, error) {
 	s.ws()
 	start := s.pos
-	for s.pos < len(s.data) {
-		c := s.data[s.pos]
-		if c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
-			s.pos++
-			continue
-		}
-		break
+	for s.pos < len(s.data) && isNumberByte(s.data[s.pos]) {
+		s.pos++
 	}
 	if s.pos == start {
 		return nil, s.fail("")
@@ -195,12 +234,32 @@ func (s *scan) number() ([]byte, error) {
 	return s.data[start:s.pos], nil
 }
 
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
 func (s *scan) int() (int64, error) {
+	// The usual case, a few digits, without strconv.
+	s.ws()
+	var n int64
+	i := s.pos
+	for ; i < len(s.data) && i-s.pos < 18; i++ {
+		c := s.data[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if i > s.pos && (s.data[s.pos] != '0' || i == s.pos+1) &&
+		(i == len(s.data) || !isNumberByte(s.data[i])) {
+		s.pos = i
+		return n, nil
+	}
 	b, err := s.number()
 	if err != nil {
 		return 0, err
 	}
-	n, err := strconv.ParseInt(string(b), 10, 64)
+	n, err = strconv.ParseInt(string(b), 10, 64)
 	if err != nil {
 		return 0, &syntaxError{"invalid integer " + strconv.Quote(string(b)), s.pos}
 	}
@@ -277,6 +336,66 @@ func (s *scan) skip(depth int) ([]byte, error) {
 	}
 	return s.data[start:s.pos], nil
 }
+
+// skipValid passes over one value of JSON that skip has read before, and
+// so knows to be valid, and returns its text. It follows only strings and
+// brackets: a second reading of a large value at a fraction of the cost.
+func (s *scan) skipValid() []byte {
+	s.ws()
+	start := s.pos
+	if s.pos >= len(s.data) {
+		return nil
+	}
+	switch s.data[s.pos] {
+	case '{', '[':
+	case '"':
+		s.pos++
+		s.skipStringValid()
+		return s.data[start:s.pos]
+	default: // a number, true, false or null
+		for s.pos < len(s.data) && !bytesAfterScalar[s.data[s.pos]] {
+			s.pos++
+		}
+		return s.data[start:s.pos]
+	}
+	depth := 0
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		s.pos++
+		switch c {
+		case '"':
+			s.skipStringValid()
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return s.data[start:s.pos]
+			}
+		case ' ':
+			for s.pos+8 <= len(s.data) && binary.LittleEndian.Uint64(s.data[s.pos:]) == spaces8 {
+				s.pos += 8
+			}
+		}
+	}
+	return s.data[start:]
+}
+
+// skipStringValid passes over the rest of a valid string, after its
+// opening quote.
+func (s *scan) skipStringValid() {
+	for s.pos < len(s.data) {
+		s.pos += plainLen(s.data[s.pos:], 0) // valid: no control characters
+		if s.pos < len(s.data) && s.data[s.pos] == '"' {
+			s.pos++
+			return
+		}
+		s.pos += 2 // a backslash and the byte it escapes
+	}
+}
+
+// bytesAfterScalar are the bytes that end a number or literal.
+var bytesAfterScalar = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
+
 
 // object calls f for each key of an object, with s positioned at the
 // value, which f must read.

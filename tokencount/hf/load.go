@@ -483,10 +483,7 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 	small := []byte{'{'}
 	sc := &scan{data: raw}
 	err := sc.object(func(key []byte) error {
-		v, err := sc.skip(0)
-		if err != nil {
-			return err
-		}
+		v := sc.skipValid() // readFile has read raw: it is valid JSON
 		switch string(key) {
 		case "vocab":
 			m.Vocab = v
@@ -541,24 +538,36 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 	return nil, unsupported("model %s", m.Type)
 }
 
-// readVocab reads a vocabulary object {"token": id, ...}. With
+// vocabList is a vocabulary object as read: the tokens' bytes in one
+// slab, in the order of the file.
+type vocabList struct {
+	slab    []byte
+	entries []vocabEntry
+	maxID   int32 // -1 for none
+	// skipped holds the tokens left out of a byte-level vocabulary.
+	skipped map[string]bool
+}
+
+type vocabEntry struct{ off, n, id int32 }
+
+func (v *vocabList) token(e vocabEntry) []byte { return v.slab[e.off : e.off+e.n] }
+
+// parseVocab reads a vocabulary object {"token": id, ...}. With
 // byteLvl, tokens are decoded from the byte-level alphabet; tokens with
 // other characters cannot occur in byte-level input and are left out, but
-// returned in skipped so that merges naming them are not errors.
-func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[string]bool, err error) {
+// kept in skipped so that merges naming them are not errors.
+func parseVocab(raw []byte, byteLvl bool) (*vocabList, error) {
 	if isNull(raw) {
-		return nil, nil, formatErr("model without vocab")
+		return nil, formatErr("model without vocab")
 	}
-	type entry struct{ off, n, id int32 }
-	var arena []byte
-	var entries []entry
+	v := &vocabList{maxID: -1}
 	sc := &scan{data: raw}
-	err = sc.object(func(key []byte) error {
+	err := sc.object(func(key []byte) error {
 		id, err := sc.int()
 		if err != nil {
 			return err
 		}
-		if len(entries) >= maxVocab {
+		if len(v.entries) >= maxVocab {
 			return fmt.Errorf("more than %d tokens", maxVocab)
 		}
 		if id < 0 || id >= maxVocab {
@@ -567,32 +576,54 @@ func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[st
 		if len(key) > maxTokenLen {
 			return fmt.Errorf("token of %d bytes", len(key))
 		}
-		off := len(arena)
+		if len(v.slab)+len(key) > maxSlab {
+			return fmt.Errorf("more than %d bytes of tokens", maxSlab)
+		}
+		off := len(v.slab)
 		if byteLvl {
 			var ok bool
-			if arena, ok = appendFromByteLevel(arena, key); !ok {
-				arena = arena[:off]
-				if skipped == nil {
-					skipped = make(map[string]bool)
+			if v.slab, ok = appendFromByteLevel(v.slab, key); !ok {
+				v.slab = v.slab[:off]
+				if v.skipped == nil {
+					v.skipped = make(map[string]bool)
 				}
-				skipped[string(key)] = true
+				v.skipped[string(key)] = true
 				return nil
 			}
 		} else {
-			arena = append(arena, key...)
+			v.slab = append(v.slab, key...)
 		}
-		entries = append(entries, entry{int32(off), int32(len(arena) - off), int32(id)})
+		v.entries = append(v.entries, vocabEntry{int32(off), int32(len(v.slab) - off), int32(id)})
+		v.maxID = max(v.maxID, int32(id))
 		return nil
 	})
 	if err != nil {
-		return nil, nil, formatErr("model vocab: %v", err)
+		return nil, formatErr("model vocab: %v", err)
 	}
-	all := string(arena)
-	vocab = make(map[string]int32, len(entries))
-	for _, e := range entries {
+	return v, nil
+}
+
+// readVocab reads a vocabulary object into a map (see parseVocab).
+func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[string]bool, err error) {
+	v, err := parseVocab(raw, byteLvl)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := string(v.slab)
+	vocab = make(map[string]int32, len(v.entries))
+	for _, e := range v.entries {
 		vocab[all[e.off:e.off+e.n]] = e.id
 	}
-	return vocab, skipped, nil
+	return vocab, v.skipped, nil
+}
+
+// table returns the vocabulary as a tokenTable.
+func (v *vocabList) table() *tokenTable {
+	t := newTokenTable(len(v.entries))
+	for _, e := range v.entries {
+		t.put(v.token(e), e.id) // room for all: sized for them, under maxSlab
+	}
+	return t
 }
 
 // readMerges calls f with the two tokens of each merge, in order. Merges
@@ -663,17 +694,133 @@ var byteOf = func() (t [0x144]int16) {
 }()
 
 // appendFromByteLevel appends the bytes that tok spells in the byte-level
-// alphabet; ok is false for a token with other characters.
+// alphabet; ok is false for a token with other characters. The alphabet
+// is U+0021 to U+0143: one UTF-8 byte or two, the first 0xC2 to 0xC5.
 func appendFromByteLevel(dst, tok []byte) ([]byte, bool) {
-	for len(tok) > 0 {
-		r, w := utf8.DecodeRune(tok)
-		if r >= rune(len(byteOf)) || byteOf[r] < 0 || (r == utf8.RuneError && w == 1) {
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c < utf8.RuneSelf {
+			if byteOf[c] < 0 {
+				return dst, false
+			}
+			dst = append(dst, c)
+			continue
+		}
+		if c < 0xC2 || c > 0xC5 || i+1 >= len(tok) || tok[i+1]&0xC0 != 0x80 {
+			return dst, false
+		}
+		r := rune(c&0x1F)<<6 | rune(tok[i+1]&0x3F)
+		if r >= rune(len(byteOf)) || byteOf[r] < 0 {
 			return dst, false
 		}
 		dst = append(dst, byte(byteOf[r]))
-		tok = tok[w:]
+		i++
 	}
 	return dst, true
+}
+
+// mergeText holds the merges of a file as read, before their tokens are
+// looked up: the two tokens of each, decoded, one after the other in
+// text (so that together they spell the merged token).
+type mergeText struct {
+	text []byte
+	recs []mergeRec
+	odd  bool // a merge of a <0xXX> token or of the unknown token
+}
+
+type mergeRec struct {
+	off    uint32
+	rank   int32
+	na, nb uint16 // tokens are at most maxTokenLen bytes
+}
+
+// readMergeText reads the merges of a BPE model. Merges of tokens that
+// byte-level input cannot have (v.skipped) are left out but keep their
+// rank.
+func readMergeText(raw []byte, v *vocabList, byteLvl bool, unk *string) (*mergeText, error) {
+	mt := &mergeText{text: make([]byte, 0, len(raw)/2), recs: make([]mergeRec, 0, len(raw)/16)}
+	rank := int32(-1)
+	err := readMerges(raw, func(a, c []byte) error {
+		rank++
+		if len(a) > maxTokenLen || len(c) > maxTokenLen || len(mt.text)+len(a)+len(c) > maxSlab {
+			return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
+		}
+		off := len(mt.text)
+		if byteLvl {
+			var ok1, ok2 bool
+			mt.text, ok1 = appendFromByteLevel(mt.text, a)
+			na := len(mt.text) - off
+			mt.text, ok2 = appendFromByteLevel(mt.text, c)
+			if !ok1 || !ok2 {
+				mt.text = mt.text[:off]
+				if (ok1 || v.skipped[string(a)]) && (ok2 || v.skipped[string(c)]) {
+					return nil // a merge of tokens byte-level input never has
+				}
+				return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
+			}
+			mt.recs = append(mt.recs, mergeRec{uint32(off), rank, uint16(na), uint16(len(mt.text) - off - na)})
+		} else {
+			mt.text = append(append(mt.text, a...), c...)
+			mt.recs = append(mt.recs, mergeRec{uint32(off), rank, uint16(len(a)), uint16(len(c))})
+		}
+		if isByteToken(a) || isByteToken(c) || unk != nil && (string(a) == *unk || string(c) == *unk) {
+			mt.odd = true
+		}
+		return nil
+	})
+	if err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) || errors.Is(err, ErrFormat) {
+			return nil, err
+		}
+		return nil, formatErr("model merges: %v", err)
+	}
+	return mt, nil
+}
+
+// pairMerge is a merge with its tokens looked up.
+type pairMerge struct {
+	a, b int32
+	merge
+}
+
+// lookup looks up the tokens of recs in vocab into out (of the same
+// length). It is a loop of table lookups and nothing else, so that the
+// processor has several in flight.
+func (mt *mergeText) lookup(vocab *tokenTable, recs []mergeRec, out []pairMerge) error {
+	for k, r := range recs {
+		both := mt.text[r.off : r.off+uint32(r.na)+uint32(r.nb)]
+		a, b := both[:r.na], both[r.na:]
+		ida, ok1 := vocab.getBytes(a)
+		idb, ok2 := vocab.getBytes(b)
+		id, ok3 := vocab.getBytes(both)
+		if !ok1 || !ok2 {
+			return formatErr("model merges: %q %q: a token not in the vocabulary", a, b)
+		}
+		if !ok3 {
+			return formatErr("model merges: %q %q: the merged token is not in the vocabulary", a, b)
+		}
+		out[k] = pairMerge{ida, idb, merge{r.rank, id}}
+	}
+	return nil
+}
+
+// readBPEMerges reads the merges of a BPE model over vocab into a table.
+// odd reports a merge of a <0xXX> token or of unk.
+func readBPEMerges(raw []byte, vocab *tokenTable, v *vocabList, byteLvl bool, unk *string) (_ *mergeTable, odd bool, err error) {
+	mt, err := readMergeText(raw, v, byteLvl, unk)
+	if err != nil {
+		return nil, false, err
+	}
+	list := make([]pairMerge, len(mt.recs))
+	if err := mt.lookup(vocab, mt.recs, list); err != nil {
+		return nil, false, err
+	}
+	t := newMergeTable(len(list))
+	for _, pm := range list {
+		t.add(pm.a, pm.b, pm.merge)
+	}
+	return t, mt.odd, nil
 }
 
 func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
@@ -686,61 +833,22 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "" {
 		return nil, unsupported("model BPE with end_of_word_suffix %q", *m.EndOfWordSuffix)
 	}
-	vocab, skipped, err := readVocab(m.Vocab, byteLvl)
+	v, err := parseVocab(m.Vocab, byteLvl)
 	if err != nil {
 		return nil, err
 	}
-	b := &bpe{vocab: vocab, merges: make(map[uint64]merge, 2*len(vocab)), // files have 1-2 merges a token
-		byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
-		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache()}
-	var da, db, both []byte
-	rank := int32(0)
-	oddMerge := false // a merge of a <0xXX> token or the unknown token
-	err = readMerges(m.Merges, func(a, c []byte) error {
-		defer func() { rank++ }()
-		da, db = append(da[:0], a...), append(db[:0], c...)
-		if byteLvl {
-			var ok1, ok2 bool
-			da, ok1 = appendFromByteLevel(da[:0], a)
-			db, ok2 = appendFromByteLevel(db[:0], c)
-			if !ok1 || !ok2 {
-				if (ok1 || skipped[string(a)]) && (ok2 || skipped[string(c)]) {
-					return nil // a merge of tokens byte-level input never has
-				}
-				return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
-			}
-		}
-		ida, ok1 := vocab[string(da)]
-		idb, ok2 := vocab[string(db)]
-		if !ok1 || !ok2 {
-			return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
-		}
-		both = append(append(both[:0], da...), db...)
-		id, ok := vocab[string(both)]
-		if !ok {
-			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", a, c)
-		}
-		if isByteToken(a) || isByteToken(c) || m.UnkToken != nil && (string(a) == *m.UnkToken || string(c) == *m.UnkToken) {
-			oddMerge = true
-		}
-		key := pairKey(ida, idb)
-		if _, dup := b.merges[key]; !dup {
-			b.merges[key] = merge{rank: rank, id: id}
-		}
-		return nil
-	})
+	vocab := v.table()
+	merges, oddMerge, err := readBPEMerges(m.Merges, vocab, v, byteLvl, m.UnkToken)
 	if err != nil {
-		var se *syntaxError
-		if errors.As(err, &se) || errors.Is(err, ErrFormat) {
-			return nil, err
-		}
-		return nil, formatErr("model merges: %v", err)
+		return nil, err
 	}
+	b := &bpe{vocab: vocab, merges: merges, byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
+		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache()}
 	if m.UnkToken != nil {
-		id, ok := vocab[*m.UnkToken]
+		id, ok := vocab.get(*m.UnkToken)
 		if !ok && byteLvl {
 			if raw, ok2 := appendFromByteLevel(nil, []byte(*m.UnkToken)); ok2 {
-				id, ok = vocab[string(raw)]
+				id, ok = vocab.getBytes(raw)
 			}
 		}
 		if !ok {
@@ -749,23 +857,19 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		b.unk = id
 	}
 	if !byteLvl && !oddMerge {
-		b.metaSplit(vocab)
+		b.metaSplit(v)
 	}
-	maxID := int32(-1)
-	for _, id := range vocab {
-		maxID = max(maxID, id)
-	}
-	b.whole = make([]atomic.Uint32, maxID+1)
+	b.whole = make([]atomic.Uint32, v.maxID+1)
 	b.single = make([]int32, maxCached+1)
 	for n := range b.single {
 		b.single[n] = int32(n)
 	}
 	for k := range 256 {
 		b.byteIDs[k], b.fallbackIDs[k] = -1, -1
-		if id, ok := vocab[byteToken(byte(k))]; ok && !byteLvl {
+		if id, ok := vocab.get(byteToken(byte(k))); ok && !byteLvl {
 			b.fallbackIDs[k] = id
 		}
-		if id, ok := vocab[string([]byte{byte(k)})]; ok && byteLvl {
+		if id, ok := vocab.getBytes([]byte{byte(k)}); ok && byteLvl {
 			b.byteIDs[k] = id
 		}
 	}

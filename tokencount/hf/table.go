@@ -1,0 +1,213 @@
+package hf
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
+	"math/rand/v2"
+	"unsafe"
+)
+
+// Hash tables built for a vocabulary and its merges: sized once, open
+// addressed with linear probing, and without a Go string or map entry
+// per token. Loading a large vocabulary is mostly lookups in them, and
+// counting mostly lookups of merges.
+
+// tokenTable maps the tokens of a vocabulary to their ids. A slot holds
+// a token's first 8 bytes and its length, so that most probes compare
+// two words and read nothing else: the id of a token of up to 8 bytes is
+// in its slot; a longer token's slot points into a slab where the rest of
+// its bytes follow its id.
+type tokenTable struct {
+	slots        []tokenSlot
+	slab         []byte // id (4 bytes, little endian) and bytes 8: of each long token
+	shift        uint   // 64 - log2(len(slots))
+	n            int    // distinct tokens
+	seed1, seed2 uint64
+	seed         maphash.Seed // for long tokens
+}
+
+type tokenSlot struct {
+	head uint64 // the first 8 bytes, zero-padded, little endian
+	ref  uint32 // the id, or for a long token the offset of its rest
+	info uint32 // len<<tagBits | tag, tag odd: 0 marks an empty slot
+}
+
+const (
+	tagBits  = 19 // the length above them: tokens are at most maxTokenLen bytes
+	tagMask  = 1<<tagBits - 1
+	maxSlab  = 1<<32 - 1
+	minSlots = 8
+)
+
+// tableShift returns the size of a table for n keys (a power of two,
+// at most three quarters full, so that probe sequences stay short) and
+// the shift that maps a 64-bit hash onto it.
+func tableShift(n int) (size int, shift uint) {
+	size = minSlots
+	for size*3 < n*4 {
+		size *= 2
+	}
+	return size, uint(64 - bits.TrailingZeros(uint(size)))
+}
+
+// newTokenTable returns a table for up to n tokens.
+func newTokenTable(n int) *tokenTable {
+	size, shift := tableShift(n)
+	return &tokenTable{slots: make([]tokenSlot, size), shift: shift,
+		seed1: rand.Uint64(), seed2: rand.Uint64(), seed: maphash.MakeSeed()}
+}
+
+// head returns the first 8 bytes of tok, zero-padded.
+func head(tok string) uint64 {
+	if len(tok) >= 8 {
+		return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(tok), 8))
+	}
+	var w uint64
+	for i := len(tok) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(tok[i])
+	}
+	return w
+}
+
+// hash hashes tok, whose head is w: from the head alone (a multiply of
+// seeded words, as wyhash mixes) when that is all of it.
+func (t *tokenTable) hash(tok string, w uint64) uint64 {
+	if len(tok) > 8 {
+		return maphash.String(t.seed, tok)
+	}
+	hi, lo := bits.Mul64(w^t.seed1, uint64(len(tok))^t.seed2)
+	return hi ^ lo
+}
+
+// find returns the slot of tok and whether it holds tok; when not, the
+// slot is the empty one where tok would go.
+func (t *tokenTable) find(tok string) (*tokenSlot, bool) {
+	w := head(tok)
+	h := t.hash(tok, w)
+	mask := len(t.slots) - 1
+	info := uint32(len(tok))<<tagBits | uint32(h)&tagMask | 1
+	for i := int(h >> t.shift); ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.info == 0 {
+			return s, false
+		}
+		if s.info == info && s.head == w && (len(tok) <= 8 || t.rest(s.ref, len(tok)) == tok[8:]) {
+			return s, true
+		}
+	}
+}
+
+// rest returns the bytes after the first 8 of the long token of n bytes
+// whose rest is at off.
+func (t *tokenTable) rest(off uint32, n int) string {
+	b := t.slab[off : int(off)+n-8]
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// get returns the id of tok.
+func (t *tokenTable) get(tok string) (int32, bool) {
+	s, ok := t.find(tok)
+	if !ok {
+		return 0, false
+	}
+	return t.id(s), true
+}
+
+func (t *tokenTable) id(s *tokenSlot) int32 {
+	if s.info>>tagBits <= 8 {
+		return int32(s.ref)
+	}
+	return int32(binary.LittleEndian.Uint32(t.slab[s.ref-4:]))
+}
+
+// getBytes is get for bytes, which it does not keep.
+func (t *tokenTable) getBytes(tok []byte) (int32, bool) {
+	return t.get(unsafe.String(unsafe.SliceData(tok), len(tok)))
+}
+
+// put sets the id of tok, which it copies; a later id replaces an earlier
+// one, as in the library's map. It reports false when the table is full:
+// newTokenTable's n bounds the distinct tokens, 4 GiB their bytes.
+func (t *tokenTable) put(tok []byte, id int32) bool {
+	key := unsafe.String(unsafe.SliceData(tok), len(tok))
+	s, ok := t.find(key)
+	switch {
+	case ok && len(tok) <= 8:
+		s.ref = uint32(id)
+		return true
+	case ok:
+		binary.LittleEndian.PutUint32(t.slab[s.ref-4:], uint32(id))
+		return true
+	case 4*(t.n+1) > 3*len(t.slots):
+		return false
+	}
+	w := head(key)
+	*s = tokenSlot{head: w, ref: uint32(id), info: uint32(len(tok))<<tagBits | uint32(t.hash(key, w))&tagMask | 1}
+	if len(tok) > 8 {
+		if len(t.slab)+len(tok)-4 > maxSlab {
+			*s = tokenSlot{}
+			return false
+		}
+		t.slab = binary.LittleEndian.AppendUint32(t.slab, uint32(id))
+		s.ref = uint32(len(t.slab))
+		t.slab = append(t.slab, tok[8:]...)
+	}
+	t.n++
+	return true
+}
+
+// mergeTable maps a pair of token ids to its merge: the rank and the id
+// of the merged token.
+type mergeTable struct {
+	slots []mergeSlot
+	mul   uint64 // odd, random: a pair's slot is key*mul >> shift
+	shift uint
+	n     int
+}
+
+type mergeSlot struct {
+	key uint64 // (left+1)<<32 | right+1, never 0; 0 marks an empty slot
+	merge
+}
+
+// newMergeTable returns a table for up to n merges.
+func newMergeTable(n int) *mergeTable {
+	size, shift := tableShift(n)
+	return &mergeTable{slots: make([]mergeSlot, size), mul: rand.Uint64() | 1, shift: shift}
+}
+
+func mergeKey(a, b int32) uint64 { return uint64(uint32(a)+1)<<32 | uint64(uint32(b)+1) }
+
+// get returns the merge of the pair a, b.
+func (t *mergeTable) get(a, b int32) (merge, bool) {
+	key := mergeKey(a, b)
+	mask := len(t.slots) - 1
+	for i := int(key * t.mul >> t.shift); ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.key == key {
+			return s.merge, true
+		}
+		if s.key == 0 {
+			return merge{}, false
+		}
+	}
+}
+
+// add records the merge of a, b unless the pair has one already (the
+// library keeps the first). The table must have room for it.
+func (t *mergeTable) add(a, b int32, mg merge) {
+	key := mergeKey(a, b)
+	mask := len(t.slots) - 1
+	for i := int(key * t.mul >> t.shift); ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.key == key {
+			return
+		}
+		if s.key == 0 {
+			*s = mergeSlot{key, mg}
+			t.n++
+			return
+		}
+	}
+}
