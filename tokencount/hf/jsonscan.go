@@ -337,6 +337,14 @@ func (s *scan) skip(depth int) ([]byte, error) {
 	return s.data[start:s.pos], nil
 }
 
+// end checks that nothing but white space is left.
+func (s *scan) end() error {
+	if s.peek() != 0 {
+		return &syntaxError{"invalid JSON: data after the value", s.pos}
+	}
+	return nil
+}
+
 // skipValid passes over one value of JSON that skip has read before, and
 // so knows to be valid, and returns its text. It follows only strings and
 // brackets: a second reading of a large value at a fraction of the cost.
@@ -389,13 +397,12 @@ func (s *scan) skipStringValid() {
 			s.pos++
 			return
 		}
-		s.pos += 2 // a backslash and the byte it escapes
+		s.pos = min(s.pos+2, len(s.data)) // a backslash and the byte it escapes
 	}
 }
 
 // bytesAfterScalar are the bytes that end a number or literal.
 var bytesAfterScalar = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
-
 
 // object calls f for each key of an object, with s positioned at the
 // value, which f must read.

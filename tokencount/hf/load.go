@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -26,6 +27,7 @@ type fileJSON struct {
 	PreTokenizer  json.RawMessage `json:"pre_tokenizer"`
 	PostProcessor json.RawMessage `json:"post_processor"`
 	Model         json.RawMessage `json:"model"`
+	model         *modelJSON      // Model read by readModel, or nil for null
 }
 
 type addedJSON struct {
@@ -125,12 +127,31 @@ func isNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(raw) == "null"
 }
 
-// readFile splits the top-level object into its parts.
+// validJSON checks that data is one valid JSON value.
+func validJSON(data []byte) error {
+	sc := &scan{data: data}
+	if _, err := sc.skip(0); err != nil {
+		return err
+	}
+	return sc.end()
+}
+
+// readFile splits the top-level object into its parts. All of it is
+// checked to be valid JSON here, except the model's vocab and merges,
+// which are passed over as if valid (skipValid) and checked when they are
+// parsed: each parser takes all of its value or fails, or, for the merges
+// of a model that has no use for them, validJSON checks them.
 func readFile(data []byte) (*fileJSON, error) {
 	var f fileJSON
 	var added json.RawMessage
 	sc := &scan{data: data}
 	err := sc.object(func(key []byte) error {
+		if string(key) == "model" {
+			start := sc.pos
+			m, err := readModel(sc)
+			f.Model, f.model = data[start:sc.pos], m
+			return err
+		}
 		raw, err := sc.skip(0)
 		if err != nil {
 			return err
@@ -144,8 +165,6 @@ func readFile(data []byte) (*fileJSON, error) {
 			f.PreTokenizer = raw
 		case "post_processor":
 			f.PostProcessor = raw
-		case "model":
-			f.Model = raw
 		}
 		return nil
 	})
@@ -187,8 +206,13 @@ func build(data []byte) (*Tokenizer, error) {
 			byteLvl = true
 		}
 	}
-	if t.model, err = buildModel(f.Model, byteLvl); err != nil {
+	if t.model, err = buildModel(f.model, byteLvl); err != nil {
 		return nil, err
+	}
+	if _, ok := t.model.(*bpe); !ok {
+		if err := validJSON(f.model.Merges); err != nil && !isNull(f.model.Merges) {
+			return nil, formatErr("model merges: %v", err)
+		}
 	}
 	if n := len(t.pre); n > 0 && t.pre[n-1] == (byteLevel{}) {
 		t.pre = t.pre[:n-1] // maps bytes to characters only: the model reads bytes
@@ -476,36 +500,48 @@ func buildPost(raw json.RawMessage, depth int) (total, lead int, err error) {
 	return 0, 0, unsupported("post-processor %s", c.Type)
 }
 
-func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
-	// The vocabulary and merges are read by hand; the other fields,
-	// small, by encoding/json.
+// readModel reads the model object at sc. The vocabulary and merges are
+// passed over (see readFile), to be read by hand; the other fields,
+// small, are read by encoding/json.
+func readModel(sc *scan) (*modelJSON, error) {
+	if sc.peek() == 'n' {
+		_, err := sc.skip(0)
+		return nil, err
+	}
 	var m modelJSON
 	small := []byte{'{'}
-	sc := &scan{data: raw}
 	err := sc.object(func(key []byte) error {
-		v := sc.skipValid() // readFile has read raw: it is valid JSON
 		switch string(key) {
 		case "vocab":
-			m.Vocab = v
+			m.Vocab = sc.skipValid()
+			return nil
 		case "merges":
-			m.Merges = v
-		default:
-			if len(small) > 1 {
-				small = append(small, ',')
-			}
-			q, _ := json.Marshal(string(key))
-			small = append(small, q...)
-			small = append(small, ':')
-			small = append(small, v...)
+			m.Merges = sc.skipValid()
+			return nil
 		}
+		v, err := sc.skip(0)
+		if err != nil {
+			return err
+		}
+		if len(small) > 1 {
+			small = append(small, ',')
+		}
+		q, _ := json.Marshal(string(key))
+		small = append(small, q...)
+		small = append(small, ':')
+		small = append(small, v...)
 		return nil
 	})
 	if err != nil {
-		return nil, formatErr("model: %v", err)
+		return nil, err
 	}
 	if err := json.Unmarshal(append(small, '}'), &m); err != nil {
-		return nil, formatErr("model: %v", err)
+		return nil, fmt.Errorf("model: %v", err)
 	}
+	return &m, nil
+}
+
+func buildModel(m *modelJSON, byteLvl bool) (model, error) {
 	if m.Type == "" {
 		// Files from old versions of the library leave the type out.
 		switch {
@@ -521,17 +557,17 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 	}
 	switch m.Type {
 	case "BPE":
-		return buildBPE(&m, byteLvl)
+		return buildBPE(m, byteLvl)
 	case "WordPiece":
 		if byteLvl {
 			return nil, unsupported("model WordPiece after a ByteLevel pre-tokenizer")
 		}
-		return buildWordPiece(&m)
+		return buildWordPiece(m)
 	case "Unigram":
 		if byteLvl {
 			return nil, unsupported("model Unigram after a ByteLevel pre-tokenizer")
 		}
-		return buildUnigram(&m)
+		return buildUnigram(m)
 	case "WordLevel":
 		return nil, unsupported("model WordLevel")
 	}
@@ -597,6 +633,9 @@ func parseVocab(raw []byte, byteLvl bool) (*vocabList, error) {
 		v.maxID = max(v.maxID, int32(id))
 		return nil
 	})
+	if err == nil {
+		err = sc.end()
+	}
 	if err != nil {
 		return nil, formatErr("model vocab: %v", err)
 	}
@@ -669,6 +708,9 @@ func readMerges(raw []byte, f func(a, b []byte) error) error {
 		}
 		return err
 	})
+	if err == nil {
+		err = sc.end()
+	}
 	if err != nil {
 		return formatErr("model merges: %v", err)
 	}
@@ -726,6 +768,8 @@ type mergeText struct {
 	text []byte
 	recs []mergeRec
 	odd  bool // a merge of a <0xXX> token or of the unknown token
+	// touch sums what lookup reads ahead, so that the reads stay.
+	touch uint32
 }
 
 type mergeRec struct {
@@ -784,23 +828,33 @@ type pairMerge struct {
 	merge
 }
 
+// lookupBatch is how many merges lookup looks up together.
+const lookupBatch = 32
+
 // lookup looks up the tokens of recs in vocab into out (of the same
-// length). It is a loop of table lookups and nothing else, so that the
-// processor has several in flight.
+// length), lookupBatch merges at a time.
 func (mt *mergeText) lookup(vocab *tokenTable, recs []mergeRec, out []pairMerge) error {
-	for k, r := range recs {
-		both := mt.text[r.off : r.off+uint32(r.na)+uint32(r.nb)]
-		a, b := both[:r.na], both[r.na:]
-		ida, ok1 := vocab.getBytes(a)
-		idb, ok2 := vocab.getBytes(b)
-		id, ok3 := vocab.getBytes(both)
-		if !ok1 || !ok2 {
-			return formatErr("model merges: %q %q: a token not in the vocabulary", a, b)
+	var toks [3 * lookupBatch]string
+	var ids [3 * lookupBatch]int32
+	var oks [3 * lookupBatch]bool
+	for len(recs) > 0 {
+		n := min(len(recs), lookupBatch)
+		for k, r := range recs[:n] {
+			both := mt.text[r.off : r.off+uint32(r.na)+uint32(r.nb)]
+			s := unsafe.String(unsafe.SliceData(both), len(both))
+			toks[3*k], toks[3*k+1], toks[3*k+2] = s[:r.na], s[r.na:], s
 		}
-		if !ok3 {
-			return formatErr("model merges: %q %q: the merged token is not in the vocabulary", a, b)
+		mt.touch += vocab.getMany(toks[:3*n], ids[:], oks[:])
+		for k, r := range recs[:n] {
+			if !oks[3*k] || !oks[3*k+1] {
+				return formatErr("model merges: %q %q: a token not in the vocabulary", toks[3*k], toks[3*k+1])
+			}
+			if !oks[3*k+2] {
+				return formatErr("model merges: %q %q: the merged token is not in the vocabulary", toks[3*k], toks[3*k+1])
+			}
+			out[k] = pairMerge{ids[3*k], ids[3*k+1], merge{r.rank, ids[3*k+2]}}
 		}
-		out[k] = pairMerge{ida, idb, merge{r.rank, id}}
+		recs, out = recs[n:], out[n:]
 	}
 	return nil
 }
@@ -971,6 +1025,9 @@ func buildUnigram(m *modelJSON) (model, error) {
 		}
 		return nil
 	})
+	if err == nil {
+		err = sc.end()
+	}
 	if err != nil {
 		return nil, formatErr("model Unigram vocab: %v", err)
 	}

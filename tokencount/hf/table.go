@@ -84,7 +84,11 @@ func (t *tokenTable) hash(tok string, w uint64) uint64 {
 // slot is the empty one where tok would go.
 func (t *tokenTable) find(tok string) (*tokenSlot, bool) {
 	w := head(tok)
-	h := t.hash(tok, w)
+	return t.findHashed(tok, w, t.hash(tok, w))
+}
+
+// findHashed is find with the head and hash of tok.
+func (t *tokenTable) findHashed(tok string, w, h uint64) (*tokenSlot, bool) {
 	mask := len(t.slots) - 1
 	info := uint32(len(tok))<<tagBits | uint32(h)&tagMask | 1
 	for i := int(h >> t.shift); ; i = (i + 1) & mask {
@@ -119,6 +123,34 @@ func (t *tokenTable) id(s *tokenSlot) int32 {
 		return int32(s.ref)
 	}
 	return int32(binary.LittleEndian.Uint32(t.slab[s.ref-4:]))
+}
+
+// getMany sets ids[k], oks[k] to the id of toks[k] and whether it has one.
+// It first reads the home slot of every token: loads that do not wait on
+// one another, so that the processor has all of them in flight, where
+// one lookup after the other would wait for each.
+func (t *tokenTable) getMany(toks []string, ids []int32, oks []bool) uint32 {
+	var hs [3 * lookupBatch]uint64
+	var ws [3 * lookupBatch]uint64
+	var touch uint32
+	n := min(len(toks), len(hs))
+	for k, tok := range toks[:n] {
+		ws[k] = head(tok)
+		hs[k] = t.hash(tok, ws[k])
+	}
+	// A loop of loads and nothing else: the processor's window holds
+	// many of its turns.
+	for _, h := range hs[:n] {
+		touch += t.slots[h>>t.shift].info
+	}
+	for k, tok := range toks[:n] {
+		s, ok := t.findHashed(tok, ws[k], hs[k])
+		oks[k] = ok
+		if ok {
+			ids[k] = t.id(s)
+		}
+	}
+	return touch
 }
 
 // getBytes is get for bytes, which it does not keep.
