@@ -48,13 +48,12 @@ type bpe struct {
 const meta = "▁"
 
 // metaSplit decides whether pieces can be cut before "▁", and where not.
-func (m *bpe) metaSplit(v *vocabList) {
+func (m *bpe) metaSplit() {
 	if _, ok := m.vocab.get(meta); !ok {
 		return
 	}
 	m.noCut = map[rune]bool{}
-	for _, e := range v.entries {
-		tok := v.token(e)
+	m.vocab.each(func(tok []byte, _ int32) {
 		for i := 1; i < len(tok); i++ {
 			if !bytes.HasPrefix(tok[i:], []byte(meta)) {
 				continue
@@ -64,7 +63,7 @@ func (m *bpe) metaSplit(v *vocabList) {
 				m.noCut[r] = true
 			}
 		}
-	}
+	})
 	m.cutMeta = true
 }
 

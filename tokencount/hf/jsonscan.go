@@ -1,6 +1,7 @@
 package hf
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/bits"
@@ -29,13 +30,7 @@ func (s *scan) ws() {
 			return
 		}
 		if c == ' ' {
-			// Indentation: eight spaces at a time.
-			for s.pos+8 <= len(s.data) && binary.LittleEndian.Uint64(s.data[s.pos:]) == spaces8 {
-				s.pos += 8
-			}
-			if s.data[s.pos] == ' ' {
-				s.pos++
-			}
+			s.pos += spaces(s.data[s.pos:])
 			continue
 		}
 		if c != '\t' && c != '\n' && c != '\r' {
@@ -43,6 +38,21 @@ func (s *scan) ws() {
 		}
 		s.pos++
 	}
+}
+
+// spaces returns how many spaces b starts with, reading 8 bytes at a
+// time: indentation.
+func spaces(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if w := binary.LittleEndian.Uint64(b[i:]) ^ spaces8; w != 0 {
+			return i + bits.TrailingZeros64(w)/8
+		}
+	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	return i
 }
 
 const (
@@ -345,28 +355,30 @@ func (s *scan) end() error {
 	return nil
 }
 
-// skipValid passes over one value of JSON that skip has read before, and
-// so knows to be valid, and returns its text. It follows only strings and
-// brackets: a second reading of a large value at a fraction of the cost.
-func (s *scan) skipValid() []byte {
+// skipValid passes over one value of JSON that is taken to be valid
+// (see readFile) and returns its text and, for an object or array, how
+// many members it has. It follows only strings and brackets: a fraction
+// of the cost of checking the value. On invalid JSON it returns some
+// stretch of the data, never failing.
+func (s *scan) skipValid() ([]byte, int) {
 	s.ws()
 	start := s.pos
 	if s.pos >= len(s.data) {
-		return nil
+		return nil, 0
 	}
 	switch s.data[s.pos] {
 	case '{', '[':
 	case '"':
 		s.pos++
 		s.skipStringValid()
-		return s.data[start:s.pos]
+		return s.data[start:s.pos], 0
 	default: // a number, true, false or null
 		for s.pos < len(s.data) && !bytesAfterScalar[s.data[s.pos]] {
 			s.pos++
 		}
-		return s.data[start:s.pos]
+		return s.data[start:s.pos], 0
 	}
-	depth := 0
+	depth, commas := 0, 0
 	for s.pos < len(s.data) {
 		c := s.data[s.pos]
 		s.pos++
@@ -377,15 +389,21 @@ func (s *scan) skipValid() []byte {
 			depth++
 		case '}', ']':
 			if depth--; depth == 0 {
-				return s.data[start:s.pos]
+				n := commas + 1
+				if s.pos-start == 2 || len(bytes.TrimSpace(s.data[start+1:s.pos-1])) == 0 {
+					n = 0
+				}
+				return s.data[start:s.pos], n
+			}
+		case ',':
+			if depth == 1 {
+				commas++
 			}
 		case ' ':
-			for s.pos+8 <= len(s.data) && binary.LittleEndian.Uint64(s.data[s.pos:]) == spaces8 {
-				s.pos += 8
-			}
+			s.pos += spaces(s.data[s.pos:])
 		}
 	}
-	return s.data[start:]
+	return s.data[start:], commas + 1
 }
 
 // skipStringValid passes over the rest of a valid string, after its

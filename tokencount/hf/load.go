@@ -3,13 +3,11 @@ package hf
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
-	"unicode/utf8"
-	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -112,6 +110,9 @@ type modelJSON struct {
 	UnkID                   *int64          `json:"unk_id"`
 	Vocab                   json.RawMessage `json:"vocab"`
 	Merges                  json.RawMessage `json:"merges"`
+	// How many entries Vocab and Merges have when they are valid JSON,
+	// counted while reading past them: sizes to allocate.
+	vocabLen, mergesLen int
 }
 
 func formatErr(format string, args ...any) error {
@@ -513,10 +514,10 @@ func readModel(sc *scan) (*modelJSON, error) {
 	err := sc.object(func(key []byte) error {
 		switch string(key) {
 		case "vocab":
-			m.Vocab = sc.skipValid()
+			m.Vocab, m.vocabLen = sc.skipValid()
 			return nil
 		case "merges":
-			m.Merges = sc.skipValid()
+			m.Merges, m.mergesLen = sc.skipValid()
 			return nil
 		}
 		v, err := sc.skip(0)
@@ -574,36 +575,32 @@ func buildModel(m *modelJSON, byteLvl bool) (model, error) {
 	return nil, unsupported("model %s", m.Type)
 }
 
-// vocabList is a vocabulary object as read: the tokens' bytes in one
-// slab, in the order of the file.
-type vocabList struct {
-	slab    []byte
-	entries []vocabEntry
-	maxID   int32 // -1 for none
+// vocabInfo is what reading a vocabulary tells besides its tokens.
+type vocabInfo struct {
+	maxID int32 // -1 for none
 	// skipped holds the tokens left out of a byte-level vocabulary.
 	skipped map[string]bool
 }
 
-type vocabEntry struct{ off, n, id int32 }
-
-func (v *vocabList) token(e vocabEntry) []byte { return v.slab[e.off : e.off+e.n] }
-
-// parseVocab reads a vocabulary object {"token": id, ...}. With
-// byteLvl, tokens are decoded from the byte-level alphabet; tokens with
-// other characters cannot occur in byte-level input and are left out, but
-// kept in skipped so that merges naming them are not errors.
-func parseVocab(raw []byte, byteLvl bool) (*vocabList, error) {
+// scanVocab reads a vocabulary object {"token": id, ...} and calls add
+// with each token (in scratch space, valid during the call) and its id.
+// With byteLvl, tokens are decoded from the byte-level alphabet; tokens
+// with other characters cannot occur in byte-level input and are left
+// out, but kept in skipped so that merges naming them are not errors.
+func scanVocab(raw []byte, byteLvl bool, add func(tok []byte, id int32) error) (vocabInfo, error) {
+	info := vocabInfo{maxID: -1}
 	if isNull(raw) {
-		return nil, formatErr("model without vocab")
+		return info, formatErr("model without vocab")
 	}
-	v := &vocabList{maxID: -1}
+	var buf []byte
+	n := 0
 	sc := &scan{data: raw}
 	err := sc.object(func(key []byte) error {
 		id, err := sc.int()
 		if err != nil {
 			return err
 		}
-		if len(v.entries) >= maxVocab {
+		if n++; n > maxVocab {
 			return fmt.Errorf("more than %d tokens", maxVocab)
 		}
 		if id < 0 || id >= maxVocab {
@@ -612,109 +609,65 @@ func parseVocab(raw []byte, byteLvl bool) (*vocabList, error) {
 		if len(key) > maxTokenLen {
 			return fmt.Errorf("token of %d bytes", len(key))
 		}
-		if len(v.slab)+len(key) > maxSlab {
-			return fmt.Errorf("more than %d bytes of tokens", maxSlab)
-		}
-		off := len(v.slab)
+		tok := key
 		if byteLvl {
 			var ok bool
-			if v.slab, ok = appendFromByteLevel(v.slab, key); !ok {
-				v.slab = v.slab[:off]
-				if v.skipped == nil {
-					v.skipped = make(map[string]bool)
+			if buf, ok = appendFromByteLevel(buf[:0], key); !ok {
+				if info.skipped == nil {
+					info.skipped = make(map[string]bool)
 				}
-				v.skipped[string(key)] = true
+				info.skipped[string(key)] = true
 				return nil
 			}
-		} else {
-			v.slab = append(v.slab, key...)
+			tok = buf
 		}
-		v.entries = append(v.entries, vocabEntry{int32(off), int32(len(v.slab) - off), int32(id)})
-		v.maxID = max(v.maxID, int32(id))
-		return nil
+		info.maxID = max(info.maxID, int32(id))
+		return add(tok, int32(id))
 	})
 	if err == nil {
 		err = sc.end()
 	}
 	if err != nil {
-		return nil, formatErr("model vocab: %v", err)
+		return info, formatErr("model vocab: %v", err)
 	}
-	return v, nil
+	return info, nil
 }
 
-// readVocab reads a vocabulary object into a map (see parseVocab).
+// readVocab reads a vocabulary object into a map (see scanVocab).
 func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[string]bool, err error) {
-	v, err := parseVocab(raw, byteLvl)
+	type entry struct{ off, n, id int32 }
+	var slab []byte
+	var entries []entry
+	info, err := scanVocab(raw, byteLvl, func(tok []byte, id int32) error {
+		if len(slab)+len(tok) > maxSlab {
+			return fmt.Errorf("more than %d bytes of tokens", maxSlab)
+		}
+		entries = append(entries, entry{int32(len(slab)), int32(len(tok)), id})
+		slab = append(slab, tok...)
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	all := string(v.slab)
-	vocab = make(map[string]int32, len(v.entries))
-	for _, e := range v.entries {
+	all := string(slab)
+	vocab = make(map[string]int32, len(entries))
+	for _, e := range entries {
 		vocab[all[e.off:e.off+e.n]] = e.id
 	}
-	return vocab, v.skipped, nil
+	return vocab, info.skipped, nil
 }
 
-// table returns the vocabulary as a tokenTable.
-func (v *vocabList) table() *tokenTable {
-	t := newTokenTable(len(v.entries))
-	for _, e := range v.entries {
-		t.put(v.token(e), e.id) // room for all: sized for them, under maxSlab
-	}
-	return t
-}
-
-// readMerges calls f with the two tokens of each merge, in order. Merges
-// are strings "a b" or pairs ["a", "b"].
-func readMerges(raw []byte, f func(a, b []byte) error) error {
-	if isNull(raw) {
+// readVocabTable reads a vocabulary object of about n tokens into a
+// tokenTable (see scanVocab).
+func readVocabTable(raw []byte, byteLvl bool, n int) (*tokenTable, vocabInfo, error) {
+	t := newTokenTable(n)
+	info, err := scanVocab(raw, byteLvl, func(tok []byte, id int32) error {
+		if !t.put(tok, id) {
+			return fmt.Errorf("more than %d bytes of tokens", maxSlab)
+		}
 		return nil
-	}
-	sc := &scan{data: raw}
-	var first []byte
-	n := 0
-	err := sc.array(func() error {
-		if n++; n > maxVocab {
-			return fmt.Errorf("more than %d merges", maxVocab)
-		}
-		if sc.peek() == '"' {
-			s, err := sc.str()
-			if err != nil {
-				return err
-			}
-			sp := bytes.IndexByte(s, ' ')
-			if sp < 0 || bytes.IndexByte(s[sp+1:], ' ') >= 0 {
-				return fmt.Errorf("%q is not two tokens separated by a space", s)
-			}
-			return f(s[:sp], s[sp+1:])
-		}
-		k := 0
-		err := sc.array(func() error {
-			s, err := sc.str()
-			if err != nil {
-				return err
-			}
-			switch k++; k {
-			case 1:
-				first = append(first[:0], s...) // s may be scratch space
-			case 2:
-				return f(first, s)
-			}
-			return nil
-		})
-		if err == nil && k != 2 {
-			err = fmt.Errorf("a merge of %d tokens, not 2", k)
-		}
-		return err
 	})
-	if err == nil {
-		err = sc.end()
-	}
-	if err != nil {
-		return formatErr("model merges: %v", err)
-	}
-	return nil
+	return t, info, err
 }
 
 // byteOf maps the characters of GPT-2's byte-level alphabet (all below
@@ -739,142 +692,30 @@ var byteOf = func() (t [0x144]int16) {
 // alphabet; ok is false for a token with other characters. The alphabet
 // is U+0021 to U+0143: one UTF-8 byte or two, the first 0xC2 to 0xC5.
 func appendFromByteLevel(dst, tok []byte) ([]byte, bool) {
+	// The bytes take at most as many as their characters.
+	n := len(dst)
+	dst = slices.Grow(dst, len(tok))[:n+len(tok)]
+	out := dst[n:]
+	j := 0
 	for i := 0; i < len(tok); i++ {
 		c := tok[i]
-		if c < utf8.RuneSelf {
-			if byteOf[c] < 0 {
-				return dst, false
-			}
-			dst = append(dst, c)
+		if c-'!' <= '~'-'!' { // printable ASCII stands for itself
+			out[j] = c
+			j++
 			continue
 		}
 		if c < 0xC2 || c > 0xC5 || i+1 >= len(tok) || tok[i+1]&0xC0 != 0x80 {
-			return dst, false
+			return dst[:n], false
 		}
 		r := rune(c&0x1F)<<6 | rune(tok[i+1]&0x3F)
 		if r >= rune(len(byteOf)) || byteOf[r] < 0 {
-			return dst, false
+			return dst[:n], false
 		}
-		dst = append(dst, byte(byteOf[r]))
+		out[j] = byte(byteOf[r])
+		j++
 		i++
 	}
-	return dst, true
-}
-
-// mergeText holds the merges of a file as read, before their tokens are
-// looked up: the two tokens of each, decoded, one after the other in
-// text (so that together they spell the merged token).
-type mergeText struct {
-	text []byte
-	recs []mergeRec
-	odd  bool // a merge of a <0xXX> token or of the unknown token
-	// touch sums what lookup reads ahead, so that the reads stay.
-	touch uint32
-}
-
-type mergeRec struct {
-	off    uint32
-	rank   int32
-	na, nb uint16 // tokens are at most maxTokenLen bytes
-}
-
-// readMergeText reads the merges of a BPE model. Merges of tokens that
-// byte-level input cannot have (v.skipped) are left out but keep their
-// rank.
-func readMergeText(raw []byte, v *vocabList, byteLvl bool, unk *string) (*mergeText, error) {
-	mt := &mergeText{text: make([]byte, 0, len(raw)/2), recs: make([]mergeRec, 0, len(raw)/16)}
-	rank := int32(-1)
-	err := readMerges(raw, func(a, c []byte) error {
-		rank++
-		if len(a) > maxTokenLen || len(c) > maxTokenLen || len(mt.text)+len(a)+len(c) > maxSlab {
-			return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
-		}
-		off := len(mt.text)
-		if byteLvl {
-			var ok1, ok2 bool
-			mt.text, ok1 = appendFromByteLevel(mt.text, a)
-			na := len(mt.text) - off
-			mt.text, ok2 = appendFromByteLevel(mt.text, c)
-			if !ok1 || !ok2 {
-				mt.text = mt.text[:off]
-				if (ok1 || v.skipped[string(a)]) && (ok2 || v.skipped[string(c)]) {
-					return nil // a merge of tokens byte-level input never has
-				}
-				return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
-			}
-			mt.recs = append(mt.recs, mergeRec{uint32(off), rank, uint16(na), uint16(len(mt.text) - off - na)})
-		} else {
-			mt.text = append(append(mt.text, a...), c...)
-			mt.recs = append(mt.recs, mergeRec{uint32(off), rank, uint16(len(a)), uint16(len(c))})
-		}
-		if isByteToken(a) || isByteToken(c) || unk != nil && (string(a) == *unk || string(c) == *unk) {
-			mt.odd = true
-		}
-		return nil
-	})
-	if err != nil {
-		var se *syntaxError
-		if errors.As(err, &se) || errors.Is(err, ErrFormat) {
-			return nil, err
-		}
-		return nil, formatErr("model merges: %v", err)
-	}
-	return mt, nil
-}
-
-// pairMerge is a merge with its tokens looked up.
-type pairMerge struct {
-	a, b int32
-	merge
-}
-
-// lookupBatch is how many merges lookup looks up together.
-const lookupBatch = 32
-
-// lookup looks up the tokens of recs in vocab into out (of the same
-// length), lookupBatch merges at a time.
-func (mt *mergeText) lookup(vocab *tokenTable, recs []mergeRec, out []pairMerge) error {
-	var toks [3 * lookupBatch]string
-	var ids [3 * lookupBatch]int32
-	var oks [3 * lookupBatch]bool
-	for len(recs) > 0 {
-		n := min(len(recs), lookupBatch)
-		for k, r := range recs[:n] {
-			both := mt.text[r.off : r.off+uint32(r.na)+uint32(r.nb)]
-			s := unsafe.String(unsafe.SliceData(both), len(both))
-			toks[3*k], toks[3*k+1], toks[3*k+2] = s[:r.na], s[r.na:], s
-		}
-		mt.touch += vocab.getMany(toks[:3*n], ids[:], oks[:])
-		for k, r := range recs[:n] {
-			if !oks[3*k] || !oks[3*k+1] {
-				return formatErr("model merges: %q %q: a token not in the vocabulary", toks[3*k], toks[3*k+1])
-			}
-			if !oks[3*k+2] {
-				return formatErr("model merges: %q %q: the merged token is not in the vocabulary", toks[3*k], toks[3*k+1])
-			}
-			out[k] = pairMerge{ids[3*k], ids[3*k+1], merge{r.rank, ids[3*k+2]}}
-		}
-		recs, out = recs[n:], out[n:]
-	}
-	return nil
-}
-
-// readBPEMerges reads the merges of a BPE model over vocab into a table.
-// odd reports a merge of a <0xXX> token or of unk.
-func readBPEMerges(raw []byte, vocab *tokenTable, v *vocabList, byteLvl bool, unk *string) (_ *mergeTable, odd bool, err error) {
-	mt, err := readMergeText(raw, v, byteLvl, unk)
-	if err != nil {
-		return nil, false, err
-	}
-	list := make([]pairMerge, len(mt.recs))
-	if err := mt.lookup(vocab, mt.recs, list); err != nil {
-		return nil, false, err
-	}
-	t := newMergeTable(len(list))
-	for _, pm := range list {
-		t.add(pm.a, pm.b, pm.merge)
-	}
-	return t, mt.odd, nil
+	return dst[:n+j], true
 }
 
 func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
@@ -887,12 +728,11 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "" {
 		return nil, unsupported("model BPE with end_of_word_suffix %q", *m.EndOfWordSuffix)
 	}
-	v, err := parseVocab(m.Vocab, byteLvl)
+	vocab, v, err := readVocabTable(m.Vocab, byteLvl, m.vocabLen)
 	if err != nil {
 		return nil, err
 	}
-	vocab := v.table()
-	merges, oddMerge, err := readBPEMerges(m.Merges, vocab, v, byteLvl, m.UnkToken)
+	merges, oddMerge, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.skipped, byteLvl, m.UnkToken)
 	if err != nil {
 		return nil, err
 	}
@@ -911,7 +751,7 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		b.unk = id
 	}
 	if !byteLvl && !oddMerge {
-		b.metaSplit(v)
+		b.metaSplit()
 	}
 	b.whole = make([]atomic.Uint32, v.maxID+1)
 	b.single = make([]int32, maxCached+1)

@@ -159,8 +159,8 @@ func (t *tokenTable) getBytes(tok []byte) (int32, bool) {
 }
 
 // put sets the id of tok, which it copies; a later id replaces an earlier
-// one, as in the library's map. It reports false when the table is full:
-// newTokenTable's n bounds the distinct tokens, 4 GiB their bytes.
+// one, as in the library's map. It reports false when the tokens'
+// bytes would pass 4 GiB.
 func (t *tokenTable) put(tok []byte, id int32) bool {
 	key := unsafe.String(unsafe.SliceData(tok), len(tok))
 	s, ok := t.find(key)
@@ -172,7 +172,8 @@ func (t *tokenTable) put(tok []byte, id int32) bool {
 		binary.LittleEndian.PutUint32(t.slab[s.ref-4:], uint32(id))
 		return true
 	case 4*(t.n+1) > 3*len(t.slots):
-		return false
+		t.grow()
+		s, _ = t.find(key)
 	}
 	w := head(key)
 	*s = tokenSlot{head: w, ref: uint32(id), info: uint32(len(tok))<<tagBits | uint32(t.hash(key, w))&tagMask | 1}
@@ -189,13 +190,51 @@ func (t *tokenTable) put(tok []byte, id int32) bool {
 	return true
 }
 
+// grow doubles the slots of t.
+func (t *tokenTable) grow() {
+	old := t.slots
+	t.slots = make([]tokenSlot, 2*len(old))
+	t.shift--
+	var buf []byte
+	for _, o := range old {
+		if o.info == 0 {
+			continue
+		}
+		buf = t.appendToken(buf[:0], &o)
+		s, _ := t.find(unsafe.String(unsafe.SliceData(buf), len(buf)))
+		*s = o
+	}
+}
+
+// appendToken appends the token of slot s.
+func (t *tokenTable) appendToken(dst []byte, s *tokenSlot) []byte {
+	n := int(s.info >> tagBits)
+	dst = binary.LittleEndian.AppendUint64(dst, s.head)[:len(dst)+min(n, 8)]
+	if n > 8 {
+		dst = append(dst, t.rest(s.ref, n)...)
+	}
+	return dst
+}
+
+// each calls f with every token (in scratch space, valid during the
+// call) and its id, in no particular order.
+func (t *tokenTable) each(f func(tok []byte, id int32)) {
+	var buf []byte
+	for k := range t.slots {
+		if s := &t.slots[k]; s.info != 0 {
+			buf = t.appendToken(buf[:0], s)
+			f(buf, t.id(s))
+		}
+	}
+}
+
 // mergeTable maps a pair of token ids to its merge: the rank and the id
 // of the merged token.
 type mergeTable struct {
 	slots []mergeSlot
 	mul   uint64 // odd, random: a pair's slot is key*mul >> shift
 	shift uint
-	n     int
+	touch uint32 // sums what addAll reads ahead, so that the reads stay
 }
 
 type mergeSlot struct {
@@ -226,20 +265,33 @@ func (t *mergeTable) get(a, b int32) (merge, bool) {
 	}
 }
 
-// add records the merge of a, b unless the pair has one already (the
-// library keeps the first). The table must have room for it.
-func (t *mergeTable) add(a, b int32, mg merge) {
-	key := mergeKey(a, b)
+// addAll adds the merges of list, in order, but not a pair that has one
+// already (the library keeps the first). The table must have room for
+// them. Like getMany, it reads the home slots of a batch ahead.
+func (t *mergeTable) addAll(list []pairMerge) {
 	mask := len(t.slots) - 1
-	for i := int(key * t.mul >> t.shift); ; i = (i + 1) & mask {
-		s := &t.slots[i]
-		if s.key == key {
-			return
+	var home [lookupBatch]int
+	for len(list) > 0 {
+		n := min(len(list), lookupBatch)
+		for k, pm := range list[:n] {
+			home[k] = int(mergeKey(pm.a, pm.b) * t.mul >> t.shift)
 		}
-		if s.key == 0 {
-			*s = mergeSlot{key, mg}
-			t.n++
-			return
+		for _, i := range home[:n] {
+			t.touch += uint32(t.slots[i].key)
 		}
+		for k, pm := range list[:n] {
+			key := mergeKey(pm.a, pm.b)
+			for i := home[k]; ; i = (i + 1) & mask {
+				s := &t.slots[i]
+				if s.key == key {
+					break
+				}
+				if s.key == 0 {
+					*s = mergeSlot{key, pm.merge}
+					break
+				}
+			}
+		}
+		list = list[n:]
 	}
 }
