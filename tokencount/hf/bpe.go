@@ -27,7 +27,8 @@ type bpe struct {
 	unk          int32      // -1 for none
 	byteIDs      [256]int32 // byte-level: the symbol of each byte
 	fallbackIDs  [256]int32 // byte_fallback: the <0xXX> token of each byte, or -1
-	cache        *cache
+	cache        *cache      // pieces of more than maxSmall bytes
+	small        *smallCache // pieces of up to maxSmall bytes
 
 	// With cutMeta, a piece is merged in parts cut before each "▁" that
 	// follows a character other than "▁" and outside noCut: no token
@@ -92,6 +93,12 @@ func (m *bpe) count(s string) int {
 	if len(s) == 1 && m.byteLevel && m.byteIDs[s[0]] >= 0 {
 		return 1 // one symbol: nothing to merge
 	}
+	if len(s) <= maxSmall {
+		if n, _, ok := m.small.get(s); ok {
+			return n
+		}
+		return len(m.lookupSmall(s))
+	}
 	if !m.cutMeta || len(s) <= maxCached {
 		return len(m.lookup(s))
 	}
@@ -101,6 +108,12 @@ func (m *bpe) count(s string) int {
 }
 
 func (m *bpe) ends(dst []int32, s string) []int32 {
+	if len(s) <= maxSmall {
+		if n, packed, ok := m.small.get(s); ok {
+			return appendEnds(dst, n, packed, 0)
+		}
+		return append(dst, m.lookupSmall(s)...)
+	}
 	if !m.cutMeta || len(s) <= maxCached {
 		return append(dst, m.lookup(s)...)
 	}
@@ -112,13 +125,28 @@ func (m *bpe) ends(dst []int32, s string) []int32 {
 	return dst
 }
 
-// lookup returns the token ends of s: from the cache, else as one token
-// of the vocabulary when the merges build it whole (always, with
-// ignore_merges; a flag per token says so once known), else merged.
+// lookupSmall is lookup for a piece of 1 to maxSmall bytes not in
+// m.small, which it puts there.
+func (m *bpe) lookupSmall(s string) []int32 {
+	e := m.tokenize(s)
+	m.small.put(s, e)
+	return e
+}
+
+// lookup returns the token ends of s: from the cache, else tokenized.
 func (m *bpe) lookup(s string) []int32 {
 	if e, ok := m.cache.get(s); ok {
 		return e
 	}
+	e := m.tokenize(s)
+	m.cache.put(s, e)
+	return e
+}
+
+// tokenize returns the token ends of s: as one token of the vocabulary
+// when the merges build it whole (always, with ignore_merges; a flag per
+// token says so once known), else merged.
+func (m *bpe) tokenize(s string) []int32 {
 	var e []int32
 	if id, ok := m.vocab.get(s); ok && m.whole[id].Load() != wholeNo {
 		if m.ignoreMerges || m.whole[id].Load() == wholeYes {
@@ -131,7 +159,6 @@ func (m *bpe) lookup(s string) []int32 {
 	} else {
 		e = m.merge(nil, s)
 	}
-	m.cache.put(s, e)
 	return e
 }
 

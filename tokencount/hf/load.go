@@ -737,7 +737,7 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		return nil, err
 	}
 	b := &bpe{vocab: vocab, merges: merges, byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
-		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache()}
+		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache(), small: newSmallCache()}
 	if m.UnkToken != nil {
 		id, ok := vocab.get(*m.UnkToken)
 		if !ok && byteLvl {
