@@ -24,9 +24,9 @@ type bpe struct {
 	ignoreMerges bool
 	byteFallback bool
 	fuseUnk      bool
-	unk          int32      // -1 for none
-	byteIDs      [256]int32 // byte-level: the symbol of each byte
-	fallbackIDs  [256]int32 // byte_fallback: the <0xXX> token of each byte, or -1
+	unk          int32       // -1 for none
+	byteIDs      [256]int32  // byte-level: the symbol of each byte
+	fallbackIDs  [256]int32  // byte_fallback: the <0xXX> token of each byte, or -1
 	cache        *cache      // pieces of more than maxSmall bytes
 	small        *smallCache // pieces of up to maxSmall bytes
 
