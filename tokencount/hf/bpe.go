@@ -2,6 +2,7 @@ package hf
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -128,7 +129,14 @@ func (m *bpe) ends(dst []int32, s string) []int32 {
 // lookupSmall is lookup for a piece of 1 to maxSmall bytes not in
 // m.small, which it puts there.
 func (m *bpe) lookupSmall(s string) []int32 {
-	e := m.tokenize(s)
+	var e []int32
+	if m.ignoreMerges {
+		e = m.tokenize(s)
+	} else {
+		// The flags of tokenize save merges of pieces seen before, which
+		// m.small keeps: here they would cost a lookup for nothing.
+		e = m.merge(nil, s)
+	}
 	m.small.put(s, e)
 	return e
 }
@@ -187,7 +195,11 @@ type symbol struct {
 
 // merge appends the token ends of s.
 func (m *bpe) merge(dst []int32, s string) []int32 {
-	syms := make([]symbol, 0, len(s))
+	var buf [linearMax]symbol
+	syms := buf[:0]
+	if len(s) > linearMax {
+		syms = make([]symbol, 0, len(s))
+	}
 	add := func(id int32, end int) {
 		n := int32(len(syms))
 		syms = append(syms, symbol{id: id, end: int32(end), prev: n - 1, next: n + 1})
@@ -238,7 +250,11 @@ func (m *bpe) merge(dst []int32, s string) []int32 {
 		return dst
 	}
 	syms[len(syms)-1].next = -1
-	m.mergeAll(syms)
+	if len(syms) <= linearMax {
+		m.mergeLinear(syms)
+	} else {
+		m.mergeAll(syms)
+	}
 	for _, sy := range syms {
 		if !sy.gone {
 			dst = append(dst, sy.end)
@@ -294,6 +310,56 @@ func (m *bpe) mergeAll(syms []symbol) {
 			if mg, ok := m.merges.get(cur.id, syms[cur.next].id); ok {
 				h.push(cand{rank: mg.rank, pos: top.pos, id: mg.id})
 			}
+		}
+	}
+}
+
+// linearMax is the most symbols that mergeLinear merges; more go
+// through mergeAll's heap.
+const linearMax = 24
+
+// noMerge is the rank of a pair that has no merge.
+const noMerge = math.MaxInt32
+
+// mergeLinear is mergeAll for a few symbols: each step scans the pairs
+// for the lowest rank (the leftmost of equal ones), which is the valid
+// candidate that mergeAll's heap would give, and looks up only the two
+// pairs that the merge makes.
+func (m *bpe) mergeLinear(syms []symbol) {
+	var rk [linearMax]merge // rk[k]: the merge of k and its next
+	pair := func(k int32) merge {
+		if nx := syms[k].next; nx >= 0 {
+			if mg, ok := m.merges.get(syms[k].id, syms[nx].id); ok {
+				return mg
+			}
+		}
+		return merge{rank: noMerge}
+	}
+	for k := range syms {
+		rk[k] = pair(int32(k))
+	}
+	for {
+		best, bestRank := int32(-1), int32(noMerge)
+		for k := int32(0); k >= 0; k = syms[k].next { // symbol 0 is never merged away
+			if rk[k].rank < bestRank {
+				best, bestRank = k, rk[k].rank
+			}
+		}
+		if best < 0 {
+			return
+		}
+		cur := &syms[best]
+		right := syms[cur.next]
+		syms[cur.next].gone = true
+		cur.id = rk[best].id
+		cur.end = right.end
+		cur.next = right.next
+		if right.next >= 0 {
+			syms[right.next].prev = best
+		}
+		rk[best] = pair(best)
+		if cur.prev >= 0 {
+			rk[cur.prev] = pair(cur.prev)
 		}
 	}
 }
