@@ -7,25 +7,34 @@ import (
 )
 
 // Reading the merges of a BPE model: the largest part of a large
-// tokenizer.json and most of the time it takes to load. The merges are
-// read, then looked up in the vocabulary, then put in the merge table,
-// each step a loop of its own so that the table lookups of one merge do
-// not wait for those of the one before. (Reading in two halves on two
+// tokenizer.json and most of the time it takes to load. Merges are read a
+// batch at a time; the tokens of a batch are looked up together, so that
+// the table lookups of one merge do not wait for those of the one before,
+// and the batch is added to the merge table, sized beforehand for all.
+// Nothing is kept of a batch once added. (Reading in two halves on two
 // goroutines was tried and measured slower on a 2-core machine shared
 // with other work.)
 
-// mergeText holds merges as read, before their tokens are looked up: the
-// two tokens of each, decoded, one after the other in text (so that
-// together they spell the merged token).
-type mergeText struct {
+// lookupBatch is how many merges are looked up together.
+const lookupBatch = 32
+
+// mergeReader reads merges into a mergeTable: tokens decoded from the
+// byte-level alphabet (when byteLvl), merges of tokens that byte-level
+// input cannot have (skipped) left out but counted in the ranks.
+type mergeReader struct {
+	vocab   *tokenTable
+	table   *mergeTable
+	skipped map[string]bool
+	byteLvl bool
+	unk     *string
+	odd     bool  // a merge of a <0xXX> token or of the unknown token
+	ranks   int32 // merges read, with those left out
+
+	// The batch: the two tokens of each merge, decoded, one after the
+	// other in text (so that together they spell the merged token).
 	text  []byte
 	recs  []mergeRec
-	ranks int32 // merges read, with those left out
-	odd   bool  // a merge of a <0xXX> token or of the unknown token
-	// touch sums what lookup reads ahead, so that the reads stay.
-	touch uint32
-	// After lookup: the merges with their ids.
-	list []pairMerge
+	touch uint32 // sums what getMany reads ahead, so that the reads stay
 }
 
 type mergeRec struct {
@@ -34,79 +43,92 @@ type mergeRec struct {
 	na, nb uint16 // tokens are at most maxTokenLen bytes
 }
 
-// pairMerge is a merge with its tokens looked up.
-type pairMerge struct {
-	a, b int32
-	merge
-}
-
-// mergeReader reads merges into a mergeText: tokens decoded from the
-// byte-level alphabet (when byteLvl), merges of tokens that byte-level
-// input cannot have (v.skipped) left out but counted in the ranks.
-type mergeReader struct {
-	skipped map[string]bool
-	byteLvl bool
-	unk     *string
-}
-
-func (r *mergeReader) add(mt *mergeText, a, c []byte) error {
-	rank := mt.ranks
-	mt.ranks++
-	if len(a) > maxTokenLen || len(c) > maxTokenLen || len(mt.text)+len(a)+len(c) > maxSlab {
+// add reads the merge of a and c into the batch, and flushes a full one.
+func (r *mergeReader) add(a, c []byte) error {
+	rank := r.ranks
+	r.ranks++
+	if len(a) > maxTokenLen || len(c) > maxTokenLen {
 		return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
 	}
-	off := len(mt.text)
+	off := len(r.text)
 	na := len(a)
 	if r.byteLvl {
 		var ok1, ok2 bool
-		mt.text, ok1 = appendFromByteLevel(mt.text, a)
-		na = len(mt.text) - off
-		mt.text, ok2 = appendFromByteLevel(mt.text, c)
+		r.text, ok1 = appendFromByteLevel(r.text, a)
+		na = len(r.text) - off
+		r.text, ok2 = appendFromByteLevel(r.text, c)
 		if !ok1 || !ok2 {
-			mt.text = mt.text[:off]
+			r.text = r.text[:off]
 			if (ok1 || r.skipped[string(a)]) && (ok2 || r.skipped[string(c)]) {
 				return nil // a merge of tokens byte-level input never has
 			}
 			return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
 		}
 	} else {
-		mt.text = append(append(mt.text, a...), c...)
+		r.text = append(append(r.text, a...), c...)
 	}
-	mt.recs = append(mt.recs, mergeRec{uint32(off), rank, uint16(na), uint16(len(mt.text) - off - na)})
+	r.recs = append(r.recs, mergeRec{uint32(off), rank, uint16(na), uint16(len(r.text) - off - na)})
 	if isByteToken(a) || isByteToken(c) || r.unk != nil && (string(a) == *r.unk || string(c) == *r.unk) {
-		mt.odd = true
+		r.odd = true
+	}
+	if len(r.recs) == lookupBatch {
+		return r.flush()
 	}
 	return nil
 }
 
-// read reads the merges array raw, of about n merges.
-func (r *mergeReader) read(raw []byte, n int) (*mergeText, error) {
+// flush looks up the tokens of the batch and adds its merges to the
+// table, in order: the first merge of a pair is the one kept.
+func (r *mergeReader) flush() error {
+	var toks [3 * lookupBatch]string
+	var ids [3 * lookupBatch]int32
+	var oks [3 * lookupBatch]bool
+	for k, rec := range r.recs {
+		both := r.text[rec.off : rec.off+uint32(rec.na)+uint32(rec.nb)]
+		s := unsafe.String(unsafe.SliceData(both), len(both))
+		toks[3*k], toks[3*k+1], toks[3*k+2] = s[:rec.na], s[rec.na:], s
+	}
+	n := len(r.recs)
+	r.touch += r.vocab.getMany(toks[:3*n], ids[:], oks[:])
+	for k, rec := range r.recs {
+		if !oks[3*k] || !oks[3*k+1] {
+			return fmt.Errorf("%q %q: a token not in the vocabulary", toks[3*k], toks[3*k+1])
+		}
+		if !oks[3*k+2] {
+			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", toks[3*k], toks[3*k+1])
+		}
+		r.table.add(ids[3*k], ids[3*k+1], merge{rec.rank, ids[3*k+2]})
+	}
+	r.text, r.recs = r.text[:0], r.recs[:0]
+	return nil
+}
+
+// read reads the merges array raw.
+func (r *mergeReader) read(raw []byte) error {
 	sc := &scan{data: raw}
 	if err := sc.expect('['); err != nil {
-		return nil, err
+		return err
 	}
-	n = min(n, len(raw)/4, maxVocab) // a merge takes at least 4 bytes: "a b"
-	mt := &mergeText{text: make([]byte, 0, len(raw)/2), recs: make([]mergeRec, 0, n)}
-	var first []byte
 	if sc.peek() == ']' {
 		sc.pos++
-		return mt, sc.end()
+		return sc.end()
 	}
+	var first []byte
 	for {
-		if mt.ranks >= maxVocab {
-			return nil, fmt.Errorf("more than %d merges", maxVocab)
+		if r.ranks >= maxVocab {
+			return fmt.Errorf("more than %d merges", maxVocab)
 		}
 		if sc.peek() == '"' {
 			s, err := sc.str()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			sp := bytes.IndexByte(s, ' ')
 			if sp < 0 || bytes.IndexByte(s[sp+1:], ' ') >= 0 {
-				return nil, fmt.Errorf("%q is not two tokens separated by a space", s)
+				return fmt.Errorf("%q is not two tokens separated by a space", s)
 			}
-			if err := r.add(mt, s[:sp], s[sp+1:]); err != nil {
-				return nil, err
+			if err := r.add(s[:sp], s[sp+1:]); err != nil {
+				return err
 			}
 		} else {
 			k := 0
@@ -119,7 +141,7 @@ func (r *mergeReader) read(raw []byte, n int) (*mergeText, error) {
 				case 1:
 					first = append(first[:0], s...) // s may be scratch space
 				case 2:
-					return r.add(mt, first, s)
+					return r.add(first, s)
 				}
 				return nil
 			})
@@ -127,7 +149,7 @@ func (r *mergeReader) read(raw []byte, n int) (*mergeText, error) {
 				err = fmt.Errorf("a merge of %d tokens, not 2", k)
 			}
 			if err != nil {
-				return nil, err
+				return err
 			}
 		}
 		switch sc.peek() {
@@ -135,62 +157,26 @@ func (r *mergeReader) read(raw []byte, n int) (*mergeText, error) {
 			sc.pos++
 		case ']':
 			sc.pos++
-			return mt, sc.end()
+			if err := sc.end(); err != nil {
+				return err
+			}
+			return r.flush()
 		default:
-			return nil, sc.fail("expected %q", ']')
+			return sc.fail("expected %q", ']')
 		}
 	}
 }
 
-// lookupBatch is how many merges lookup looks up together.
-const lookupBatch = 32
-
-// lookup looks up the tokens of mt's merges in vocab into mt.list,
-// lookupBatch merges at a time.
-func (mt *mergeText) lookup(vocab *tokenTable) error {
-	var toks [3 * lookupBatch]string
-	var ids [3 * lookupBatch]int32
-	var oks [3 * lookupBatch]bool
-	mt.list = make([]pairMerge, len(mt.recs))
-	recs, out := mt.recs, mt.list
-	for len(recs) > 0 {
-		n := min(len(recs), lookupBatch)
-		for k, r := range recs[:n] {
-			both := mt.text[r.off : r.off+uint32(r.na)+uint32(r.nb)]
-			s := unsafe.String(unsafe.SliceData(both), len(both))
-			toks[3*k], toks[3*k+1], toks[3*k+2] = s[:r.na], s[r.na:], s
-		}
-		mt.touch += vocab.getMany(toks[:3*n], ids[:], oks[:])
-		for k, r := range recs[:n] {
-			if !oks[3*k] || !oks[3*k+1] {
-				return formatErr("model merges: %q %q: a token not in the vocabulary", toks[3*k], toks[3*k+1])
-			}
-			if !oks[3*k+2] {
-				return formatErr("model merges: %q %q: the merged token is not in the vocabulary", toks[3*k], toks[3*k+1])
-			}
-			out[k] = pairMerge{ids[3*k], ids[3*k+1], merge{r.rank, ids[3*k+2]}}
-		}
-		recs, out = recs[n:], out[n:]
-	}
-	mt.text, mt.recs = nil, nil
-	return nil
-}
-
-// readBPEMerges reads the merges of a BPE model over vocab into a table.
-// odd reports a merge of a <0xXX> token or of unk.
-// n is about how many there are.
+// readBPEMerges reads the merges of a BPE model, about n of them, over
+// vocab into a table. odd reports a merge of a <0xXX> token or of unk.
 func readBPEMerges(raw []byte, n int, vocab *tokenTable, skipped map[string]bool, byteLvl bool, unk *string) (*mergeTable, bool, error) {
 	if isNull(raw) {
 		return newMergeTable(0), false, nil
 	}
-	mt, err := (&mergeReader{skipped: skipped, byteLvl: byteLvl, unk: unk}).read(raw, n)
-	if err != nil {
+	r := &mergeReader{vocab: vocab, table: newMergeTable(n), skipped: skipped, byteLvl: byteLvl, unk: unk,
+		recs: make([]mergeRec, 0, lookupBatch)}
+	if err := r.read(raw); err != nil {
 		return nil, false, formatErr("model merges: %v", err)
 	}
-	if err := mt.lookup(vocab); err != nil {
-		return nil, false, err
-	}
-	t := newMergeTable(len(mt.list))
-	t.addAll(mt.list)
-	return t, mt.odd, nil
+	return r.table, r.odd, nil
 }

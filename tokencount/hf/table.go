@@ -234,7 +234,7 @@ type mergeTable struct {
 	slots []mergeSlot
 	mul   uint64 // odd, random: a pair's slot is key*mul >> shift
 	shift uint
-	touch uint32 // sums what addAll reads ahead, so that the reads stay
+	n     int // merges in slots
 }
 
 type mergeSlot struct {
@@ -265,33 +265,37 @@ func (t *mergeTable) get(a, b int32) (merge, bool) {
 	}
 }
 
-// addAll adds the merges of list, in order, but not a pair that has one
-// already (the library keeps the first). The table must have room for
-// them. Like getMany, it reads the home slots of a batch ahead.
-func (t *mergeTable) addAll(list []pairMerge) {
+// add records the merge of a, b unless the pair has one already (the
+// library keeps the first), growing the table when it is three quarters
+// full.
+func (t *mergeTable) add(a, b int32, mg merge) {
+	if 4*(t.n+1) > 3*len(t.slots) {
+		t.grow()
+	}
+	key := mergeKey(a, b)
 	mask := len(t.slots) - 1
-	var home [lookupBatch]int
-	for len(list) > 0 {
-		n := min(len(list), lookupBatch)
-		for k, pm := range list[:n] {
-			home[k] = int(mergeKey(pm.a, pm.b) * t.mul >> t.shift)
+	for i := int(key * t.mul >> t.shift); ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.key == key {
+			return
 		}
-		for _, i := range home[:n] {
-			t.touch += uint32(t.slots[i].key)
+		if s.key == 0 {
+			*s = mergeSlot{key, mg}
+			t.n++
+			return
 		}
-		for k, pm := range list[:n] {
-			key := mergeKey(pm.a, pm.b)
-			for i := home[k]; ; i = (i + 1) & mask {
-				s := &t.slots[i]
-				if s.key == key {
-					break
-				}
-				if s.key == 0 {
-					*s = mergeSlot{key, pm.merge}
-					break
-				}
-			}
+	}
+}
+
+// grow doubles the slots of t.
+func (t *mergeTable) grow() {
+	old := t.slots
+	t.slots = make([]mergeSlot, 2*len(old))
+	t.shift--
+	t.n = 0
+	for _, s := range old {
+		if s.key != 0 {
+			t.add(int32(s.key>>32)-1, int32(uint32(s.key))-1, s.merge)
 		}
-		list = list[n:]
 	}
 }

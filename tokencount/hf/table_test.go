@@ -40,3 +40,21 @@ func TestTokenTableGrows(t *testing.T) {
 		t.Fatalf("each gave %d tokens, want 5000", n)
 	}
 }
+
+// TestMergeTableGrows fills a merge table sized for no merges: it must
+// grow, keep every pair, and keep the first merge of a pair added twice.
+func TestMergeTableGrows(t *testing.T) {
+	mt := newMergeTable(0)
+	for k := range int32(3000) {
+		mt.add(k, k*7, merge{rank: k, id: k + 1})
+	}
+	mt.add(5, 35, merge{rank: 9999, id: 1})
+	for k := range int32(3000) {
+		if mg, ok := mt.get(k, k*7); !ok || mg != (merge{rank: k, id: k + 1}) {
+			t.Fatalf("get(%d, %d) = %v, %v", k, k*7, mg, ok)
+		}
+	}
+	if _, ok := mt.get(1, 1); ok {
+		t.Fatal("get(1, 1) found a pair never added")
+	}
+}
