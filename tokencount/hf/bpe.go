@@ -40,6 +40,11 @@ type bpe struct {
 	cutMeta bool
 	noCut   map[rune]bool
 
+	// bytePairs, for a byte-level tokenizer, is the merge of each pair
+	// of bytes (b1<<8 | b2), rank noMerge for none: the pairs a word
+	// starts with, without a table lookup.
+	bytePairs []merge
+
 	// whole[id] says whether merging the text of token id gives that
 	// token (wholeYes) or not, once known.
 	whole []atomic.Uint32
@@ -251,7 +256,7 @@ func (m *bpe) merge(dst []int32, s string) []int32 {
 	}
 	syms[len(syms)-1].next = -1
 	if len(syms) <= linearMax {
-		m.mergeLinear(syms)
+		m.mergeLinear(syms, s)
 	} else {
 		m.mergeAll(syms)
 	}
@@ -324,8 +329,9 @@ const noMerge = math.MaxInt32
 // mergeLinear is mergeAll for a few symbols: each step scans the pairs
 // for the lowest rank (the leftmost of equal ones), which is the valid
 // candidate that mergeAll's heap would give, and looks up only the two
-// pairs that the merge makes.
-func (m *bpe) mergeLinear(syms []symbol) {
+// pairs that the merge makes. The symbols are of s: for a byte-level
+// tokenizer, its bytes, whose pairs m.bytePairs has.
+func (m *bpe) mergeLinear(syms []symbol, s string) {
 	var rk [linearMax]merge // rk[k]: the merge of k and its next
 	pair := func(k int32) merge {
 		if nx := syms[k].next; nx >= 0 {
@@ -335,8 +341,15 @@ func (m *bpe) mergeLinear(syms []symbol) {
 		}
 		return merge{rank: noMerge}
 	}
-	for k := range syms {
-		rk[k] = pair(int32(k))
+	if m.bytePairs != nil {
+		for k := 0; k+1 < len(syms); k++ {
+			rk[k] = m.bytePairs[int(s[k])<<8|int(s[k+1])]
+		}
+		rk[len(syms)-1] = merge{rank: noMerge}
+	} else {
+		for k := range syms {
+			rk[k] = pair(int32(k))
+		}
 	}
 	for {
 		best, bestRank := int32(-1), int32(noMerge)

@@ -732,11 +732,12 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if err != nil {
 		return nil, err
 	}
-	merges, oddMerge, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.skipped, byteLvl, m.UnkToken)
+	mr, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.skipped, byteLvl, m.UnkToken)
 	if err != nil {
 		return nil, err
 	}
-	b := &bpe{vocab: vocab, merges: merges, byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
+	oddMerge := mr.odd
+	b := &bpe{vocab: vocab, merges: mr.table, byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
 		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache(), small: newSmallCache()}
 	if m.UnkToken != nil {
 		id, ok := vocab.get(*m.UnkToken)
@@ -766,6 +767,9 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		if id, ok := vocab.getBytes([]byte{byte(k)}); ok && byteLvl {
 			b.byteIDs[k] = id
 		}
+	}
+	if !slices.Contains(b.byteIDs[:], -1) {
+		b.bytePairs = mr.bytePairs // a word's symbols are its bytes
 	}
 	return b, nil
 }

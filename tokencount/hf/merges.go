@@ -29,6 +29,9 @@ type mergeReader struct {
 	unk     *string
 	odd     bool  // a merge of a <0xXX> token or of the unknown token
 	ranks   int32 // merges read, with those left out
+	// bytePairs, when byteLvl, is the merge of each pair of one-byte
+	// tokens by their bytes (see bpe.bytePairs).
+	bytePairs []merge
 
 	// The batch: the two tokens of each merge, decoded, one after the
 	// other in text (so that together they spell the merged token).
@@ -97,7 +100,14 @@ func (r *mergeReader) flush() error {
 		if !oks[3*k+2] {
 			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", toks[3*k], toks[3*k+1])
 		}
-		r.table.add(ids[3*k], ids[3*k+1], merge{rec.rank, ids[3*k+2]})
+		mg := merge{rec.rank, ids[3*k+2]}
+		r.table.add(ids[3*k], ids[3*k+1], mg)
+		if r.bytePairs != nil && rec.na == 1 && rec.nb == 1 {
+			p := &r.bytePairs[int(r.text[rec.off])<<8|int(r.text[rec.off+1])]
+			if p.rank == noMerge { // the first merge of a pair is kept
+				*p = mg
+			}
+		}
 	}
 	r.text, r.recs = r.text[:0], r.recs[:0]
 	return nil
@@ -168,15 +178,21 @@ func (r *mergeReader) read(raw []byte) error {
 }
 
 // readBPEMerges reads the merges of a BPE model, about n of them, over
-// vocab into a table. odd reports a merge of a <0xXX> token or of unk.
-func readBPEMerges(raw []byte, n int, vocab *tokenTable, skipped map[string]bool, byteLvl bool, unk *string) (*mergeTable, bool, error) {
-	if isNull(raw) {
-		return newMergeTable(0), false, nil
-	}
+// vocab into r.table (and r.odd, r.bytePairs).
+func readBPEMerges(raw []byte, n int, vocab *tokenTable, skipped map[string]bool, byteLvl bool, unk *string) (*mergeReader, error) {
 	r := &mergeReader{vocab: vocab, table: newMergeTable(n), skipped: skipped, byteLvl: byteLvl, unk: unk,
 		recs: make([]mergeRec, 0, lookupBatch)}
-	if err := r.read(raw); err != nil {
-		return nil, false, formatErr("model merges: %v", err)
+	if byteLvl {
+		r.bytePairs = make([]merge, 1<<16)
+		for k := range r.bytePairs {
+			r.bytePairs[k].rank = noMerge
+		}
 	}
-	return r.table, r.odd, nil
+	if isNull(raw) {
+		return r, nil
+	}
+	if err := r.read(raw); err != nil {
+		return nil, formatErr("model merges: %v", err)
+	}
+	return r, nil
 }
