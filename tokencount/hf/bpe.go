@@ -28,6 +28,8 @@ type bpe struct {
 	unk          int32       // -1 for none
 	byteIDs      [256]int32  // byte-level: the symbol of each byte
 	fallbackIDs  [256]int32  // byte_fallback: the <0xXX> token of each byte, or -1
+	charIDs      [128]int32  // not byte-level: the token of each ASCII character, or -1
+	metaID       int32       // not byte-level: the token "▁", or -1
 	cache        *cache      // pieces of more than maxSmall bytes
 	small        *smallCache // pieces of up to maxSmall bytes
 
@@ -223,6 +225,11 @@ func (m *bpe) merge(dst []int32, s string) []int32 {
 		if m.byteLevel {
 			id = m.byteIDs[s[i]]
 			ok = id >= 0
+		} else if c := s[i]; c < utf8.RuneSelf {
+			id = m.charIDs[c]
+			ok = id >= 0
+		} else if m.metaID >= 0 && strings.HasPrefix(s[i:], meta) {
+			id, ok, w = m.metaID, true, len(meta)
 		} else {
 			_, w = utf8.DecodeRuneInString(s[i:])
 			id, ok = m.vocab.get(s[i : i+w])

@@ -768,6 +768,16 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 			b.byteIDs[k] = id
 		}
 	}
+	b.metaID = -1
+	if id, ok := vocab.get(meta); ok && !byteLvl {
+		b.metaID = id
+	}
+	for c := range b.charIDs {
+		b.charIDs[c] = -1
+		if id, ok := vocab.get(string(rune(c))); ok && !byteLvl {
+			b.charIDs[c] = id
+		}
+	}
 	if !slices.Contains(b.byteIDs[:], -1) {
 		b.bytePairs = mr.bytePairs // a word's symbols are its bytes
 	}
