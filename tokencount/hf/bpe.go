@@ -42,10 +42,10 @@ type bpe struct {
 	cutMeta bool
 	noCut   map[rune]bool
 
-	// bytePairs, for a byte-level tokenizer, is the merge of each pair
-	// of bytes (b1<<8 | b2), rank noMerge for none: the pairs a word
-	// starts with, without a table lookup.
-	bytePairs []merge
+	// bytePairs, for a byte-level tokenizer, is the rank of the merge of
+	// each pair of bytes (b1<<8 | b2), noMerge for none: the pairs a
+	// word starts with, without a table lookup.
+	bytePairs []int32
 
 	// whole[id] says whether merging the text of token id gives that
 	// token (wholeYes) or not, once known.
@@ -339,20 +339,20 @@ const noMerge = math.MaxInt32
 // pairs that the merge makes. The symbols are of s: for a byte-level
 // tokenizer, its bytes, whose pairs m.bytePairs has.
 func (m *bpe) mergeLinear(syms []symbol, s string) {
-	var rk [linearMax]merge // rk[k]: the merge of k and its next
-	pair := func(k int32) merge {
+	var rk [linearMax]int32 // rk[k]: the rank of the merge of k and its next
+	pair := func(k int32) int32 {
 		if nx := syms[k].next; nx >= 0 {
-			if mg, ok := m.merges.get(syms[k].id, syms[nx].id); ok {
-				return mg
+			if r, ok := m.merges.rank(syms[k].id, syms[nx].id); ok {
+				return r
 			}
 		}
-		return merge{rank: noMerge}
+		return noMerge
 	}
 	if m.bytePairs != nil {
 		for k := 0; k+1 < len(syms); k++ {
 			rk[k] = m.bytePairs[int(s[k])<<8|int(s[k+1])]
 		}
-		rk[len(syms)-1] = merge{rank: noMerge}
+		rk[len(syms)-1] = noMerge
 	} else {
 		for k := range syms {
 			rk[k] = pair(int32(k))
@@ -361,8 +361,8 @@ func (m *bpe) mergeLinear(syms []symbol, s string) {
 	for {
 		best, bestRank := int32(-1), int32(noMerge)
 		for k := int32(0); k >= 0; k = syms[k].next { // symbol 0 is never merged away
-			if rk[k].rank < bestRank {
-				best, bestRank = k, rk[k].rank
+			if rk[k] < bestRank {
+				best, bestRank = k, rk[k]
 			}
 		}
 		if best < 0 {
@@ -371,7 +371,7 @@ func (m *bpe) mergeLinear(syms []symbol, s string) {
 		cur := &syms[best]
 		right := syms[cur.next]
 		syms[cur.next].gone = true
-		cur.id = rk[best].id
+		cur.id = m.merges.ids[bestRank]
 		cur.end = right.end
 		cur.next = right.next
 		if right.next >= 0 {

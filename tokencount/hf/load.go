@@ -732,7 +732,7 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if err != nil {
 		return nil, err
 	}
-	mr, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.skipped, byteLvl, m.UnkToken)
+	mr, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.maxID, v.skipped, byteLvl, m.UnkToken)
 	if err != nil {
 		return nil, err
 	}

@@ -29,9 +29,9 @@ type mergeReader struct {
 	unk     *string
 	odd     bool  // a merge of a <0xXX> token or of the unknown token
 	ranks   int32 // merges read, with those left out
-	// bytePairs, when byteLvl, is the merge of each pair of one-byte
-	// tokens by their bytes (see bpe.bytePairs).
-	bytePairs []merge
+	// bytePairs, when byteLvl, is the rank of the merge of each pair of
+	// one-byte tokens by their bytes (see bpe.bytePairs).
+	bytePairs []int32
 
 	// The batch: the two tokens of each merge, decoded, one after the
 	// other in text (so that together they spell the merged token).
@@ -100,12 +100,13 @@ func (r *mergeReader) flush() error {
 		if !oks[3*k+2] {
 			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", toks[3*k], toks[3*k+1])
 		}
-		mg := merge{rec.rank, ids[3*k+2]}
-		r.table.add(ids[3*k], ids[3*k+1], mg)
+		if !r.table.add(ids[3*k], ids[3*k+1], merge{rec.rank, ids[3*k+2]}) {
+			return fmt.Errorf("more merges than counted") // only when raw is not valid JSON
+		}
 		if r.bytePairs != nil && rec.na == 1 && rec.nb == 1 {
 			p := &r.bytePairs[int(r.text[rec.off])<<8|int(r.text[rec.off+1])]
-			if p.rank == noMerge { // the first merge of a pair is kept
-				*p = mg
+			if *p == noMerge { // the first merge of a pair is kept
+				*p = rec.rank
 			}
 		}
 	}
@@ -177,15 +178,23 @@ func (r *mergeReader) read(raw []byte) error {
 	}
 }
 
-// readBPEMerges reads the merges of a BPE model, about n of them, over
-// vocab into r.table (and r.odd, r.bytePairs).
-func readBPEMerges(raw []byte, n int, vocab *tokenTable, skipped map[string]bool, byteLvl bool, unk *string) (*mergeReader, error) {
-	r := &mergeReader{vocab: vocab, table: newMergeTable(n), skipped: skipped, byteLvl: byteLvl, unk: unk,
+// readBPEMerges reads the merges of a BPE model, n of them (when raw is
+// valid JSON), over vocab (of ids up to maxID) into r.table (and r.odd,
+// r.bytePairs).
+func readBPEMerges(raw []byte, n int, vocab *tokenTable, maxID int32, skipped map[string]bool, byteLvl bool, unk *string) (*mergeReader, error) {
+	if isNull(raw) {
+		n = 0
+	}
+	table := newMergeTable(n, n, maxID)
+	if table == nil {
+		return nil, unsupported("model BPE with %d tokens and %d merges: too many for a merge table", maxID+1, n)
+	}
+	r := &mergeReader{vocab: vocab, table: table, skipped: skipped, byteLvl: byteLvl, unk: unk,
 		recs: make([]mergeRec, 0, lookupBatch)}
 	if byteLvl {
-		r.bytePairs = make([]merge, 1<<16)
+		r.bytePairs = make([]int32, 1<<16)
 		for k := range r.bytePairs {
-			r.bytePairs[k].rank = noMerge
+			r.bytePairs[k] = noMerge
 		}
 	}
 	if isNull(raw) {

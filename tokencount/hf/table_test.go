@@ -41,20 +41,34 @@ func TestTokenTableGrows(t *testing.T) {
 	}
 }
 
-// TestMergeTableGrows fills a merge table sized for no merges: it must
-// grow, keep every pair, and keep the first merge of a pair added twice.
-func TestMergeTableGrows(t *testing.T) {
-	mt := newMergeTable(0)
-	for k := range int32(3000) {
-		mt.add(k, k*7, merge{rank: k, id: k + 1})
+// TestMergeTable fills a merge table to the count it was made for: it
+// keeps every pair, the first merge of a pair added twice, and refuses a
+// merge beyond its count or its bounds.
+func TestMergeTable(t *testing.T) {
+	const n, maxID = 3000, 20999
+	mt := newMergeTable(n, n, maxID)
+	for k := range int32(n) {
+		if !mt.add(k, k*7, merge{rank: k, id: k + 1}) {
+			t.Fatalf("add %d refused", k)
+		}
 	}
-	mt.add(5, 35, merge{rank: 9999, id: 1})
-	for k := range int32(3000) {
+	if !mt.add(5, 35, merge{rank: 17, id: 1}) {
+		t.Fatal("add of a pair already there refused")
+	}
+	for k := range int32(n) {
 		if mg, ok := mt.get(k, k*7); !ok || mg != (merge{rank: k, id: k + 1}) {
 			t.Fatalf("get(%d, %d) = %v, %v", k, k*7, mg, ok)
 		}
 	}
-	if _, ok := mt.get(1, 1); ok {
-		t.Fatal("get(1, 1) found a pair never added")
+	for _, p := range [][2]int32{{1, 1}, {-1, 0}, {0, maxID + 1}} {
+		if _, ok := mt.get(p[0], p[1]); ok {
+			t.Fatalf("get%v found a pair never added", p)
+		}
+	}
+	if mt.add(1, 1, merge{rank: 0, id: 1}) {
+		t.Fatal("add beyond the count accepted")
+	}
+	if newMergeTable(1, 1<<22, 1<<22) != nil {
+		t.Fatal("a table whose pairs and ranks do not fit a word was made")
 	}
 }
