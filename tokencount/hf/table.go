@@ -21,8 +21,7 @@ import (
 type tokenTable struct {
 	slots        []tokenSlot
 	slab         []byte // id (4 bytes, little endian) and bytes 8: of each long token
-	shift        uint   // 64 - log2(len(slots))
-	n            int    // distinct tokens
+	n, max       int    // distinct tokens, and room before growing
 	seed1, seed2 uint64
 	seed         maphash.Seed // for long tokens
 }
@@ -40,22 +39,21 @@ const (
 	minSlots = 8
 )
 
-// tableShift returns the size of a table for n keys (a power of two,
-// at most three quarters full, so that probe sequences stay short) and
-// the shift that maps a 64-bit hash onto it.
-func tableShift(n int) (size int, shift uint) {
-	size = minSlots
-	for size*3 < n*4 {
-		size *= 2
-	}
-	return size, uint(64 - bits.TrailingZeros(uint(size)))
+// slotsFor returns how many slots a table for n keys has: a quarter
+// more, so that probe sequences stay short and always end at an empty
+// slot.
+func slotsFor(n int) int { return max(minSlots, n+n/3+1) }
+
+// newTokenTable returns a table for n tokens (more make it grow).
+func newTokenTable(n int) *tokenTable {
+	return &tokenTable{slots: make([]tokenSlot, slotsFor(n)), max: max(n, minSlots*3/4),
+		seed1: rand.Uint64(), seed2: rand.Uint64(), seed: maphash.MakeSeed()}
 }
 
-// newTokenTable returns a table for up to n tokens.
-func newTokenTable(n int) *tokenTable {
-	size, shift := tableShift(n)
-	return &tokenTable{slots: make([]tokenSlot, size), shift: shift,
-		seed1: rand.Uint64(), seed2: rand.Uint64(), seed: maphash.MakeSeed()}
+// home returns the first slot of the hash h: its top bits onto the slots.
+func (t *tokenTable) home(h uint64) int {
+	i, _ := bits.Mul64(h, uint64(len(t.slots)))
+	return int(i)
 }
 
 // head returns the first 8 bytes of tok, zero-padded.
@@ -89,15 +87,17 @@ func (t *tokenTable) find(tok string) (*tokenSlot, bool) {
 
 // findHashed is find with the head and hash of tok.
 func (t *tokenTable) findHashed(tok string, w, h uint64) (*tokenSlot, bool) {
-	mask := len(t.slots) - 1
 	info := uint32(len(tok))<<tagBits | uint32(h)&tagMask | 1
-	for i := int(h >> t.shift); ; i = (i + 1) & mask {
+	for i := t.home(h); ; {
 		s := &t.slots[i]
 		if s.info == 0 {
 			return s, false
 		}
 		if s.info == info && s.head == w && (len(tok) <= 8 || t.rest(s.ref, len(tok)) == tok[8:]) {
 			return s, true
+		}
+		if i++; i == len(t.slots) {
+			i = 0
 		}
 	}
 }
@@ -141,7 +141,7 @@ func (t *tokenTable) getMany(toks []string, ids []int32, oks []bool) uint32 {
 	// A loop of loads and nothing else: the processor's window holds
 	// many of its turns.
 	for _, h := range hs[:n] {
-		touch += t.slots[h>>t.shift].info
+		touch += t.slots[t.home(h)].info
 	}
 	for k, tok := range toks[:n] {
 		s, ok := t.findHashed(tok, ws[k], hs[k])
@@ -171,7 +171,7 @@ func (t *tokenTable) put(tok []byte, id int32) bool {
 	case ok:
 		binary.LittleEndian.PutUint32(t.slab[s.ref-4:], uint32(id))
 		return true
-	case 4*(t.n+1) > 3*len(t.slots):
+	case t.n == t.max:
 		t.grow()
 		s, _ = t.find(key)
 	}
@@ -194,7 +194,7 @@ func (t *tokenTable) put(tok []byte, id int32) bool {
 func (t *tokenTable) grow() {
 	old := t.slots
 	t.slots = make([]tokenSlot, 2*len(old))
-	t.shift--
+	t.max = len(t.slots) * 3 / 4
 	var buf []byte
 	for _, o := range old {
 		if o.info == 0 {
