@@ -238,10 +238,47 @@ func (s *scan) number() ([]byte, error) {
 	for s.pos < len(s.data) && isNumberByte(s.data[s.pos]) {
 		s.pos++
 	}
-	if s.pos == start {
-		return nil, s.fail("")
+	if !validNumber(s.data[start:s.pos]) {
+		return nil, &syntaxError{"invalid number " + strconv.Quote(string(s.data[start:s.pos])), start}
 	}
 	return s.data[start:s.pos], nil
+}
+
+// validNumber reports whether b is a JSON number:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func validNumber(b []byte) bool {
+	i := 0
+	digits := func() int {
+		k := i
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+		return i - k
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(b)
 }
 
 func isNumberByte(c byte) bool {
