@@ -515,9 +515,11 @@ func readModel(sc *scan) (*modelJSON, error) {
 		switch string(key) {
 		case "vocab":
 			m.Vocab, m.vocabLen = sc.skipValid()
+			m.vocabLen = min(m.vocabLen, maxVocab) // more fail when parsed
 			return nil
 		case "merges":
 			m.Merges, m.mergesLen = sc.skipValid()
+			m.mergesLen = min(m.mergesLen, maxVocab)
 			return nil
 		}
 		v, err := sc.skip(0)
