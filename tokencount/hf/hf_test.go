@@ -2,8 +2,10 @@ package hf_test
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -154,5 +156,57 @@ func TestLongRun(t *testing.T) {
 			}
 			checkEnds(t, tok, long)
 		}
+	}
+}
+
+// TestConcurrentEvictions counts more distinct short words than the
+// caches hold, from several goroutines, so that cache slots are
+// overwritten while others read them: every count must be the one
+// another tokenizer gives for the word met for the first time (so not
+// from its cache).
+func TestConcurrentEvictions(t *testing.T) {
+	n := 100_000 // more than the caches hold
+	if testing.Short() || raceDetector {
+		n = 20_000 // still more than some sets of 4 slots hold
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := map[string]bool{}
+	var words []string
+	for len(words) < n {
+		b := make([]byte, 1+rng.IntN(16))
+		for i := range b {
+			b[i] = "abcdefghij kl"[rng.IntN(13)]
+		}
+		if w := string(b); !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	for _, g := range genFiles {
+		ref := load(t, g.name, hf.Options{})
+		want := make([][]int, n)
+		for k, w := range words {
+			want[k] = ref.AppendTokenEnds(nil, w)
+		}
+		tok := load(t, g.name, hf.Options{})
+		var wg sync.WaitGroup
+		for w := range 3 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := range words {
+					k = (k*(w+1) + w*7919) % n
+					if got := tok.Count(words[k]); got != len(want[k]) {
+						t.Errorf("%s: Count(%q) = %d, want %d", g.name, words[k], got, len(want[k]))
+						return
+					}
+					if got := tok.AppendTokenEnds(nil, words[k]); !slices.Equal(got, want[k]) {
+						t.Errorf("%s: AppendTokenEnds(%q) = %v, want %v", g.name, words[k], got, want[k])
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
 	}
 }
