@@ -125,23 +125,35 @@ func TestConcurrent(t *testing.T) {
 	exp := loadExpected(t)
 	for _, g := range genFiles {
 		tok := load(t, g.name, hf.Options{})
-		var wg sync.WaitGroup
-		for w := range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for k := range exp.Texts {
-					text := exp.Texts[(k+w)%len(exp.Texts)]
-					want := exp.Files[g.name][(k+w)%len(exp.Texts)].N
-					if got := tok.Count(text); got != want {
-						t.Errorf("%s: Count(%q) = %d, want %d", g.name, text, got, want)
-					}
-					tok.AppendTokenEnds(nil, text)
-				}
-			}()
-		}
-		wg.Wait()
+		countConcurrently(t, g.name, tok, 4, exp.Texts, func(k int) int { return exp.Files[g.name][k].N }, nil)
 	}
+}
+
+// countConcurrently counts texts from workers goroutines, each from
+// another place in the list, and checks the counts (and ends, unless
+// wantEnds is nil).
+func countConcurrently(t *testing.T, name string, tok *hf.Tokenizer, workers int, texts []string, wantN func(k int) int, wantEnds func(k int) []int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range texts {
+				k = (k + w*len(texts)/workers) % len(texts)
+				if got, want := tok.Count(texts[k]), wantN(k); got != want {
+					t.Errorf("%s: Count(%q) = %d, want %d", name, texts[k], got, want)
+					return
+				}
+				ends := tok.AppendTokenEnds(nil, texts[k])
+				if wantEnds != nil && !slices.Equal(ends, wantEnds(k)) {
+					t.Errorf("%s: AppendTokenEnds(%q) = %v, want %v", name, texts[k], ends, wantEnds(k))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // TestLongRun counts a run of one character far longer than any cached
@@ -189,24 +201,6 @@ func TestConcurrentEvictions(t *testing.T) {
 			want[k] = ref.AppendTokenEnds(nil, w)
 		}
 		tok := load(t, g.name, hf.Options{})
-		var wg sync.WaitGroup
-		for w := range 3 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for k := range words {
-					k = (k*(w+1) + w*7919) % n
-					if got := tok.Count(words[k]); got != len(want[k]) {
-						t.Errorf("%s: Count(%q) = %d, want %d", g.name, words[k], got, len(want[k]))
-						return
-					}
-					if got := tok.AppendTokenEnds(nil, words[k]); !slices.Equal(got, want[k]) {
-						t.Errorf("%s: AppendTokenEnds(%q) = %v, want %v", g.name, words[k], got, want[k])
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
+		countConcurrently(t, g.name, tok, 3, words, func(k int) int { return len(want[k]) }, func(k int) []int { return want[k] })
 	}
 }
