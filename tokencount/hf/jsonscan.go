@@ -30,6 +30,10 @@ func (s *scan) ws() {
 			return
 		}
 		if c == ' ' {
+			if s.pos+1 < len(s.data) && s.data[s.pos+1] != ' ' {
+				s.pos++ // one, as after a colon
+				return
+			}
 			s.pos += spaces(s.data[s.pos:])
 			continue
 		}
@@ -416,32 +420,50 @@ func (s *scan) skipValid() ([]byte, int) {
 		return s.data[start:s.pos], 0
 	}
 	depth, commas := 0, 0
-	for s.pos < len(s.data) {
-		c := s.data[s.pos]
-		s.pos++
+	data, pos := s.data, s.pos // in registers: this loop reads megabytes
+	for pos < len(data) {
+		c := data[pos]
+		pos++
+		if !structural[c] {
+			continue
+		}
 		switch c {
 		case '"':
-			s.skipStringValid()
+			for pos < len(data) {
+				pos += plainLen(data[pos:], 0) // valid: no control characters
+				if pos < len(data) && data[pos] == '"' {
+					pos++
+					break
+				}
+				pos = min(pos+2, len(data)) // a backslash and the byte it escapes
+			}
 		case '{', '[':
 			depth++
 		case '}', ']':
 			if depth--; depth == 0 {
+				s.pos = pos
 				n := commas + 1
-				if s.pos-start == 2 || len(bytes.TrimSpace(s.data[start+1:s.pos-1])) == 0 {
+				if pos-start == 2 || len(bytes.TrimSpace(data[start+1:pos-1])) == 0 {
 					n = 0
 				}
-				return s.data[start:s.pos], n
+				return data[start:pos], n
 			}
 		case ',':
 			if depth == 1 {
 				commas++
 			}
 		case ' ':
-			s.pos += spaces(s.data[s.pos:])
+			if pos < len(data) && data[pos] == ' ' { // indentation, not ": "
+				pos += spaces(data[pos:])
+			}
 		}
 	}
-	return s.data[start:], commas + 1
+	s.pos = pos
+	return data[start:], commas + 1
 }
+
+// structural are the bytes skipValid acts on.
+var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ' ': true}
 
 // skipStringValid passes over the rest of a valid string, after its
 // opening quote.
