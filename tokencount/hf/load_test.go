@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,5 +142,55 @@ func TestRegexFallback(t *testing.T) {
 	}
 	if got := tok.Count("ab11"); got != 4 {
 		t.Errorf("Count(ab11) = %d, want 4 (a ##b, 1 ##1)", got)
+	}
+}
+
+// TestByteLevelMerges loads one byte-level BPE with its merges written in
+// each form a file may use (plain strings, escapes, pairs, characters
+// outside the byte-level alphabet): all read alike. Merges that read
+// wrong are refused in every form.
+func TestByteLevelMerges(t *testing.T) {
+	const vocab = `{"a":0,"b":1,"c":2,"Ġ":3,"ab":4,"Ġab":5,"abc":6,"\"":7,"\"a":8,"<s>":9,"<s>a":10}`
+	file := func(merges string) string {
+		return tiny("null", `{"type":"ByteLevel","add_prefix_space":false,"use_regex":false}`, "null",
+			`{"type":"BPE","vocab":`+vocab+`,"merges":`+merges+`}`)
+	}
+	forms := map[string]string{
+		"plain":   `["a b","Ġ ab","ab c","\" a","<s> a"]`,
+		"escapes": `["a \u0062","\u0120 ab","ab c","\" a","<s> a"]`,
+		"pairs":   `[["a","b"],["Ġ","ab"],["ab","c"],["\"","a"],["<s>","a"]]`,
+	}
+	texts := []string{"ab abc abab", `"ab "a`, "cab  ab\n"}
+	var want []int
+	for _, name := range []string{"plain", "escapes", "pairs"} {
+		tok, err := hf.Load(strings.NewReader(file(forms[name])), hf.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var got []int
+		for _, text := range texts {
+			got = append(got, tok.Count(text))
+		}
+		if want == nil {
+			want = got
+		} else if !slices.Equal(got, want) {
+			t.Errorf("%s: counts %v, want %v as plain", name, got, want)
+		}
+	}
+	// a b Ġ a b c Ġ a b a b: (a,b) first, then (Ġ,ab); (ab,c) no longer
+	// meets a pair: ab|Ġab|c|Ġab|ab.
+	if want[0] != 5 {
+		t.Errorf("Count(%q) = %d, want 5", texts[0], want[0])
+	}
+	for name, merges := range map[string]string{
+		"three tokens":     `["a b c"]`,
+		"no space":         `["ab"]`,
+		"unknown token":    `["a x"]`,
+		"merged not there": `["b a"]`,
+		"control char":     "[\"a\tb\"]",
+	} {
+		if _, err := hf.Load(strings.NewReader(file(merges)), hf.Options{}); !errors.Is(err, hf.ErrFormat) {
+			t.Errorf("%s: err = %v, want ErrFormat", name, err)
+		}
 	}
 }

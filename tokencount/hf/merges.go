@@ -3,6 +3,7 @@ package hf
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"unsafe"
 )
 
@@ -80,6 +81,66 @@ func (r *mergeReader) add(a, c []byte) error {
 	return nil
 }
 
+// addQuoted reads a merge "a b" at sc of a byte-level tokenizer in one
+// pass, decoding as it goes, when it is made of the byte-level alphabet
+// and has no escapes: the usual case. Otherwise it reads nothing and
+// reports false, for the general path.
+func (r *mergeReader) addQuoted(sc *scan) (bool, error) {
+	if !r.byteLvl {
+		return false, nil
+	}
+	data := sc.data
+	start := sc.pos + 1 // after the quote
+	off := len(r.text)
+	r.text = slices.Grow(r.text, 64)
+	out := r.text[off:cap(r.text)]
+	j, sp, na := 0, -1, 0
+	i := start
+	for ; ; i++ {
+		if i >= len(data) || j == len(out) {
+			return false, nil
+		}
+		c := data[i]
+		if c-'!' <= '~'-'!' && c != '"' && c != '\\' { // printable ASCII stands for itself
+			out[j] = c
+			j++
+			continue
+		}
+		if c == '"' {
+			break
+		}
+		if c == ' ' && sp < 0 {
+			sp, na = i, j
+			continue
+		}
+		if c < 0xC2 || c > 0xC5 || i+1 >= len(data) || data[i+1]&0xC0 != 0x80 {
+			return false, nil // an escape, another character, a second space
+		}
+		ch := rune(c&0x1F)<<6 | rune(data[i+1]&0x3F)
+		if ch >= rune(len(byteOf)) || byteOf[ch] < 0 {
+			return false, nil
+		}
+		out[j] = byte(byteOf[ch])
+		j++
+		i++
+	}
+	a, c := data[start:max(sp, start)], data[sp+1:i]
+	if sp < 0 || len(a) > maxTokenLen || len(c) > maxTokenLen {
+		return false, nil
+	}
+	sc.pos = i + 1
+	r.text = r.text[:off+j]
+	r.recs = append(r.recs, mergeRec{uint32(off), r.ranks, uint16(na), uint16(j - na)})
+	r.ranks++
+	if isByteToken(a) || isByteToken(c) || r.unk != nil && (string(a) == *r.unk || string(c) == *r.unk) {
+		r.odd = true
+	}
+	if len(r.recs) == lookupBatch {
+		return true, r.flush()
+	}
+	return true, nil
+}
+
 // flush looks up the tokens of the batch and adds its merges to the
 // table, in order: the first merge of a pair is the one kept.
 func (r *mergeReader) flush() error {
@@ -130,6 +191,12 @@ func (r *mergeReader) read(raw []byte) error {
 			return fmt.Errorf("more than %d merges", maxVocab)
 		}
 		if sc.peek() == '"' {
+			if done, err := r.addQuoted(sc); done || err != nil {
+				if err != nil {
+					return err
+				}
+				goto next
+			}
 			s, err := sc.str()
 			if err != nil {
 				return err
@@ -163,6 +230,7 @@ func (r *mergeReader) read(raw []byte) error {
 				return err
 			}
 		}
+	next:
 		switch sc.peek() {
 		case ',':
 			sc.pos++
