@@ -158,7 +158,7 @@ func TestByteLevelMerges(t *testing.T) {
 	forms := map[string]string{
 		"plain":   `["a b","Ġ ab","ab c","\" a","<s> a"]`,
 		"escapes": `["a \u0062","\u0120 ab","ab c","\" a","<s> a"]`,
-		"pairs":   `[["a","b"],["Ġ","ab"],["ab","c"],["\"","a"],["<s>","a"]]`,
+		"pairs":   "[[\"a\",\"b\"], [ \"Ġ\" ,\n\t\"ab\" ],[\"ab\",\"c\"],[\"\\\"\",\"a\"],[\"<s>\",\"a\"]]",
 	}
 	texts := []string{"ab abc abab", `"ab "a`, "cab  ab\n"}
 	var want []int
@@ -188,6 +188,10 @@ func TestByteLevelMerges(t *testing.T) {
 		"unknown token":    `["a x"]`,
 		"merged not there": `["b a"]`,
 		"control char":     "[\"a\tb\"]",
+		"pair of three":    `[["a","b","c"]]`,
+		"pair of one":      `[["a"]]`,
+		"pair in braces":   `[{"a","b"}]`,
+		"pair unclosed":    `[["a","b"`,
 	} {
 		if _, err := hf.Load(strings.NewReader(file(merges)), hf.Options{}); !errors.Is(err, hf.ErrFormat) {
 			t.Errorf("%s: err = %v, want ErrFormat", name, err)

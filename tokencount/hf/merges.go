@@ -81,51 +81,59 @@ func (r *mergeReader) add(a, c []byte) error {
 	return nil
 }
 
-// addQuoted reads a merge "a b" at sc of a byte-level tokenizer in one
-// pass, decoding as it goes, when it is made of the byte-level alphabet
-// and has no escapes: the usual case. Otherwise it reads nothing and
-// reports false, for the general path.
+// addQuoted reads a merge at sc of a byte-level tokenizer, "a b" or
+// ["a", "b"], in one pass, decoding as it goes, when its tokens are made
+// of the byte-level alphabet and have no escapes: the usual case.
+// Otherwise it reads nothing and reports false, for the general path.
 func (r *mergeReader) addQuoted(sc *scan) (bool, error) {
 	if !r.byteLvl {
 		return false, nil
 	}
+	switch sc.peek() {
+	case '"', '[':
+	default:
+		return false, nil
+	}
 	data := sc.data
-	start := sc.pos + 1 // after the quote
 	off := len(r.text)
 	r.text = slices.Grow(r.text, 64)
 	out := r.text[off:cap(r.text)]
-	j, sp, na := 0, -1, 0
-	i := start
-	for ; ; i++ {
-		if i >= len(data) || j == len(out) {
+	var a, c []byte
+	var i, j, na int
+	if data[sc.pos] == '"' {
+		var sp int
+		if i, j, sp, na = decodeQuoted(data, sc.pos+1, out); i < 0 || sp < 0 {
 			return false, nil
 		}
-		c := data[i]
-		if c-'!' <= '~'-'!' && c != '"' && c != '\\' { // printable ASCII stands for itself
-			out[j] = c
-			j++
-			continue
-		}
-		if c == '"' {
-			break
-		}
-		if c == ' ' && sp < 0 {
-			sp, na = i, j
-			continue
-		}
-		if c < 0xC2 || c > 0xC5 || i+1 >= len(data) || data[i+1]&0xC0 != 0x80 {
-			return false, nil // an escape, another character, a second space
-		}
-		ch := rune(c&0x1F)<<6 | rune(data[i+1]&0x3F)
-		if ch >= rune(len(byteOf)) || byteOf[ch] < 0 {
+		a, c = data[sc.pos+1:sp], data[sp+1:i]
+	} else {
+		// [ "a" , "b" ]
+		k := skipWS(data, sc.pos+1)
+		if k >= len(data) || data[k] != '"' {
 			return false, nil
 		}
-		out[j] = byte(byteOf[ch])
-		j++
-		i++
+		ea, n, sp, _ := decodeQuoted(data, k+1, out)
+		if ea < 0 || sp >= 0 {
+			return false, nil
+		}
+		a, na = data[k+1:ea], n
+		k = skipWS(data, ea+1)
+		if k >= len(data) || data[k] != ',' {
+			return false, nil
+		}
+		if k = skipWS(data, k+1); k >= len(data) || data[k] != '"' {
+			return false, nil
+		}
+		eb, m, sp, _ := decodeQuoted(data, k+1, out[n:])
+		if eb < 0 || sp >= 0 {
+			return false, nil
+		}
+		c, j = data[k+1:eb], n+m
+		if i = skipWS(data, eb+1); i >= len(data) || data[i] != ']' {
+			return false, nil
+		}
 	}
-	a, c := data[start:max(sp, start)], data[sp+1:i]
-	if sp < 0 || len(a) > maxTokenLen || len(c) > maxTokenLen {
+	if len(a) > maxTokenLen || len(c) > maxTokenLen {
 		return false, nil
 	}
 	sc.pos = i + 1
@@ -139,6 +147,56 @@ func (r *mergeReader) addQuoted(sc *scan) (bool, error) {
 		return true, r.flush()
 	}
 	return true, nil
+}
+
+// decodeQuoted decodes the string at data[i:], after its opening quote,
+// from the byte-level alphabet into out, and returns where its closing
+// quote is and how many bytes it wrote; sp is where its one space is (-1
+// for none) and na how many bytes came before. end is -1 when the string
+// has an escape, another character or two spaces, or out is too short.
+func decodeQuoted(data []byte, i int, out []byte) (end, n, sp, na int) {
+	sp = -1
+	for ; i < len(data) && n < len(out); i++ {
+		c := data[i]
+		if c-'!' <= '~'-'!' && c != '"' && c != '\\' { // printable ASCII stands for itself
+			out[n] = c
+			n++
+			continue
+		}
+		if c == '"' {
+			return i, n, sp, na
+		}
+		if c == ' ' && sp < 0 {
+			sp, na = i, n
+			continue
+		}
+		if c < 0xC2 || c > 0xC5 || i+1 >= len(data) || data[i+1]&0xC0 != 0x80 {
+			break // an escape, another character, a second space
+		}
+		ch := rune(c&0x1F)<<6 | rune(data[i+1]&0x3F)
+		if ch >= rune(len(byteOf)) || byteOf[ch] < 0 {
+			break
+		}
+		out[n] = byte(byteOf[ch])
+		n++
+		i++
+	}
+	return -1, 0, -1, 0
+}
+
+// skipWS returns the end of the white space at data[i:].
+func skipWS(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ':
+			i += spaces(data[i:])
+		case '\n', '\t', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // flush looks up the tokens of the batch and adds its merges to the
@@ -190,13 +248,13 @@ func (r *mergeReader) read(raw []byte) error {
 		if r.ranks >= maxVocab {
 			return fmt.Errorf("more than %d merges", maxVocab)
 		}
-		if sc.peek() == '"' {
-			if done, err := r.addQuoted(sc); done || err != nil {
-				if err != nil {
-					return err
-				}
-				goto next
+		if done, err := r.addQuoted(sc); done || err != nil {
+			if err != nil {
+				return err
 			}
+			goto next
+		}
+		if sc.peek() == '"' {
 			s, err := sc.str()
 			if err != nil {
 				return err
