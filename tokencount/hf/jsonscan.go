@@ -484,6 +484,15 @@ var bytesAfterScalar = [256]bool{',': true, '}': true, ']': true, ' ': true, '\t
 // object calls f for each key of an object, with s positioned at the
 // value, which f must read.
 func (s *scan) object(f func(key []byte) error) error {
+	return s.objectFast(nil, f)
+}
+
+// objectFast is object with a quicker path for some members: fast, unless
+// nil, is called first with the position after the opening quote of the
+// member's key, and when it reports true it has read the key, the colon
+// and the value. Otherwise it has read nothing, and the member is read as
+// object reads it.
+func (s *scan) objectFast(fast func(keyStart int) (bool, error), f func(key []byte) error) error {
 	if err := s.expect('{'); err != nil {
 		return err
 	}
@@ -492,16 +501,19 @@ func (s *scan) object(f func(key []byte) error) error {
 		return nil
 	}
 	for {
-		k, err := s.str()
-		if err != nil {
+		if fast != nil && s.peek() == '"' {
+			done, err := fast(s.pos + 1)
+			if err != nil {
+				return err
+			}
+			if done {
+				goto next
+			}
+		}
+		if err := s.member(f); err != nil {
 			return err
 		}
-		if err := s.expect(':'); err != nil {
-			return err
-		}
-		if err := f(k); err != nil {
-			return err
-		}
+	next:
 		switch s.peek() {
 		case ',':
 			s.pos++
@@ -512,6 +524,18 @@ func (s *scan) object(f func(key []byte) error) error {
 			return s.fail("expected %q", '}')
 		}
 	}
+}
+
+// member reads a key and its colon, and calls f at the value.
+func (s *scan) member(f func(key []byte) error) error {
+	k, err := s.str()
+	if err != nil {
+		return err
+	}
+	if err := s.expect(':'); err != nil {
+		return err
+	}
+	return f(k)
 }
 
 // array calls f for each element of an array, with s positioned at it.

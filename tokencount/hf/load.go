@@ -596,12 +596,9 @@ func scanVocab(raw []byte, byteLvl bool, add func(tok []byte, id int32) error) (
 	}
 	var buf []byte
 	n := 0
-	sc := &scan{data: raw}
-	err := sc.object(func(key []byte) error {
-		id, err := sc.int()
-		if err != nil {
-			return err
-		}
+	// entry adds the entry of key (as in the file) and id; tok is key
+	// decoded, or nil.
+	entry := func(key, tok []byte, id int64) error {
 		if n++; n > maxVocab {
 			return fmt.Errorf("more than %d tokens", maxVocab)
 		}
@@ -611,20 +608,52 @@ func scanVocab(raw []byte, byteLvl bool, add func(tok []byte, id int32) error) (
 		if len(key) > maxTokenLen {
 			return fmt.Errorf("token of %d bytes", len(key))
 		}
-		tok := key
-		if byteLvl {
-			var ok bool
-			if buf, ok = appendFromByteLevel(buf[:0], key); !ok {
-				if info.skipped == nil {
-					info.skipped = make(map[string]bool)
+		if tok == nil {
+			tok = key
+			if byteLvl {
+				var ok bool
+				if buf, ok = appendFromByteLevel(buf[:0], key); !ok {
+					if info.skipped == nil {
+						info.skipped = make(map[string]bool)
+					}
+					info.skipped[string(key)] = true
+					return nil
 				}
-				info.skipped[string(key)] = true
-				return nil
+				tok = buf
 			}
-			tok = buf
 		}
 		info.maxID = max(info.maxID, int32(id))
 		return add(tok, int32(id))
+	}
+	sc := &scan{data: raw}
+	var fast func(int) (bool, error)
+	if byteLvl {
+		// A key of the byte-level alphabet without escapes, the usual
+		// case, read and decoded in one pass.
+		out := make([]byte, maxTokenLen)
+		fast = func(keyStart int) (bool, error) {
+			end, k, sp, _ := decodeQuoted(sc.data, keyStart, out)
+			if end < 0 || sp >= 0 {
+				return false, nil
+			}
+			i := skipWS(sc.data, end+1)
+			if i >= len(sc.data) || sc.data[i] != ':' {
+				return false, nil
+			}
+			sc.pos = i + 1
+			id, err := sc.int()
+			if err != nil {
+				return true, err
+			}
+			return true, entry(sc.data[keyStart:end], out[:k], id)
+		}
+	}
+	err := sc.objectFast(fast, func(key []byte) error {
+		id, err := sc.int()
+		if err != nil {
+			return err
+		}
+		return entry(key, nil, id)
 	})
 	if err == nil {
 		err = sc.end()
