@@ -50,8 +50,6 @@ type bpe struct {
 	// whole[id] says whether merging the text of token id gives that
 	// token (wholeYes) or not, once known.
 	whole []atomic.Uint32
-	// single[n] is n: the ends of a one-token piece of n bytes, shared.
-	single []int32
 }
 
 const meta = "▁"
@@ -105,7 +103,8 @@ func (m *bpe) count(s string) int {
 		if n, _, ok := m.small.get(s); ok {
 			return n
 		}
-		return len(m.lookupSmall(s))
+		var buf [maxSmall]int32
+		return len(m.lookupSmall(buf[:0], s))
 	}
 	if !m.cutMeta || len(s) <= maxCached {
 		return len(m.lookup(s))
@@ -120,7 +119,7 @@ func (m *bpe) ends(dst []int32, s string) []int32 {
 		if n, packed, ok := m.small.get(s); ok {
 			return appendEnds(dst, n, packed, 0)
 		}
-		return append(dst, m.lookupSmall(s)...)
+		return m.lookupSmall(dst, s)
 	}
 	if !m.cutMeta || len(s) <= maxCached {
 		return append(dst, m.lookup(s)...)
@@ -133,19 +132,20 @@ func (m *bpe) ends(dst []int32, s string) []int32 {
 	return dst
 }
 
-// lookupSmall is lookup for a piece of 1 to maxSmall bytes not in
-// m.small, which it puts there.
-func (m *bpe) lookupSmall(s string) []int32 {
-	var e []int32
+// lookupSmall appends the ends of s, a piece of 1 to maxSmall bytes not
+// in m.small, and puts them there. Into a buffer of the caller's, it
+// allocates nothing.
+func (m *bpe) lookupSmall(dst []int32, s string) []int32 {
+	n := len(dst)
 	if m.ignoreMerges {
-		e = m.tokenize(s)
+		dst = m.tokenize(dst, s)
 	} else {
 		// The flags of tokenize save merges of pieces seen before, which
 		// m.small keeps: here they would cost a lookup for nothing.
-		e = m.merge(nil, s)
+		dst = m.merge(dst, s)
 	}
-	m.small.put(s, e)
-	return e
+	m.small.put(s, dst[n:])
+	return dst
 }
 
 // lookup returns the token ends of s: from the cache, else tokenized.
@@ -153,36 +153,28 @@ func (m *bpe) lookup(s string) []int32 {
 	if e, ok := m.cache.get(s); ok {
 		return e
 	}
-	e := m.tokenize(s)
+	e := m.tokenize(nil, s)
 	m.cache.put(s, e)
 	return e
 }
 
-// tokenize returns the token ends of s: as one token of the vocabulary
+// tokenize appends the token ends of s: as one token of the vocabulary
 // when the merges build it whole (always, with ignore_merges; a flag per
 // token says so once known), else merged.
-func (m *bpe) tokenize(s string) []int32 {
-	var e []int32
+func (m *bpe) tokenize(dst []int32, s string) []int32 {
 	if id, ok := m.vocab.get(s); ok && m.whole[id].Load() != wholeNo {
 		if m.ignoreMerges || m.whole[id].Load() == wholeYes {
-			e = m.oneToken(len(s))
-		} else if e = m.merge(nil, s); len(e) == 1 {
+			return append(dst, int32(len(s)))
+		}
+		n := len(dst)
+		if dst = m.merge(dst, s); len(dst) == n+1 {
 			m.whole[id].Store(wholeYes)
 		} else {
 			m.whole[id].Store(wholeNo)
 		}
-	} else {
-		e = m.merge(nil, s)
+		return dst
 	}
-	return e
-}
-
-// oneToken returns the ends of a piece of n bytes that is one token.
-func (m *bpe) oneToken(n int) []int32 {
-	if n < len(m.single) {
-		return m.single[n : n+1 : n+1]
-	}
-	return []int32{int32(n)}
+	return m.merge(dst, s)
 }
 
 // States of bpe.whole.

@@ -786,10 +786,6 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		b.metaSplit()
 	}
 	b.whole = make([]atomic.Uint32, v.maxID+1)
-	b.single = make([]int32, maxCached+1)
-	for n := range b.single {
-		b.single[n] = int32(n)
-	}
 	for k := range 256 {
 		b.byteIDs[k], b.fallbackIDs[k] = -1, -1
 		if id, ok := vocab.get(byteToken(byte(k))); ok && !byteLvl {
