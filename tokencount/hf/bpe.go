@@ -162,7 +162,7 @@ func (m *bpe) lookup(s string) []int32 {
 // when the merges build it whole (always, with ignore_merges; a flag per
 // token says so once known), else merged.
 func (m *bpe) tokenize(dst []int32, s string) []int32 {
-	if id, ok := m.vocab.get(s); ok && m.whole[id].Load() != wholeNo {
+	if id, ok := m.vocab.get(s); ok && (m.ignoreMerges || m.whole[id].Load() != wholeNo) {
 		if m.ignoreMerges || m.whole[id].Load() == wholeYes {
 			return append(dst, int32(len(s)))
 		}
