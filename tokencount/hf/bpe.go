@@ -117,7 +117,7 @@ func (m *bpe) count(s string) int {
 func (m *bpe) ends(dst []int32, s string) []int32 {
 	if len(s) <= maxSmall {
 		if n, packed, ok := m.small.get(s); ok {
-			return appendEnds(dst, n, packed, 0)
+			return appendEnds(dst, n, packed)
 		}
 		return m.lookupSmall(dst, s)
 	}

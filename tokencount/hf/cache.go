@@ -168,10 +168,10 @@ func (c *smallCache) put(s string, ends []int32) {
 	sl.ver.Store(v + 2)
 }
 
-// appendEnds appends the ends packed by put, plus off.
-func appendEnds(dst []int32, count int, packed uint64, off int32) []int32 {
+// appendEnds appends the ends packed by put.
+func appendEnds(dst []int32, count int, packed uint64) []int32 {
 	for k := range count {
-		dst = append(dst, off+int32(packed>>(4*k)&0xf)+1)
+		dst = append(dst, int32(packed>>(4*k)&0xf)+1)
 	}
 	return dst
 }
