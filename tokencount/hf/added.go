@@ -1,6 +1,7 @@
 package hf
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,16 +23,27 @@ type addedVocab struct {
 	child map[uint64]int32
 	term  []int32
 	start [256]bool // bytes that begin some token
+	// first is the byte that begins every token, which split finds
+	// with IndexByte; -2 when they begin with several (-1 before
+	// the first).
+	first int
 }
 
 func newAddedVocab(tokens []addedToken) *addedVocab {
 	if len(tokens) == 0 {
 		return nil
 	}
-	av := &addedVocab{tokens: tokens, child: make(map[uint64]int32), term: []int32{0}}
+	av := &addedVocab{tokens: tokens, child: make(map[uint64]int32), term: []int32{0}, first: -1}
 	for k, tok := range tokens {
 		if tok.content == "" {
 			continue
+		}
+		if c := int(tok.content[0]); !av.start[c] {
+			if av.first == -1 {
+				av.first = c
+			} else {
+				av.first = -2 // several
+			}
 		}
 		av.start[tok.content[0]] = true
 		node := int32(0)
@@ -74,7 +86,13 @@ func (av *addedVocab) longest(s string, i int) (int, int) {
 func (av *addedVocab) split(s string, f func(a, b int, token bool)) {
 	startOff := 0
 	for i := 0; i < len(s); {
-		if !av.start[s[i]] {
+		if av.first >= 0 {
+			k := strings.IndexByte(s[i:], byte(av.first))
+			if k < 0 {
+				break
+			}
+			i += k
+		} else if !av.start[s[i]] {
 			i++
 			continue
 		}

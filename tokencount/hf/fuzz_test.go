@@ -2,6 +2,7 @@ package hf_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,6 +22,10 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(tiny(`{"type":"NFKC"}`, `{"type":"Digits","individual_digits":true}`, "null", `{"type":"Unigram","unk_id":0,"byte_fallback":true,"vocab":[["<unk>",0],["a",-1.5],["ab",-2],["<0x62>",-3]]}`)))
 	f.Add([]byte(`{"added_tokens":[{"id":9,"content":"[M]","lstrip":true,"rstrip":true,"single_word":true,"normalized":true,"special":false}],` +
 		`"model":{"type":"BPE","vocab":{"\u0041\ud83d\ude00":0,"b":1},"merges":[]}}`))
+	f.Add([]byte(tiny("null", `{"type":"ByteLevel","add_prefix_space":false}`, "null",
+		`{"type":"BPE","vocab":{"a":0,"b":1,"ab":2,"Ġ":3,"Ġab":4,"<s>":5},"merges":["a b","Ġ ab"]}`)))
+	f.Add([]byte(tiny("null", `{"type":"ByteLevel"}`, "null",
+		`{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":[["a","b"],["a","b"]],"ignore_merges":true}`)))
 	// A Precompiled charsmap whose trie points outside itself: "CAAAAP////8AAAAA"
 	// is a trie of two units, the root's offset far out of range.
 	f.Add([]byte(tiny(`{"type":"Precompiled","precompiled_charsmap":"CAAAAP////8AAAAAYQA="}`, "null", "null", "")))
@@ -39,6 +44,11 @@ func FuzzLoad(f *testing.F) {
 		tok, err := hf.Load(bytes.NewReader(data), hf.Options{AddSpecialTokens: len(data)%2 == 0})
 		if err != nil {
 			return
+		}
+		// The loader reads the vocabulary and merges as valid JSON and
+		// checks them when it parses them: what it accepts must be.
+		if !json.Valid(data) {
+			t.Fatalf("Load accepted invalid JSON %q", data)
 		}
 		for _, text := range texts {
 			checkEnds(t, tok, text)

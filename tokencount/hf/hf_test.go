@@ -2,8 +2,10 @@ package hf_test
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -123,23 +125,35 @@ func TestConcurrent(t *testing.T) {
 	exp := loadExpected(t)
 	for _, g := range genFiles {
 		tok := load(t, g.name, hf.Options{})
-		var wg sync.WaitGroup
-		for w := range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for k := range exp.Texts {
-					text := exp.Texts[(k+w)%len(exp.Texts)]
-					want := exp.Files[g.name][(k+w)%len(exp.Texts)].N
-					if got := tok.Count(text); got != want {
-						t.Errorf("%s: Count(%q) = %d, want %d", g.name, text, got, want)
-					}
-					tok.AppendTokenEnds(nil, text)
-				}
-			}()
-		}
-		wg.Wait()
+		countConcurrently(t, g.name, tok, 4, exp.Texts, func(k int) int { return exp.Files[g.name][k].N }, nil)
 	}
+}
+
+// countConcurrently counts texts from workers goroutines, each from
+// another place in the list, and checks the counts (and ends, unless
+// wantEnds is nil).
+func countConcurrently(t *testing.T, name string, tok *hf.Tokenizer, workers int, texts []string, wantN func(k int) int, wantEnds func(k int) []int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range texts {
+				k = (k + w*len(texts)/workers) % len(texts)
+				if got, want := tok.Count(texts[k]), wantN(k); got != want {
+					t.Errorf("%s: Count(%q) = %d, want %d", name, texts[k], got, want)
+					return
+				}
+				ends := tok.AppendTokenEnds(nil, texts[k])
+				if wantEnds != nil && !slices.Equal(ends, wantEnds(k)) {
+					t.Errorf("%s: AppendTokenEnds(%q) = %v, want %v", name, texts[k], ends, wantEnds(k))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // TestLongRun counts a run of one character far longer than any cached
@@ -154,5 +168,39 @@ func TestLongRun(t *testing.T) {
 			}
 			checkEnds(t, tok, long)
 		}
+	}
+}
+
+// TestConcurrentEvictions counts more distinct short words than the
+// caches hold, from several goroutines, so that cache slots are
+// overwritten while others read them: every count must be the one
+// another tokenizer gives for the word met for the first time (so not
+// from its cache).
+func TestConcurrentEvictions(t *testing.T) {
+	n := 100_000 // more than the caches hold
+	if testing.Short() || raceDetector {
+		n = 20_000 // still more than some sets of 4 slots hold
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := map[string]bool{}
+	var words []string
+	for len(words) < n {
+		b := make([]byte, 1+rng.IntN(16))
+		for i := range b {
+			b[i] = "abcdefghij kl"[rng.IntN(13)]
+		}
+		if w := string(b); !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	for _, g := range genFiles {
+		ref := load(t, g.name, hf.Options{})
+		want := make([][]int, n)
+		for k, w := range words {
+			want[k] = ref.AppendTokenEnds(nil, w)
+		}
+		tok := load(t, g.name, hf.Options{})
+		countConcurrently(t, g.name, tok, 3, words, func(k int) int { return len(want[k]) }, func(k int) []int { return want[k] })
 	}
 }

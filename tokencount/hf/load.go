@@ -3,12 +3,11 @@ package hf
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -26,6 +25,7 @@ type fileJSON struct {
 	PreTokenizer  json.RawMessage `json:"pre_tokenizer"`
 	PostProcessor json.RawMessage `json:"post_processor"`
 	Model         json.RawMessage `json:"model"`
+	model         *modelJSON      // Model read by readModel, or nil for null
 }
 
 type addedJSON struct {
@@ -110,6 +110,9 @@ type modelJSON struct {
 	UnkID                   *int64          `json:"unk_id"`
 	Vocab                   json.RawMessage `json:"vocab"`
 	Merges                  json.RawMessage `json:"merges"`
+	// How many entries Vocab and Merges have when they are valid JSON,
+	// counted while reading past them: sizes to allocate.
+	vocabLen, mergesLen int
 }
 
 func formatErr(format string, args ...any) error {
@@ -125,12 +128,31 @@ func isNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(raw) == "null"
 }
 
-// readFile splits the top-level object into its parts.
+// validJSON checks that data is one valid JSON value.
+func validJSON(data []byte) error {
+	sc := &scan{data: data}
+	if _, err := sc.skip(0); err != nil {
+		return err
+	}
+	return sc.end()
+}
+
+// readFile splits the top-level object into its parts. All of it is
+// checked to be valid JSON here, except the model's vocab and merges,
+// which are passed over as if valid (skipValid) and checked when they are
+// parsed: each parser takes all of its value or fails, or, for the merges
+// of a model that has no use for them, validJSON checks them.
 func readFile(data []byte) (*fileJSON, error) {
 	var f fileJSON
 	var added json.RawMessage
 	sc := &scan{data: data}
 	err := sc.object(func(key []byte) error {
+		if string(key) == "model" {
+			start := sc.pos
+			m, err := readModel(sc)
+			f.Model, f.model = data[start:sc.pos], m
+			return err
+		}
 		raw, err := sc.skip(0)
 		if err != nil {
 			return err
@@ -144,8 +166,6 @@ func readFile(data []byte) (*fileJSON, error) {
 			f.PreTokenizer = raw
 		case "post_processor":
 			f.PostProcessor = raw
-		case "model":
-			f.Model = raw
 		}
 		return nil
 	})
@@ -187,8 +207,13 @@ func build(data []byte) (*Tokenizer, error) {
 			byteLvl = true
 		}
 	}
-	if t.model, err = buildModel(f.Model, byteLvl); err != nil {
+	if t.model, err = buildModel(f.model, byteLvl); err != nil {
 		return nil, err
+	}
+	if _, ok := t.model.(*bpe); !ok {
+		if err := validJSON(f.model.Merges); err != nil && !isNull(f.model.Merges) {
+			return nil, formatErr("model merges: %v", err)
+		}
 	}
 	if n := len(t.pre); n > 0 && t.pre[n-1] == (byteLevel{}) {
 		t.pre = t.pre[:n-1] // maps bytes to characters only: the model reads bytes
@@ -478,39 +503,50 @@ func buildPost(raw json.RawMessage, depth int) (total, lead int, err error) {
 	return 0, 0, unsupported("post-processor %s", c.Type)
 }
 
-func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
-	// The vocabulary and merges are read by hand; the other fields,
-	// small, by encoding/json.
+// readModel reads the model object at sc. The vocabulary and merges are
+// passed over (see readFile), to be read by hand; the other fields,
+// small, are read by encoding/json.
+func readModel(sc *scan) (*modelJSON, error) {
+	if sc.peek() == 'n' {
+		_, err := sc.skip(0)
+		return nil, err
+	}
 	var m modelJSON
 	small := []byte{'{'}
-	sc := &scan{data: raw}
 	err := sc.object(func(key []byte) error {
+		switch string(key) {
+		case "vocab":
+			m.Vocab, m.vocabLen = sc.skipValid()
+			m.vocabLen = min(m.vocabLen, maxVocab) // more fail when parsed
+			return nil
+		case "merges":
+			m.Merges, m.mergesLen = sc.skipValid()
+			m.mergesLen = min(m.mergesLen, maxVocab)
+			return nil
+		}
 		v, err := sc.skip(0)
 		if err != nil {
 			return err
 		}
-		switch string(key) {
-		case "vocab":
-			m.Vocab = v
-		case "merges":
-			m.Merges = v
-		default:
-			if len(small) > 1 {
-				small = append(small, ',')
-			}
-			q, _ := json.Marshal(string(key))
-			small = append(small, q...)
-			small = append(small, ':')
-			small = append(small, v...)
+		if len(small) > 1 {
+			small = append(small, ',')
 		}
+		q, _ := json.Marshal(string(key))
+		small = append(small, q...)
+		small = append(small, ':')
+		small = append(small, v...)
 		return nil
 	})
 	if err != nil {
-		return nil, formatErr("model: %v", err)
+		return nil, err
 	}
 	if err := json.Unmarshal(append(small, '}'), &m); err != nil {
-		return nil, formatErr("model: %v", err)
+		return nil, fmt.Errorf("model: %v", err)
 	}
+	return &m, nil
+}
+
+func buildModel(m *modelJSON, byteLvl bool) (model, error) {
 	if m.Type == "" {
 		// Files from old versions of the library leave the type out.
 		switch {
@@ -528,44 +564,49 @@ func buildModel(raw json.RawMessage, byteLvl bool) (model, error) {
 	}
 	switch m.Type {
 	case "BPE":
-		return buildBPE(&m, byteLvl)
+		return buildBPE(m, byteLvl)
 	case "WordPiece":
 		if byteLvl {
 			return nil, unsupported("model WordPiece after a ByteLevel pre-tokenizer")
 		}
-		return buildWordPiece(&m)
+		return buildWordPiece(m)
 	case "Unigram":
 		if byteLvl {
 			return nil, unsupported("model Unigram after a ByteLevel pre-tokenizer")
 		}
-		return buildUnigram(&m)
+		return buildUnigram(m)
 	case "WordLevel":
 		if byteLvl {
 			return nil, unsupported("model WordLevel after a ByteLevel pre-tokenizer")
 		}
-		return buildWordLevel(&m)
+		return buildWordLevel(m)
 	}
 	return nil, unsupported("model %s", m.Type)
 }
 
-// readVocab reads a vocabulary object {"token": id, ...}. With
-// byteLvl, tokens are decoded from the byte-level alphabet; tokens with
-// other characters cannot occur in byte-level input and are left out, but
-// returned in skipped so that merges naming them are not errors.
-func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[string]bool, err error) {
+// vocabInfo is what reading a vocabulary tells besides its tokens.
+type vocabInfo struct {
+	maxID int32 // -1 for none
+	// skipped holds the tokens left out of a byte-level vocabulary.
+	skipped map[string]bool
+}
+
+// scanVocab reads a vocabulary object {"token": id, ...} and calls add
+// with each token (in scratch space, valid during the call) and its id.
+// With byteLvl, tokens are decoded from the byte-level alphabet; tokens
+// with other characters cannot occur in byte-level input and are left
+// out, but kept in skipped so that merges naming them are not errors.
+func scanVocab(raw []byte, byteLvl bool, add func(tok []byte, id int32) error) (vocabInfo, error) {
+	info := vocabInfo{maxID: -1}
 	if isNull(raw) {
-		return nil, nil, formatErr("model without vocab")
+		return info, formatErr("model without vocab")
 	}
-	type entry struct{ off, n, id int32 }
-	var arena []byte
-	var entries []entry
-	sc := &scan{data: raw}
-	err = sc.object(func(key []byte) error {
-		id, err := sc.int()
-		if err != nil {
-			return err
-		}
-		if len(entries) >= maxVocab {
+	var buf []byte
+	n := 0
+	// entry adds the entry of key (as in the file) and id; tok is key
+	// decoded, or nil.
+	entry := func(key, tok []byte, id int64) error {
+		if n++; n > maxVocab {
 			return fmt.Errorf("more than %d tokens", maxVocab)
 		}
 		if id < 0 || id >= maxVocab {
@@ -574,81 +615,97 @@ func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[st
 		if len(key) > maxTokenLen {
 			return fmt.Errorf("token of %d bytes", len(key))
 		}
-		off := len(arena)
-		if byteLvl {
-			var ok bool
-			if arena, ok = appendFromByteLevel(arena, key); !ok {
-				arena = arena[:off]
-				if skipped == nil {
-					skipped = make(map[string]bool)
+		if tok == nil {
+			tok = key
+			if byteLvl {
+				var ok bool
+				if buf, ok = appendFromByteLevel(buf[:0], key); !ok {
+					if info.skipped == nil {
+						info.skipped = make(map[string]bool)
+					}
+					info.skipped[string(key)] = true
+					return nil
 				}
-				skipped[string(key)] = true
-				return nil
+				tok = buf
 			}
-		} else {
-			arena = append(arena, key...)
 		}
-		entries = append(entries, entry{int32(off), int32(len(arena) - off), int32(id)})
+		info.maxID = max(info.maxID, int32(id))
+		return add(tok, int32(id))
+	}
+	sc := &scan{data: raw}
+	var fast func(int) (bool, error)
+	if byteLvl {
+		// A key of the byte-level alphabet without escapes, the usual
+		// case, read and decoded in one pass.
+		out := make([]byte, maxTokenLen)
+		fast = func(keyStart int) (bool, error) {
+			end, k, sp, _ := decodeQuoted(sc.data, keyStart, out)
+			if end < 0 || sp >= 0 {
+				return false, nil
+			}
+			i := skipWS(sc.data, end+1)
+			if i >= len(sc.data) || sc.data[i] != ':' {
+				return false, nil
+			}
+			sc.pos = i + 1
+			id, err := sc.int()
+			if err != nil {
+				return true, err
+			}
+			return true, entry(sc.data[keyStart:end], out[:k], id)
+		}
+	}
+	err := sc.objectFast(fast, func(key []byte) error {
+		id, err := sc.int()
+		if err != nil {
+			return err
+		}
+		return entry(key, nil, id)
+	})
+	if err == nil {
+		err = sc.end()
+	}
+	if err != nil {
+		return info, formatErr("model vocab: %v", err)
+	}
+	return info, nil
+}
+
+// readVocab reads a vocabulary object into a map (see scanVocab).
+func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[string]bool, err error) {
+	type entry struct{ off, n, id int32 }
+	var slab []byte
+	var entries []entry
+	info, err := scanVocab(raw, byteLvl, func(tok []byte, id int32) error {
+		if len(slab)+len(tok) > maxSlab {
+			return fmt.Errorf("more than %d bytes of tokens", maxSlab)
+		}
+		entries = append(entries, entry{int32(len(slab)), int32(len(tok)), id})
+		slab = append(slab, tok...)
 		return nil
 	})
 	if err != nil {
-		return nil, nil, formatErr("model vocab: %v", err)
+		return nil, nil, err
 	}
-	all := string(arena)
+	all := string(slab)
 	vocab = make(map[string]int32, len(entries))
 	for _, e := range entries {
 		vocab[all[e.off:e.off+e.n]] = e.id
 	}
-	return vocab, skipped, nil
+	return vocab, info.skipped, nil
 }
 
-// readMerges calls f with the two tokens of each merge, in order. Merges
-// are strings "a b" or pairs ["a", "b"].
-func readMerges(raw []byte, f func(a, b []byte) error) error {
-	if isNull(raw) {
+// readVocabTable reads a vocabulary object of about n tokens into a
+// tokenTable (see scanVocab).
+func readVocabTable(raw []byte, byteLvl bool, n int) (*tokenTable, vocabInfo, error) {
+	t := newTokenTable(n)
+	info, err := scanVocab(raw, byteLvl, func(tok []byte, id int32) error {
+		if !t.put(tok, id) {
+			return fmt.Errorf("more than %d bytes of tokens", maxSlab)
+		}
 		return nil
-	}
-	sc := &scan{data: raw}
-	var first []byte
-	n := 0
-	err := sc.array(func() error {
-		if n++; n > maxVocab {
-			return fmt.Errorf("more than %d merges", maxVocab)
-		}
-		if sc.peek() == '"' {
-			s, err := sc.str()
-			if err != nil {
-				return err
-			}
-			sp := bytes.IndexByte(s, ' ')
-			if sp < 0 || bytes.IndexByte(s[sp+1:], ' ') >= 0 {
-				return fmt.Errorf("%q is not two tokens separated by a space", s)
-			}
-			return f(s[:sp], s[sp+1:])
-		}
-		k := 0
-		err := sc.array(func() error {
-			s, err := sc.str()
-			if err != nil {
-				return err
-			}
-			switch k++; k {
-			case 1:
-				first = append(first[:0], s...) // s may be scratch space
-			case 2:
-				return f(first, s)
-			}
-			return nil
-		})
-		if err == nil && k != 2 {
-			err = fmt.Errorf("a merge of %d tokens, not 2", k)
-		}
-		return err
 	})
-	if err != nil {
-		return formatErr("model merges: %v", err)
-	}
-	return nil
+	return t, info, err
 }
 
 // byteOf maps the characters of GPT-2's byte-level alphabet (all below
@@ -670,17 +727,33 @@ var byteOf = func() (t [0x144]int16) {
 }()
 
 // appendFromByteLevel appends the bytes that tok spells in the byte-level
-// alphabet; ok is false for a token with other characters.
+// alphabet; ok is false for a token with other characters. The alphabet
+// is U+0021 to U+0143: one UTF-8 byte or two, the first 0xC2 to 0xC5.
 func appendFromByteLevel(dst, tok []byte) ([]byte, bool) {
-	for len(tok) > 0 {
-		r, w := utf8.DecodeRune(tok)
-		if r >= rune(len(byteOf)) || byteOf[r] < 0 || (r == utf8.RuneError && w == 1) {
-			return dst, false
+	// The bytes take at most as many as their characters.
+	n := len(dst)
+	dst = slices.Grow(dst, len(tok))[:n+len(tok)]
+	out := dst[n:]
+	j := 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c-'!' <= '~'-'!' { // printable ASCII stands for itself
+			out[j] = c
+			j++
+			continue
 		}
-		dst = append(dst, byte(byteOf[r]))
-		tok = tok[w:]
+		if c < 0xC2 || c > 0xC5 || i+1 >= len(tok) || tok[i+1]&0xC0 != 0x80 {
+			return dst[:n], false
+		}
+		r := rune(c&0x1F)<<6 | rune(tok[i+1]&0x3F)
+		if r >= rune(len(byteOf)) || byteOf[r] < 0 {
+			return dst[:n], false
+		}
+		out[j] = byte(byteOf[r])
+		j++
+		i++
 	}
-	return dst, true
+	return dst[:n+j], true
 }
 
 func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
@@ -693,61 +766,22 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "" {
 		return nil, unsupported("model BPE with end_of_word_suffix %q", *m.EndOfWordSuffix)
 	}
-	vocab, skipped, err := readVocab(m.Vocab, byteLvl)
+	vocab, v, err := readVocabTable(m.Vocab, byteLvl, m.vocabLen)
 	if err != nil {
 		return nil, err
 	}
-	b := &bpe{vocab: vocab, merges: make(map[uint64]merge, 2*len(vocab)), // files have 1-2 merges a token
-		byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
-		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache()}
-	var da, db, both []byte
-	rank := int32(0)
-	oddMerge := false // a merge of a <0xXX> token or the unknown token
-	err = readMerges(m.Merges, func(a, c []byte) error {
-		defer func() { rank++ }()
-		da, db = append(da[:0], a...), append(db[:0], c...)
-		if byteLvl {
-			var ok1, ok2 bool
-			da, ok1 = appendFromByteLevel(da[:0], a)
-			db, ok2 = appendFromByteLevel(db[:0], c)
-			if !ok1 || !ok2 {
-				if (ok1 || skipped[string(a)]) && (ok2 || skipped[string(c)]) {
-					return nil // a merge of tokens byte-level input never has
-				}
-				return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
-			}
-		}
-		ida, ok1 := vocab[string(da)]
-		idb, ok2 := vocab[string(db)]
-		if !ok1 || !ok2 {
-			return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
-		}
-		both = append(append(both[:0], da...), db...)
-		id, ok := vocab[string(both)]
-		if !ok {
-			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", a, c)
-		}
-		if isByteToken(a) || isByteToken(c) || m.UnkToken != nil && (string(a) == *m.UnkToken || string(c) == *m.UnkToken) {
-			oddMerge = true
-		}
-		key := pairKey(ida, idb)
-		if _, dup := b.merges[key]; !dup {
-			b.merges[key] = merge{rank: rank, id: id}
-		}
-		return nil
-	})
+	mr, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.maxID, v.skipped, byteLvl, m.UnkToken)
 	if err != nil {
-		var se *syntaxError
-		if errors.As(err, &se) || errors.Is(err, ErrFormat) {
-			return nil, err
-		}
-		return nil, formatErr("model merges: %v", err)
+		return nil, err
 	}
+	oddMerge := mr.odd
+	b := &bpe{vocab: vocab, merges: mr.table, byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
+		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache(), small: newSmallCache()}
 	if m.UnkToken != nil {
-		id, ok := vocab[*m.UnkToken]
+		id, ok := vocab.get(*m.UnkToken)
 		if !ok && byteLvl {
 			if raw, ok2 := appendFromByteLevel(nil, []byte(*m.UnkToken)); ok2 {
-				id, ok = vocab[string(raw)]
+				id, ok = vocab.getBytes(raw)
 			}
 		}
 		if !ok {
@@ -756,25 +790,30 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 		b.unk = id
 	}
 	if !byteLvl && !oddMerge {
-		b.metaSplit(vocab)
+		b.metaSplit()
 	}
-	maxID := int32(-1)
-	for _, id := range vocab {
-		maxID = max(maxID, id)
-	}
-	b.whole = make([]atomic.Uint32, maxID+1)
-	b.single = make([]int32, maxCached+1)
-	for n := range b.single {
-		b.single[n] = int32(n)
-	}
+	b.whole = make([]atomic.Uint32, v.maxID+1)
 	for k := range 256 {
 		b.byteIDs[k], b.fallbackIDs[k] = -1, -1
-		if id, ok := vocab[byteToken(byte(k))]; ok && !byteLvl {
+		if id, ok := vocab.get(byteToken(byte(k))); ok && !byteLvl {
 			b.fallbackIDs[k] = id
 		}
-		if id, ok := vocab[string([]byte{byte(k)})]; ok && byteLvl {
+		if id, ok := vocab.getBytes([]byte{byte(k)}); ok && byteLvl {
 			b.byteIDs[k] = id
 		}
+	}
+	b.metaID = -1
+	if id, ok := vocab.get(meta); ok && !byteLvl {
+		b.metaID = id
+	}
+	for c := range b.charIDs {
+		b.charIDs[c] = -1
+		if id, ok := vocab.get(string(rune(c))); ok && !byteLvl {
+			b.charIDs[c] = id
+		}
+	}
+	if !slices.Contains(b.byteIDs[:], -1) {
+		b.bytePairs = mr.bytePairs // a word's symbols are its bytes
 	}
 	return b, nil
 }
@@ -884,6 +923,9 @@ func buildUnigram(m *modelJSON) (model, error) {
 		}
 		return nil
 	})
+	if err == nil {
+		err = sc.end()
+	}
 	if err != nil {
 		return nil, formatErr("model Unigram vocab: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,6 +79,16 @@ func TestMalformed(t *testing.T) {
 		"id as string":           bpe(`{"a":"0"}`, `[]`),
 		"vocab as number":        bpe(`7`, `[]`),
 		"bad escape":             bpe(`{"a\q":0}`, `[]`),
+		"vocab without comma":    bpe(`{"a":0 "b":1}`, `[]`),
+		"number 1-2":             `{"truncation":1-2,"model":{"type":"BPE","vocab":{"a":0},"merges":[]}}`,
+		"number 01":              `{"padding":01,"model":{"type":"BPE","vocab":{"a":0},"merges":[]}}`,
+		"number 1.":              `{"model":{"type":"BPE","dropout":1.,"vocab":{"a":0},"merges":[]}}`,
+		"vocab unbalanced":       bpe(`{"a":0]`, `[]`),
+		"vocab control char":     bpe("{\"a\x01\":0}", `[]`),
+		"merges without comma":   bpe(`{"a":0,"b":1,"ab":2}`, `["a b" "a b"]`),
+		"merges unbalanced":      bpe(`{"a":0,"b":1,"ab":2}`, `["a b"}`),
+		"unused merges invalid":  tiny("null", "null", "null", `{"type":"WordPiece","vocab":{"[UNK]":0},"merges":[1,,2]}`),
+		"unigram vocab invalid":  tiny("null", "null", "null", `{"type":"Unigram","unk_id":0,"vocab":[["a",-1.0] ["b",-2.0]]}`),
 		"unk not in vocab":       tiny("null", "null", "null", `{"type":"WordPiece","unk_token":"[UNK]","vocab":{"a":0}}`),
 		"unigram unk range":      tiny("null", "null", "null", `{"type":"Unigram","unk_id":5,"vocab":[["a",-1.0]]}`),
 		"unigram entry":          tiny("null", "null", "null", `{"type":"Unigram","unk_id":0,"vocab":[["a"]]}`),
@@ -182,6 +193,60 @@ func TestUntypedModel(t *testing.T) {
 		}
 		if got := tok.Count("ab b ab"); got != c.want {
 			t.Errorf("%s: Count = %d, want %d", c.model, got, c.want)
+		}
+	}
+}
+
+// TestByteLevelMerges loads one byte-level BPE with its merges written in
+// each form a file may use (plain strings, escapes, pairs, characters
+// outside the byte-level alphabet): all read alike. Merges that read
+// wrong are refused in every form.
+func TestByteLevelMerges(t *testing.T) {
+	const vocab = `{"a":0,"b":1,"c":2,"Ġ":3,"ab":4,"Ġab":5,"abc":6,"\"":7,"\"a":8,"<s>":9,"<s>a":10}`
+	file := func(merges string) string {
+		return tiny("null", `{"type":"ByteLevel","add_prefix_space":false,"use_regex":false}`, "null",
+			`{"type":"BPE","vocab":`+vocab+`,"merges":`+merges+`}`)
+	}
+	forms := map[string]string{
+		"plain":   `["a b","Ġ ab","ab c","\" a","<s> a"]`,
+		"escapes": `["a \u0062","\u0120 ab","ab c","\" a","<s> a"]`,
+		"pairs":   "[[\"a\",\"b\"], [ \"Ġ\" ,\n\t\"ab\" ],[\"ab\",\"c\"],[\"\\\"\",\"a\"],[\"<s>\",\"a\"]]",
+	}
+	texts := []string{"ab abc abab", `"ab "a`, "cab  ab\n"}
+	var want []int
+	for _, name := range []string{"plain", "escapes", "pairs"} {
+		tok, err := hf.Load(strings.NewReader(file(forms[name])), hf.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var got []int
+		for _, text := range texts {
+			got = append(got, tok.Count(text))
+		}
+		if want == nil {
+			want = got
+		} else if !slices.Equal(got, want) {
+			t.Errorf("%s: counts %v, want %v as plain", name, got, want)
+		}
+	}
+	// a b Ġ a b c Ġ a b a b: (a,b) first, then (Ġ,ab); (ab,c) no longer
+	// meets a pair: ab|Ġab|c|Ġab|ab.
+	if want[0] != 5 {
+		t.Errorf("Count(%q) = %d, want 5", texts[0], want[0])
+	}
+	for name, merges := range map[string]string{
+		"three tokens":     `["a b c"]`,
+		"no space":         `["ab"]`,
+		"unknown token":    `["a x"]`,
+		"merged not there": `["b a"]`,
+		"control char":     "[\"a\tb\"]",
+		"pair of three":    `[["a","b","c"]]`,
+		"pair of one":      `[["a"]]`,
+		"pair in braces":   `[{"a","b"}]`,
+		"pair unclosed":    `[["a","b"`,
+	} {
+		if _, err := hf.Load(strings.NewReader(file(merges)), hf.Options{}); !errors.Is(err, hf.ErrFormat) {
+			t.Errorf("%s: err = %v, want ErrFormat", name, err)
 		}
 	}
 }

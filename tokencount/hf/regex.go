@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // A matcher finds the pattern of a Split pre-tokenizer: find returns the
@@ -40,12 +41,25 @@ func (p partition) find(s string, i int) (int, int) {
 }
 
 // scanner is a matcher for patterns that match at some positions only:
-// at returns the end of the match at i, or -1.
-type scanner func(s string, i int) int
+// at returns the end of the match at i, or -1. start, when set, tells the
+// bytes a match can start with: the search steps over the others without
+// calling at, a byte at a time.
+type scanner struct {
+	at    func(s string, i int) int
+	start *[256]bool
+}
 
 func (p scanner) find(s string, i int) (int, int) {
 	for i < len(s) {
-		if e := p(s, i); e >= 0 {
+		if p.start != nil {
+			for i < len(s) && !p.start[s[i]] {
+				i++
+			}
+			if i == len(s) {
+				break
+			}
+		}
+		if e := p.at(s, i); e >= 0 {
 			return i, e
 		}
 		_, w := classAt(s, i)
@@ -53,6 +67,24 @@ func (p scanner) find(s string, i int) (int, int) {
 	}
 	return -1, -1
 }
+
+// numberStart are the bytes a \p{N} can start with: ASCII digits and the
+// lead bytes of other characters.
+var numberStart = func() (t [256]bool) {
+	for b := range t {
+		t[b] = b >= utf8.RuneSelf || byteClass[b]&cN != 0
+	}
+	return t
+}()
+
+// cjkStart are the bytes patCJK's characters start with (U+3040 and up
+// take three bytes from 0xE3).
+var cjkStart = func() (t [256]bool) {
+	for b := 0xE3; b <= 0xE9; b++ {
+		t[b] = true
+	}
+	return t
+}()
 
 type literal string
 
@@ -91,16 +123,16 @@ func compileRegex(pat string) (matcher, error) {
 	case patGPT2:
 		return partition(splitGPT2), nil
 	case patDigits3:
-		return scanner(func(s string, i int) int {
+		return scanner{at: func(s string, i int) int {
 			if c, _ := classAt(s, i); c&cN == 0 {
 				return -1
 			}
 			return runMax(s, i, cN, 3)
-		}), nil
+		}, start: &numberStart}, nil
 	case patCJK:
-		return scanner(matchCJK), nil
+		return scanner{at: matchCJK, start: &cjkStart}, nil
 	case patDeepSeek:
-		return scanner(matchDeepSeek), nil
+		return scanner{at: matchDeepSeek}, nil
 	}
 	for _, bad := range []string{`\s`, `\S`, `\w`, `\W`, `\d`, `\D`, `\b`, `\B`, `(?i`, `(?=`, `(?!`, `(?<`, `^`, `$`, `\A`, `\z`, `\Z`, `\G`, `\h`, `\X`, `\R`, `\K`, `\p{`, `\P{`, `[[:`} {
 		if strings.Contains(pat, bad) {

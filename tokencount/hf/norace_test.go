@@ -1,0 +1,5 @@
+//go:build !race
+
+package hf_test
+
+const raceDetector = false

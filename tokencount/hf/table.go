@@ -1,0 +1,324 @@
+package hf
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"math/bits"
+	"math/rand/v2"
+	"unsafe"
+)
+
+// Hash tables built for a vocabulary and its merges: sized once, open
+// addressed with linear probing, and without a Go string or map entry
+// per token. Loading a large vocabulary is mostly lookups in them, and
+// counting mostly lookups of merges.
+
+// tokenTable maps the tokens of a vocabulary to their ids. A slot holds
+// a token's first 8 bytes and its length, so that most probes compare
+// two words and read nothing else: the id of a token of up to 8 bytes is
+// in its slot; a longer token's slot points into a slab where the rest of
+// its bytes follow its id.
+type tokenTable struct {
+	slots        []tokenSlot
+	slab         []byte // id (4 bytes, little endian) and bytes 8: of each long token
+	n, max       int    // distinct tokens, and room before growing
+	seed1, seed2 uint64
+	seed         maphash.Seed // for long tokens
+}
+
+type tokenSlot struct {
+	head uint64 // the first 8 bytes, zero-padded, little endian
+	ref  uint32 // the id, or for a long token the offset of its rest
+	info uint32 // len<<tagBits | tag, tag odd: 0 marks an empty slot
+}
+
+const (
+	tagBits  = 19 // the length above them: tokens are at most maxTokenLen bytes
+	tagMask  = 1<<tagBits - 1
+	maxSlab  = 1<<32 - 1
+	minSlots = 8
+)
+
+// slotsFor returns how many slots a table for n keys has: a quarter
+// more, so that probe sequences stay short and always end at an empty
+// slot.
+func slotsFor(n int) int { return max(minSlots, n+n/3+1) }
+
+// newTokenTable returns a table for n tokens (more make it grow).
+func newTokenTable(n int) *tokenTable {
+	return &tokenTable{slots: make([]tokenSlot, slotsFor(n)), max: max(n, minSlots*3/4),
+		seed1: rand.Uint64(), seed2: rand.Uint64(), seed: maphash.MakeSeed()}
+}
+
+// home returns the first slot of the hash h: its top bits onto the slots.
+func (t *tokenTable) home(h uint64) int {
+	i, _ := bits.Mul64(h, uint64(len(t.slots)))
+	return int(i)
+}
+
+// head returns the first 8 bytes of tok, zero-padded.
+func head(tok string) uint64 {
+	if len(tok) >= 8 {
+		return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(tok), 8))
+	}
+	var w uint64
+	for i := len(tok) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(tok[i])
+	}
+	return w
+}
+
+// hash hashes tok, whose head is w: from the head alone (a multiply of
+// seeded words, as wyhash mixes) when that is all of it.
+func (t *tokenTable) hash(tok string, w uint64) uint64 {
+	if len(tok) > 8 {
+		return maphash.String(t.seed, tok)
+	}
+	hi, lo := bits.Mul64(w^t.seed1, uint64(len(tok))^t.seed2)
+	return hi ^ lo
+}
+
+// find returns the slot of tok and whether it holds tok; when not, the
+// slot is the empty one where tok would go.
+func (t *tokenTable) find(tok string) (*tokenSlot, bool) {
+	w := head(tok)
+	return t.findHashed(tok, w, t.hash(tok, w))
+}
+
+// findHashed is find with the head and hash of tok.
+func (t *tokenTable) findHashed(tok string, w, h uint64) (*tokenSlot, bool) {
+	info := uint32(len(tok))<<tagBits | uint32(h)&tagMask | 1
+	for i := t.home(h); ; {
+		s := &t.slots[i]
+		if s.info == 0 {
+			return s, false
+		}
+		if s.info == info && s.head == w && (len(tok) <= 8 || t.rest(s.ref, len(tok)) == tok[8:]) {
+			return s, true
+		}
+		if i++; i == len(t.slots) {
+			i = 0
+		}
+	}
+}
+
+// rest returns the bytes after the first 8 of the long token of n bytes
+// whose rest is at off.
+func (t *tokenTable) rest(off uint32, n int) string {
+	b := t.slab[off : int(off)+n-8]
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// get returns the id of tok.
+func (t *tokenTable) get(tok string) (int32, bool) {
+	s, ok := t.find(tok)
+	if !ok {
+		return 0, false
+	}
+	return t.id(s), true
+}
+
+func (t *tokenTable) id(s *tokenSlot) int32 {
+	if s.info>>tagBits <= 8 {
+		return int32(s.ref)
+	}
+	return int32(binary.LittleEndian.Uint32(t.slab[s.ref-4:]))
+}
+
+// getMany sets ids[k], oks[k] to the id of toks[k] and whether it has one.
+// It first reads the home slot of every token: loads that do not wait on
+// one another, so that the processor has all of them in flight, where
+// one lookup after the other would wait for each.
+func (t *tokenTable) getMany(toks []string, ids []int32, oks []bool) uint32 {
+	var hs [3 * lookupBatch]uint64
+	var ws [3 * lookupBatch]uint64
+	var touch uint32
+	n := min(len(toks), len(hs))
+	for k, tok := range toks[:n] {
+		ws[k] = head(tok)
+		hs[k] = t.hash(tok, ws[k])
+	}
+	// A loop of loads and nothing else: the processor's window holds
+	// many of its turns.
+	for _, h := range hs[:n] {
+		touch += t.slots[t.home(h)].info
+	}
+	for k, tok := range toks[:n] {
+		s, ok := t.findHashed(tok, ws[k], hs[k])
+		oks[k] = ok
+		if ok {
+			ids[k] = t.id(s)
+		}
+	}
+	return touch
+}
+
+// getBytes is get for bytes, which it does not keep.
+func (t *tokenTable) getBytes(tok []byte) (int32, bool) {
+	return t.get(unsafe.String(unsafe.SliceData(tok), len(tok)))
+}
+
+// put sets the id of tok, which it copies; a later id replaces an earlier
+// one, as in the library's map. It reports false when the tokens'
+// bytes would pass 4 GiB.
+func (t *tokenTable) put(tok []byte, id int32) bool {
+	key := unsafe.String(unsafe.SliceData(tok), len(tok))
+	s, ok := t.find(key)
+	switch {
+	case ok && len(tok) <= 8:
+		s.ref = uint32(id)
+		return true
+	case ok:
+		binary.LittleEndian.PutUint32(t.slab[s.ref-4:], uint32(id))
+		return true
+	case t.n == t.max:
+		t.grow()
+		s, _ = t.find(key)
+	}
+	w := head(key)
+	*s = tokenSlot{head: w, ref: uint32(id), info: uint32(len(tok))<<tagBits | uint32(t.hash(key, w))&tagMask | 1}
+	if len(tok) > 8 {
+		if len(t.slab)+len(tok)-4 > maxSlab {
+			*s = tokenSlot{}
+			return false
+		}
+		t.slab = binary.LittleEndian.AppendUint32(t.slab, uint32(id))
+		s.ref = uint32(len(t.slab))
+		t.slab = append(t.slab, tok[8:]...)
+	}
+	t.n++
+	return true
+}
+
+// grow doubles the slots of t.
+func (t *tokenTable) grow() {
+	old := t.slots
+	t.slots = make([]tokenSlot, 2*len(old))
+	t.max = len(t.slots) * 3 / 4
+	var buf []byte
+	for _, o := range old {
+		if o.info == 0 {
+			continue
+		}
+		buf = t.appendToken(buf[:0], &o)
+		s, _ := t.find(unsafe.String(unsafe.SliceData(buf), len(buf)))
+		*s = o
+	}
+}
+
+// appendToken appends the token of slot s.
+func (t *tokenTable) appendToken(dst []byte, s *tokenSlot) []byte {
+	n := int(s.info >> tagBits)
+	dst = binary.LittleEndian.AppendUint64(dst, s.head)[:len(dst)+min(n, 8)]
+	if n > 8 {
+		dst = append(dst, t.rest(s.ref, n)...)
+	}
+	return dst
+}
+
+// each calls f with every token (in scratch space, valid during the
+// call) and its id, in no particular order.
+func (t *tokenTable) each(f func(tok []byte, id int32)) {
+	var buf []byte
+	for k := range t.slots {
+		if s := &t.slots[k]; s.info != 0 {
+			buf = t.appendToken(buf[:0], s)
+			f(buf, t.id(s))
+		}
+	}
+}
+
+// mergeTable maps a pair of token ids to its merge: the rank and the id
+// of the merged token. A slot is one word, the pair and the rank packed
+// in as many bits as the vocabulary and the merges need, and the table is
+// sized for its merges exactly (three quarters full at most): Llama 3's
+// 280k merges take 3 MB, where 16-byte slots in a power of two took 8 MB
+// for a new process to fault in. The merged token of each rank is in ids.
+type mergeTable struct {
+	slots  []uint64 // 0 empty, else (a+1)<<aShift | b<<rankBits | rank
+	ids    []int32  // the merged token of each rank
+	mul    uint64   // odd, random: a pair's hash is key*mul
+	aShift uint     // rankBits + bits of b
+	bShift uint     // rankBits
+	bMask  uint64   // the largest token id
+	rMask  uint64
+	n, max int // merges in slots, and room
+}
+
+// newMergeTable returns a table for up to n merges of ranks below ranks,
+// of tokens up to maxID, or nil when a pair and a rank do not fit a word.
+func newMergeTable(n, ranks int, maxID int32) *mergeTable {
+	rankBits := uint(bits.Len(uint(ranks)))
+	bBits := uint(bits.Len(uint(max(maxID, 0))))
+	if rankBits+bBits+uint(bits.Len(uint(max(maxID, 0))+1)) > 64 {
+		return nil
+	}
+	size := max(minSlots, n+n/3+1) // always one empty slot, where probes stop
+	return &mergeTable{slots: make([]uint64, size), ids: make([]int32, ranks), mul: rand.Uint64() | 1,
+		aShift: rankBits + bBits, bShift: rankBits, bMask: 1<<bBits - 1, rMask: 1<<rankBits - 1, max: n}
+}
+
+// home returns the key of the pair a, b and its first slot.
+func (t *mergeTable) home(a, b int32) (uint64, int) {
+	key := uint64(a+1)<<t.aShift | uint64(b)<<t.bShift
+	i, _ := bits.Mul64(key*t.mul, uint64(len(t.slots))) // key*mul's top bits onto the slots
+	return key, int(i)
+}
+
+// rank returns the rank of the merge of the pair a, b.
+func (t *mergeTable) rank(a, b int32) (int32, bool) {
+	if uint64(uint32(a)) > t.bMask || uint64(uint32(b)) > t.bMask {
+		return 0, false
+	}
+	key, i := t.home(a, b)
+	for {
+		s := t.slots[i]
+		if s&^t.rMask == key {
+			return int32(s & t.rMask), true
+		}
+		if s == 0 {
+			return 0, false
+		}
+		if i++; i == len(t.slots) {
+			i = 0
+		}
+	}
+}
+
+// get returns the merge of the pair a, b.
+func (t *mergeTable) get(a, b int32) (merge, bool) {
+	r, ok := t.rank(a, b)
+	if !ok {
+		return merge{}, false
+	}
+	return merge{r, t.ids[r]}, true
+}
+
+// add records mg as the merge of a, b unless the pair has one already
+// (the library keeps the first). It reports false when mg does not fit:
+// more merges than the table was made for, a rank or a token beyond its
+// bounds.
+func (t *mergeTable) add(a, b int32, mg merge) bool {
+	if uint64(uint32(a)) > t.bMask || uint64(uint32(b)) > t.bMask || uint32(mg.rank) >= uint32(len(t.ids)) {
+		return false
+	}
+	key, i := t.home(a, b)
+	for {
+		s := t.slots[i]
+		if s&^t.rMask == key {
+			return true
+		}
+		if s == 0 {
+			if t.n == t.max {
+				return false
+			}
+			t.slots[i] = key | uint64(mg.rank)
+			t.ids[mg.rank] = mg.id
+			t.n++
+			return true
+		}
+		if i++; i == len(t.slots) {
+			i = 0
+		}
+	}
+}
