@@ -163,6 +163,18 @@ func generic() *language {
 
 func english() *language { return tailored()["en"] }
 
+var (
+	englishRulesOnce sync.Once
+	englishLang      *language
+)
+
+// englishRules returns the rules and abbreviations of the default
+// segmenter, looked up once rather than on every call.
+func englishRules() (*language, map[string]abbrKind) {
+	englishRulesOnce.Do(func() { englishLang = english() })
+	return englishLang, languageAbbrevs(englishLang)
+}
+
 // lookupLanguage returns the rules for a BCP 47 language tag such as "en",
 // "en-GB" or "zh_Hant". ok is false if the tag is malformed.
 func lookupLanguage(tag string) (l *language, ok bool) {

@@ -44,12 +44,12 @@ func (sc *scanner) hardBreak(ls, i, k int) bool {
 	case k1 == lineItem:
 		return sc.nextWord(k).class != wLower // an item ends, unless it goes on in lower case
 	}
-	if sc.noStops {
+	if sc.stopless() {
 		// Without terminators, the lines are items of their own (a list,
 		// an address, code) unless they are wrapped prose: a wrapped line
 		// is long, and the next word did not fit on it.
 		w := sc.nextWord(k)
-		return e-s < shortLine || (e-s)+1+(w.end-w.pos) <= sc.width
+		return e-s < shortLine || (e-s)+1+(w.end-w.pos) <= sc.lineWidth()
 	}
 	// A short line that looks like a heading: capitalised, no punctuation
 	// at its end, and followed by a capitalised line, while the next word
@@ -69,10 +69,10 @@ func (sc *scanner) hardBreak(ls, i, k int) bool {
 		return false
 	}
 	fits := (e - s) + 1 + (w.end - w.pos)
-	if fw := sc.nextWord(s); fw.end-fw.pos > 1 && text[fw.pos:fw.end] == text[w.pos:w.end] && fits <= sc.width {
+	if fw := sc.nextWord(s); fw.end-fw.pos > 1 && text[fw.pos:fw.end] == text[w.pos:w.end] && fits <= sc.lineWidth() {
 		return true // parallel lines: "Chapter IV. ...", "Chapter V. ..."
 	}
-	return fits <= sc.width*4/5
+	return fits <= sc.lineWidth()*4/5
 }
 
 // Kinds of line, by how they start.

@@ -16,10 +16,12 @@ type scanner struct {
 	// The current paragraph.
 	pStart    int
 	pEnd      int
+	para      paragraph
+	breaks    breakScan
 	lowerMode int8 // lower-case text: 0 not yet known, 1 yes, -1 no
+	stopMode  int8 // the paragraph holds a sentence terminator: 0 not yet known, 1 yes, -1 no
 	lineMode  bool // every line break ends a sentence
-	noStops   bool // the paragraph holds no sentence terminator
-	width     int  // the width the paragraph's lines seem wrapped at
+	width     int  // the width the paragraph's lines seem wrapped at, or -1 if not yet known
 
 	// The current sentence.
 	start     int
@@ -32,10 +34,11 @@ type scanner struct {
 
 func (sc *scanner) paragraph(p paragraph) {
 	sc.pStart, sc.pEnd = p.start, p.end
+	sc.para = p
 	sc.lowerMode = 0
-	sc.width = p.width(sc.text)
+	sc.stopMode = 0
+	sc.width = -1
 	sc.lineMode = sc.newlines == NewlineBreak
-	sc.noStops = !p.terminated
 	sc.lineStart = p.start
 	sc.listCut = -1
 	sc.begin(p.start)
@@ -87,6 +90,29 @@ func (sc *scanner) paragraph(p paragraph) {
 		}
 	}
 	sc.dst = appendTrimmed(sc.dst, text, sc.start, sc.pEnd)
+}
+
+// stopless reports whether no line of the current paragraph holds a
+// sentence terminator. Only the rules for line breaks in NewlineAuto mode
+// ask, and only where a line break is not structure, so it is worked out
+// the first time they do.
+func (sc *scanner) stopless() bool {
+	if sc.stopMode == 0 {
+		sc.stopMode = -1
+		if sc.para.terminated(sc.text, sc.breaks, sc.lang) {
+			sc.stopMode = 1
+		}
+	}
+	return sc.stopMode < 0
+}
+
+// lineWidth returns the width the lines of the current paragraph seem
+// wrapped at, worked out the first time a rule asks.
+func (sc *scanner) lineWidth() int {
+	if sc.width < 0 {
+		sc.width = sc.para.width(sc.text, sc.breaks)
+	}
+	return sc.width
 }
 
 // skipPlain returns the first index at or after i, and before end, whose

@@ -158,22 +158,17 @@ func (s *Segmenter) Sentences(text string) []Span { return s.AppendSentences(nil
 // AppendSentences appends the sentence spans of text to dst and returns the
 // extended slice. It allocates only to grow dst.
 func (s *Segmenter) AppendSentences(dst []Span, text string) []Span {
-	sc := scanner{text: text, dst: dst}
+	sc := scanner{text: text, dst: dst, breaks: newBreakScan(text)}
 	if s == nil || s.lang == nil {
-		sc.lang = english()
-		sc.abbrevs = languageAbbrevs(sc.lang)
+		sc.lang, sc.abbrevs = englishRules()
 	} else {
 		sc.lang, sc.abbrevs, sc.newlines = s.lang, s.abbrevs, s.newlines
 	}
 	if sc.lang.punkt {
 		sc.punkt = englishPunkt()
 	}
-	var ends *language
-	if sc.newlines == NewlineAuto {
-		ends = sc.lang
-	}
 	for i := 0; i < len(text); {
-		p, ok := nextParagraph(text, i, ends)
+		p, ok := nextParagraph(text, i, sc.breaks)
 		if !ok {
 			break
 		}
