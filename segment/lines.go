@@ -36,7 +36,7 @@ func (sc *scanner) hardBreak(ls, i, k int) bool {
 	if s >= e || k >= sc.pEnd {
 		return false
 	}
-	switch k1, k2 := sc.lineKind(s), sc.lineKind(k); {
+	switch k1, k2 := sc.lineKindAt(s), sc.lineKindAt(k); {
 	case k2 == lineQuote:
 		return k1 != lineQuote // a quote goes on over its lines
 	case k2 != lineText, k1 == lineQuote, k1 == lineHeading, k1 == lineTable, k1 == lineFence, k1 == lineRule:
@@ -86,10 +86,22 @@ const (
 	lineRule    // "---", "***", "===" (a thematic break or setext underline)
 )
 
+// lineKindAt is lineKind, remembering the last answer: the line after
+// one break is the line before the next.
+func (sc *scanner) lineKindAt(k int) int {
+	if k != sc.kindAt {
+		sc.kindAt, sc.kind = k, sc.lineKind(k)
+	}
+	return sc.kind
+}
+
 // lineKind classifies the line whose text starts at k.
 func (sc *scanner) lineKind(k int) int {
 	text := sc.text
 	c := text[k]
+	if isASCIIAlnum(c) && !alnumMarker(text, k, sc.pEnd) {
+		return lineText // a word: no list marker, and none of the cases below
+	}
 	next := byte(' ')
 	if k+1 < sc.pEnd {
 		next = text[k+1]
@@ -147,7 +159,7 @@ func (l *language) hasStop(text string, s, e int) bool {
 	for i := s; i < e; {
 		c := text[i]
 		if c != '.' && c != '!' && c != '?' && c < utf8.RuneSelf {
-			i++
+			i = skipPlain(text, i+1, e)
 			continue
 		}
 		r, n := rune(c), 1

@@ -1,6 +1,8 @@
 package segment
 
 import (
+	"math/bits"
+
 	"github.com/ragkit/ragkit/internal/space"
 )
 
@@ -22,6 +24,8 @@ type scanner struct {
 	stopMode  int8 // the paragraph holds a sentence terminator: 0 not yet known, 1 yes, -1 no
 	lineMode  bool // every line break ends a sentence
 	width     int  // the width the paragraph's lines seem wrapped at, or -1 if not yet known
+	kindAt    int  // where the line lineKindAt last classified starts, or -1
+	kind      int  // its kind
 
 	// The current sentence.
 	start     int
@@ -38,6 +42,7 @@ func (sc *scanner) paragraph(p paragraph) {
 	sc.lowerMode = 0
 	sc.stopMode = 0
 	sc.width = -1
+	sc.kindAt = -1
 	sc.lineMode = sc.newlines == NewlineBreak
 	sc.lineStart = p.start
 	sc.listCut = -1
@@ -76,6 +81,10 @@ func (sc *scanner) paragraph(p paragraph) {
 		case cSemi:
 			i = sc.bang(i, i+1)
 		default:
+			if c == 0xE2 && punctuation(text, i) && !sc.lang.quotes {
+				i += 3 // the commonest: a curly quote or a dash
+				continue
+			}
 			i = sc.high(i)
 		}
 		if sc.listCut >= 0 && i > sc.listCut {
@@ -115,10 +124,18 @@ func (sc *scanner) lineWidth() int {
 	return sc.width
 }
 
-// skipPlain returns the first index at or after i, and before end, whose
-// 8-byte word may hold a byte the scanner looks at: '.', '!', '?', a control
-// character (line breaks) or any byte of a multi-byte rune. It does not look
-// at the last few bytes before end; the caller's loop does.
+// punctuation reports whether text[i:] starts with one of U+2000 to
+// U+2025 (spaces, dashes, curly quotes, daggers, bullets), none of which
+// high acts on outside the languages with quotation rules.
+func punctuation(text string, i int) bool {
+	return i+2 < len(text) && text[i+1] == 0x80 && text[i+2] >= 0x80 && text[i+2] < 0xA6
+}
+
+// skipPlain returns the first index at or after i, and before end, of a
+// byte the scanner may look at: '.', '!', '?', a control character below
+// 0x0E (line breaks) or any byte of a multi-byte rune. It does not look at
+// the last few bytes before end, and returns the index of the first of
+// them; the caller's loop does.
 func skipPlain(text string, i, end int) int {
 	const (
 		ones = 0x0101010101010101
@@ -126,9 +143,13 @@ func skipPlain(text string, i, end int) int {
 	)
 	for i+8 <= end {
 		w := load64(text, i)
-		hasByte := func(c uint64) uint64 { x := w ^ (ones * c); return (x - ones) &^ x & high }
-		if w&high != 0 || (w-ones*0x0E)&^w&high != 0 || hasByte('.')|hasByte('!')|hasByte('?') != 0 {
-			return i
+		// A byte's high bit is set in t where the byte is high, below 0x0E
+		// or one of the three terminators, and possibly in the bytes after
+		// such a byte (a borrow): the lowest set bit marks the first one.
+		d, b, q := w^(ones*'.'), w^(ones*'!'), w^(ones*'?')
+		t := (w - ones*0x0E) | w | (d-ones)&^d | (b-ones)&^b | (q-ones)&^q
+		if t&high != 0 {
+			return i + bits.TrailingZeros64(t&high)>>3
 		}
 		i += 8
 	}

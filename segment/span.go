@@ -58,11 +58,12 @@ func breakAt(text string, i int) (ok bool, next int, para bool) {
 	return false, i, false
 }
 
-// load64 reads text[i:i+8] as a little-endian word.
+// load64 reads text[i:i+8] as a little-endian word. Slicing first leaves
+// one bounds check where indexing text[i+k] needed eight.
 func load64(text string, i int) uint64 {
-	_ = text[i+7]
-	return uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
-		uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+	b := text[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // nextBreak finds the first line break at or after i. It returns the index
