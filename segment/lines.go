@@ -16,7 +16,7 @@ func (sc *scanner) lineBreak(i, next int) int {
 	if sc.newlines == NewlineSpace {
 		return next
 	}
-	k := space.Skip(sc.text, next, sc.pEnd)
+	k := skipSpace(sc.text, next, sc.pEnd)
 	if sc.lineMode || sc.hardBreak(ls, i, k) {
 		sc.cut(i, k)
 		sc.lineStart = k
@@ -32,7 +32,7 @@ const shortLine = 40
 // ls and ends at i and the line whose text starts at k ends a sentence.
 func (sc *scanner) hardBreak(ls, i, k int) bool {
 	text := sc.text
-	s, e := space.Trim(text, ls, i)
+	s, e := trim(text, ls, i)
 	if s >= e || k >= sc.pEnd {
 		return false
 	}

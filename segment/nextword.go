@@ -3,8 +3,6 @@ package segment
 import (
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/ragkit/ragkit/internal/space"
 )
 
 // word describes the word after a possible boundary.
@@ -44,7 +42,7 @@ func (sc *scanner) nextWord(k int) word {
 			k += n // an elision: "’Tis"
 			continue
 		case r == '-' || r == '–' || r == '—':
-			k = space.Skip(text, k+n, sc.pEnd)
+			k = skipSpace(text, k+n, sc.pEnd)
 			continue
 		case r == ',' || r == ';' || r == ':' || r == ')' || r == ']' || r == '}' || r == '%' || r == '/' ||
 			r == '’' || r == '”' || r == '»' || r == '›' || r == '」' || r == '』' || r == '）':

@@ -2,8 +2,6 @@ package segment
 
 import (
 	"math/bits"
-
-	"github.com/ragkit/ragkit/internal/space"
 )
 
 // scanner finds the sentences of one text, paragraph by paragraph.
@@ -159,7 +157,7 @@ func skipPlain(text string, i, end int) int {
 // cut ends the current sentence at end and starts the next one at next.
 func (sc *scanner) cut(end, next int) {
 	sc.dst = appendTrimmed(sc.dst, sc.text, sc.start, end)
-	sc.begin(space.Skip(sc.text, next, sc.pEnd))
+	sc.begin(skipSpace(sc.text, next, sc.pEnd))
 }
 
 // begin starts a sentence at p and looks for a list marker there.
@@ -199,7 +197,7 @@ func (sc *scanner) after(j int) (e, k int, spaced bool) {
 
 // skipSpaceTrackLines is skipSpace that notes the line breaks it passes.
 func (sc *scanner) skipSpaceTrackLines(i int) int {
-	k := space.Skip(sc.text, i, sc.pEnd)
+	k := skipSpace(sc.text, i, sc.pEnd)
 	for j := i; j < k; j++ {
 		if ok, next, _ := breakAt(sc.text, j); ok {
 			sc.lineStart = next

@@ -1,7 +1,9 @@
 package segment
 
 import (
+	"math/bits"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/internal/space"
 )
@@ -20,11 +22,50 @@ func (s Span) Text(text string) string { return text[s.Start:s.End] }
 // appendTrimmed appends [s,e) without surrounding white space, unless
 // nothing is left of it.
 func appendTrimmed(dst []Span, text string, s, e int) []Span {
-	s, e = space.Trim(text, s, e)
+	s, e = trim(text, s, e)
 	if s < e {
 		dst = append(dst, Span{s, e})
 	}
 	return dst
+}
+
+// trim is space.Trim, answering at once for the commonest ends of a
+// sentence or line: printable ASCII, a curly quote or a dash.
+func trim(text string, s, e int) (int, int) {
+	if s < e && visibleAt(text, s) && visibleBefore(text, s, e) {
+		return s, e
+	}
+	return space.Trim(text, s, e)
+}
+
+// skipSpace is space.Skip with trim's shortcut.
+func skipSpace(text string, i, end int) int {
+	if i < end && visibleAt(text, i) {
+		return i
+	}
+	return space.Skip(text, i, end)
+}
+
+// visibleAt reports that text[i:] does not start with white space when it
+// can tell at a glance: for ASCII, and for U+200B to U+2027 (curly quotes,
+// dashes, invisible characters), which lie between the spaces U+2000 to
+// U+200A and the separators U+2028 and U+2029. A false answer means "not
+// known".
+func visibleAt(text string, i int) bool {
+	c := text[i]
+	if c < utf8.RuneSelf {
+		return !space.Byte(c)
+	}
+	return c == 0xE2 && i+2 < len(text) && text[i+1] == 0x80 && text[i+2] >= 0x8B && text[i+2] <= 0xA7
+}
+
+// visibleBefore is visibleAt for the last character of text[s:e].
+func visibleBefore(text string, s, e int) bool {
+	c := text[e-1]
+	if c < utf8.RuneSelf {
+		return !space.Byte(c)
+	}
+	return e-3 >= s && text[e-3] == 0xE2 && text[e-2] == 0x80 && c >= 0x8B && c <= 0xA7
 }
 
 // Line breaks follow the Unicode newline guidelines (UAX #14 classes BK, CR,
@@ -110,18 +151,18 @@ func AppendLines(dst []Span, text string) []Span {
 }
 
 // breakScan finds the line breaks of one text. Most texts hold no line
-// break but "\n" and "\r\n", which strings.IndexByte finds many times
-// faster than a scan that looks at every byte for the other kinds.
+// break but "\n", "\r\n" and "\r", all below 0x0E, which one test on a
+// word of eight bytes finds; a scan for every kind of break must also stop
+// at every byte of a multi-byte rune (curly quotes and dashes), for
+// U+0085, U+2028 and U+2029.
 type breakScan struct {
 	simple bool // no break but "\n", "\r\n" and "\r"
-	cr     bool // simple, and the text holds a '\r'
 }
 
 // newBreakScan looks at which kinds of line break text holds.
 func newBreakScan(text string) breakScan {
-	simple := strings.IndexByte(text, '\v') < 0 && strings.IndexByte(text, '\f') < 0 &&
-		!containsRare(text, "\u0085") && !containsRare(text, "\u2028") && !containsRare(text, "\u2029")
-	return breakScan{simple: simple, cr: simple && strings.IndexByte(text, '\r') >= 0}
+	return breakScan{simple: strings.IndexByte(text, '\v') < 0 && strings.IndexByte(text, '\f') < 0 &&
+		!containsRare(text, "\u0085") && !containsRare(text, "\u2028") && !containsRare(text, "\u2029")}
 }
 
 // containsRare is strings.Contains for a multi-byte sequence whose last
@@ -148,23 +189,46 @@ func (b breakScan) next(text string, i int) (end, next int, para bool) {
 	if !b.simple {
 		return nextBreak(text, i)
 	}
-	n := len(text)
-	if k := strings.IndexByte(text[i:], '\n'); k >= 0 {
-		n = i + k
-	}
-	if b.cr {
-		if r := strings.IndexByte(text[i:n], '\r'); r >= 0 {
-			r += i
-			if r+1 == n {
-				return r, n + 1, false
-			}
-			return r, r + 1, false
+	for i < len(text) {
+		i = skipAboveControls(text, i)
+		if i >= len(text) {
+			break
 		}
+		switch text[i] {
+		case '\n':
+			return i, i + 1, false
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				return i, i + 2, false
+			}
+			return i, i + 1, false
+		}
+		i++
 	}
-	if n == len(text) {
-		return n, n, false
+	return len(text), len(text), false
+}
+
+// skipAboveControls returns the index of the first byte below 0x0E at or
+// after i, or a few bytes before the end of text if none comes before
+// them.
+func skipAboveControls(text string, i int) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	for i+8 <= len(text) {
+		w := load64(text, i)
+		// The lowest byte whose high bit t sets is the first below 0x0E;
+		// bytes after it may be marked by the borrow.
+		if t := (w - ones*0x0E) &^ w & high; t != 0 {
+			return i + bits.TrailingZeros64(t)>>3
+		}
+		i += 8
 	}
-	return n, n + 1, false
+	for i < len(text) && text[i] >= 0x0E {
+		i++
+	}
+	return i
 }
 
 // paragraph is a run of non-blank lines.
@@ -181,7 +245,7 @@ func nextParagraph(text string, i int, b breakScan) (p paragraph, ok bool) {
 	p.start = -1
 	for i < len(text) {
 		end, next, para := b.next(text, i)
-		s, e := space.Trim(text, i, end)
+		s, e := trim(text, i, end)
 		i = next
 		if s == e {
 			if p.start >= 0 {
@@ -210,7 +274,7 @@ func nextParagraph(text string, i int, b breakScan) (p paragraph, ok bool) {
 func (p paragraph) terminated(text string, b breakScan, l *language) bool {
 	for i := p.start; i < p.end; {
 		end, next, _ := b.next(text, i)
-		if s, e := space.Trim(text, i, end); s < e && l.hasStop(text, s, e) {
+		if s, e := trim(text, i, end); s < e && l.hasStop(text, s, e) {
 			return true
 		}
 		i = next
@@ -230,7 +294,7 @@ func (p paragraph) width(text string, b breakScan) int {
 	var hist [256]int32
 	for i := p.start; i < p.end; {
 		end, next, _ := b.next(text, i)
-		s, e := space.Trim(text, i, end)
+		s, e := trim(text, i, end)
 		hist[min(e-s, len(hist)-1)]++
 		i = next
 	}
