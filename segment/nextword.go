@@ -23,6 +23,24 @@ const (
 	wOther // any other symbol: bullets, currency, dashes followed by a symbol
 )
 
+// asciiClass is the class of a word that starts with an ASCII character
+// that is not punctuation nextWord looks through.
+var asciiClass = func() (t [utf8.RuneSelf]int) {
+	for c := range t {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			t[c] = wUpper
+		case c >= 'a' && c <= 'z':
+			t[c] = wLower
+		case c >= '0' && c <= '9':
+			t[c] = wDigit
+		default:
+			t[c] = wOther
+		}
+	}
+	return t
+}()
+
 // nextWord classifies what comes at k, looking through opening quotes and
 // brackets and through dashes.
 func (sc *scanner) nextWord(k int) word {
@@ -50,6 +68,11 @@ func (sc *scanner) nextWord(k int) word {
 		}
 		w := word{pos: k, class: wOther}
 		switch {
+		case r < utf8.RuneSelf:
+			w.class = asciiClass[r]
+			if w.class == wOther {
+				return w
+			}
 		case unicode.IsUpper(r) || unicode.IsTitle(r):
 			w.class = wUpper
 		case unicode.IsLower(r):
@@ -63,10 +86,14 @@ func (sc *scanner) nextWord(k int) word {
 		}
 		e := k + n
 		for e < sc.pEnd {
-			r, n := rune(text[e]), 1
-			if r >= utf8.RuneSelf {
-				r, n = utf8.DecodeRuneInString(text[e:])
+			if c := text[e]; c < utf8.RuneSelf {
+				if !isASCIIAlnum(c) { // no ASCII character is a mark
+					break
+				}
+				e++
+				continue
 			}
+			r, n := utf8.DecodeRuneInString(text[e:])
 			if !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) {
 				break
 			}

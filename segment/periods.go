@@ -55,6 +55,16 @@ func (sc *scanner) token(i int) (ws int, tok string) {
 func isNumber(tok string) bool {
 	digits := false
 	for _, r := range tok {
+		if r < utf8.RuneSelf { // the ASCII cases below, without the table searches
+			switch {
+			case r >= '0' && r <= '9':
+				digits = true
+			case r == '.' || r == ',' || r == ':' || r == '/' || r == '-' || r == '+' || r == '\'' || r == '#' || r == '%' || r == '$':
+			default:
+				return false
+			}
+			continue
+		}
 		switch {
 		case r >= '0' && r <= '9' || unicode.IsDigit(r):
 			digits = true
@@ -194,14 +204,15 @@ func (sc *scanner) periodEnds(i int, w word) bool {
 // abbrev returns the kind of abbreviation tok is, looking also at the part
 // after an elided article ("l'Avv").
 func (sc *scanner) abbrev(tok string) abbrKind {
-	var buf [24]byte
-	if key := lower(buf[:], tok); key != nil {
-		if k := sc.abbrevs[string(key)]; k != abbrNone {
-			return k
-		}
+	k, ascii := sc.abbrevs.lookup(tok)
+	if k != abbrNone {
+		return k
 	}
 	if i := strings.LastIndexByte(tok, '\''); i >= 0 && i+1 < len(tok) {
 		return sc.abbrev(tok[i+1:])
+	}
+	if ascii {
+		return abbrNone
 	}
 	if i := strings.LastIndex(tok, "’"); i >= 0 && i+len("’") < len(tok) {
 		return sc.abbrev(tok[i+len("’"):])

@@ -9,7 +9,7 @@ type scanner struct {
 	text     string
 	dst      []Span
 	lang     *language
-	abbrevs  map[string]abbrKind
+	abbrevs  *abbrevTable
 	punkt    *punktModel
 	newlines NewlineMode
 

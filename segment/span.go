@@ -272,12 +272,47 @@ func nextParagraph(text string, i int, b breakScan) (p paragraph, ok bool) {
 // terminated reports whether one of the lines of p holds one of l's
 // terminators.
 func (p paragraph) terminated(text string, b breakScan, l *language) bool {
+	if b.simple && !l.colon && !l.semi {
+		return p.terminatedSimple(text, l)
+	}
 	for i := p.start; i < p.end; {
 		end, next, _ := b.next(text, i)
 		if s, e := trim(text, i, end); s < e && l.hasStop(text, s, e) {
 			return true
 		}
 		i = next
+	}
+	return false
+}
+
+// terminatedSimple is terminated for a text whose only line breaks are
+// '\n' and '\r', in a language where no ASCII character but '.', '!' and
+// '?' ends a sentence: it passes over the lines that hold none of these
+// and no multi-byte rune in one scan, since hasStop cannot find a
+// terminator in them, and asks hasStop about the others.
+func (p paragraph) terminatedSimple(text string, l *language) bool {
+	ls, candidate := p.start, false
+	for i := p.start; ; i++ {
+		i = skipPlain(text, i, p.end)
+		if i >= p.end {
+			break
+		}
+		switch c := text[i]; {
+		case c == '\n' || c == '\r':
+			if candidate {
+				if s, e := trim(text, ls, i); s < e && l.hasStop(text, s, e) {
+					return true
+				}
+			}
+			ls, candidate = i+1, false
+		case c == '.' || c == '!' || c == '?' || c >= utf8.RuneSelf:
+			candidate = true
+		}
+	}
+	if candidate {
+		if s, e := trim(text, ls, p.end); s < e && l.hasStop(text, s, e) {
+			return true
+		}
 	}
 	return false
 }
