@@ -127,9 +127,14 @@ func alnumMarker(text string, k, end int) bool {
 	return j < end && (text[j] == '.' || text[j] == ')')
 }
 
-func isASCIIAlnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func isASCIIAlnum(c byte) bool { return asciiAlnum[c] }
+
+var asciiAlnum = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return t
+}()
 
 func atoi(s string) int {
 	n := 0

@@ -235,19 +235,19 @@ func skipAboveControls(text string, i int) int {
 type paragraph struct {
 	start, end int // trimmed bounds
 	next       int // where scanning for the following paragraph resumes
-	lines      int // number of lines
-	maxLine    int // length in bytes of the longest trimmed line
 }
 
 // nextParagraph finds the first paragraph at or after i, b being the
-// breakScan of text. Lines that hold only white space are blank.
+// breakScan of text. Lines that hold only white space are blank. It looks
+// at no more of each line than it must to tell that it is not blank.
 func nextParagraph(text string, i int, b breakScan) (p paragraph, ok bool) {
 	p.start = -1
+	lastStart, lastEnd := 0, 0 // the last non-blank line
 	for i < len(text) {
 		end, next, para := b.next(text, i)
-		s, e := trim(text, i, end)
+		s := skipSpace(text, i, end)
 		i = next
-		if s == e {
+		if s == end {
 			if p.start >= 0 {
 				break
 			}
@@ -256,17 +256,17 @@ func nextParagraph(text string, i int, b breakScan) (p paragraph, ok bool) {
 		if p.start < 0 {
 			p.start = s
 		}
-		p.end = e
-		p.lines++
-		if e-s > p.maxLine {
-			p.maxLine = e - s
-		}
+		lastStart, lastEnd = s, end
 		if para {
 			break
 		}
 	}
 	p.next = i
-	return p, p.start >= 0
+	if p.start < 0 {
+		return p, false
+	}
+	p.end = space.Back(text, lastStart, lastEnd)
+	return p, true
 }
 
 // terminated reports whether one of the lines of p holds one of l's
@@ -323,17 +323,20 @@ func (p paragraph) terminatedSimple(text string, l *language) bool {
 // document without blank lines do not distort it.
 func (p paragraph) width(text string, b breakScan) int {
 	const few = 16
-	if p.lines <= few {
-		return p.maxLine
-	}
 	var hist [256]int32
+	lines, maxLine := 0, 0
 	for i := p.start; i < p.end; {
 		end, next, _ := b.next(text, i)
 		s, e := trim(text, i, end)
 		hist[min(e-s, len(hist)-1)]++
+		lines++
+		maxLine = max(maxLine, e-s)
 		i = next
 	}
-	want := int32(p.lines - p.lines/10)
+	if lines <= few {
+		return maxLine
+	}
+	want := int32(lines - lines/10)
 	var n int32
 	for l, c := range hist {
 		n += c
@@ -341,7 +344,7 @@ func (p paragraph) width(text string, b breakScan) int {
 			return l
 		}
 	}
-	return p.maxLine
+	return maxLine
 }
 
 // Paragraphs returns the paragraphs of text: runs of lines separated by
