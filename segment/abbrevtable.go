@@ -9,6 +9,28 @@ import "unicode/utf8"
 // the lower-case bytes first and hashed them again.
 type abbrevTable struct {
 	slots []abbrevSlot // a power of two of them, at most half full
+	// seen has the bit seenBit sets for every ASCII key: a token whose bit
+	// is clear is no abbreviation, which most words before a period are
+	// not, and this tells without reading the whole token twice.
+	seen [seenWords]uint64
+}
+
+const seenWords = 64 // 4096 bits
+
+// seenBit returns the bit of a lower-case ASCII key of length n that
+// starts with first and ends with last.
+func seenBit(n int, first, last byte) (word int, bit uint64) {
+	h := uint(n)*0x9E3779B1 ^ uint(first)*0x85EBCA77 ^ uint(last)*0xC2B2AE3D
+	h ^= h >> 15
+	return int(h>>6) % seenWords, 1 << (h & 63)
+}
+
+// lowerASCII returns the lower case of the ASCII byte c.
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		c += 'a' - 'A'
+	}
+	return c
 }
 
 type abbrevSlot struct {
@@ -33,6 +55,10 @@ func newAbbrevTable(m map[string]abbrKind) *abbrevTable {
 			i = (i + 1) & uint64(n-1)
 		}
 		t.slots[i] = abbrevSlot{k, v}
+		if allASCII(k) {
+			w, b := seenBit(len(k), k[0], k[len(k)-1])
+			t.seen[w] |= b
+		}
 	}
 	return t
 }
@@ -54,19 +80,19 @@ func hashKey(k string) uint64 {
 // lookup returns the kind of abbreviation the lower-case form of tok is
 // (see lower), or abbrNone, and whether tok is ASCII.
 func (t *abbrevTable) lookup(tok string) (kind abbrKind, ascii bool) {
+	if len(tok) == 0 || !allASCII(tok) {
+		return t.lookupUnicode(tok), false
+	}
 	var buf [24]byte
+	if len(tok) > len(buf) {
+		return abbrNone, true // lower would not fit it either
+	}
+	if w, b := seenBit(len(tok), lowerASCII(tok[0]), lowerASCII(tok[len(tok)-1])); t.seen[w]&b == 0 {
+		return abbrNone, true
+	}
 	h := uint64(fnvOffset)
 	for i := 0; i < len(tok); i++ {
-		c := tok[i]
-		if c >= utf8.RuneSelf {
-			return t.lookupUnicode(tok), false
-		}
-		if i == len(buf) {
-			return abbrNone, allASCII(tok[i:]) // lower would not fit it either
-		}
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
+		c := lowerASCII(tok[i])
 		buf[i] = c
 		h = (h ^ uint64(c)) * fnvPrime
 	}

@@ -151,18 +151,17 @@ func AppendLines(dst []Span, text string) []Span {
 }
 
 // breakScan finds the line breaks of one text. Most texts hold no line
-// break but "\n", "\r\n" and "\r", all below 0x0E, which one test on a
-// word of eight bytes finds; a scan for every kind of break must also stop
-// at every byte of a multi-byte rune (curly quotes and dashes), for
-// U+0085, U+2028 and U+2029.
+// break but "\n", "\r\n", "\r", "\v" and "\f", all below 0x0E, which one
+// test on a word of eight bytes finds; a scan for every kind of break must
+// also stop at every byte of a multi-byte rune (curly quotes and dashes),
+// for U+0085, U+2028 and U+2029.
 type breakScan struct {
-	simple bool // no break but "\n", "\r\n" and "\r"
+	simple bool // no break but "\n", "\r\n", "\r", "\v" and "\f"
 }
 
 // newBreakScan looks at which kinds of line break text holds.
 func newBreakScan(text string) breakScan {
-	return breakScan{simple: strings.IndexByte(text, '\v') < 0 && strings.IndexByte(text, '\f') < 0 &&
-		!containsRare(text, "\u0085") && !containsRare(text, "\u2028") && !containsRare(text, "\u2029")}
+	return breakScan{simple: !containsRare(text, "\u0085") && !containsRare(text, "\u2028") && !containsRare(text, "\u2029")}
 }
 
 // containsRare is strings.Contains for a multi-byte sequence whose last
@@ -195,7 +194,7 @@ func (b breakScan) next(text string, i int) (end, next int, para bool) {
 			break
 		}
 		switch text[i] {
-		case '\n':
+		case '\n', '\v', '\f':
 			return i, i + 1, false
 		case '\r':
 			if i+1 < len(text) && text[i+1] == '\n' {
@@ -286,10 +285,10 @@ func (p paragraph) terminated(text string, b breakScan, l *language) bool {
 }
 
 // terminatedSimple is terminated for a text whose only line breaks are
-// '\n' and '\r', in a language where no ASCII character but '.', '!' and
-// '?' ends a sentence: it passes over the lines that hold none of these
-// and no multi-byte rune in one scan, since hasStop cannot find a
-// terminator in them, and asks hasStop about the others.
+// ASCII control characters, in a language where no ASCII character but
+// '.', '!' and '?' ends a sentence: it passes over the lines that hold none
+// of these and no multi-byte rune in one scan, since hasStop cannot find
+// a terminator in them, and asks hasStop about the others.
 func (p paragraph) terminatedSimple(text string, l *language) bool {
 	ls, candidate := p.start, false
 	for i := p.start; ; i++ {
@@ -298,7 +297,7 @@ func (p paragraph) terminatedSimple(text string, l *language) bool {
 			break
 		}
 		switch c := text[i]; {
-		case c == '\n' || c == '\r':
+		case c == '\n' || c == '\r' || c == '\v' || c == '\f':
 			if candidate {
 				if s, e := trim(text, ls, i); s < e && l.hasStop(text, s, e) {
 					return true
