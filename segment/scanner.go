@@ -17,7 +17,7 @@ type scanner struct {
 	pStart    int
 	pEnd      int
 	para      paragraph
-	breaks    breakScan
+	breaks    breakFinder
 	lowerMode int8 // lower-case text: 0 not yet known, 1 yes, -1 no
 	stopMode  int8 // the paragraph holds a sentence terminator: 0 not yet known, 1 yes, -1 no
 	lineMode  bool // every line break ends a sentence
@@ -106,7 +106,7 @@ func (sc *scanner) paragraph(p paragraph) {
 func (sc *scanner) stopless() bool {
 	if sc.stopMode == 0 {
 		sc.stopMode = -1
-		if sc.para.terminated(sc.text, sc.breaks, sc.lang) {
+		if sc.para.terminated(sc.text, sc.lang) {
 			sc.stopMode = 1
 		}
 	}

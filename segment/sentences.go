@@ -159,7 +159,7 @@ func (s *Segmenter) Sentences(text string) []Span { return s.AppendSentences(nil
 // AppendSentences appends the sentence spans of text to dst and returns the
 // extended slice. It allocates only to grow dst.
 func (s *Segmenter) AppendSentences(dst []Span, text string) []Span {
-	sc := scanner{text: text, dst: dst, breaks: newBreakScan(text)}
+	sc := scanner{text: text, dst: dst, breaks: newBreakFinder(text)}
 	if s == nil || s.lang == nil {
 		sc.lang, sc.abbrevs = englishRules()
 	} else {

@@ -111,57 +111,72 @@ func load64(text string, i int) uint64 {
 // where the line ends, the index where the next line starts and whether the
 // break is a paragraph separator. Without a break, it returns len(text) twice.
 func nextBreak(text string, i int) (end, next int, para bool) {
-	for ; i < len(text); i++ {
-		// Skip eight bytes at a time while none can start a break: all
-		// line breaks start with a byte below 0x0E or above 0x7F.
-		for i+8 <= len(text) {
-			w := load64(text, i)
-			if (w-0x0E0E0E0E0E0E0E0E)&^w&0x8080808080808080 != 0 || w&0x8080808080808080 != 0 {
-				break
-			}
-			i += 8
-		}
-		if i >= len(text) {
+	for i < len(text) {
+		j := skipToBreak(text, i)
+		if j >= len(text) {
 			break
 		}
-		if !breakLead[text[i]] {
-			continue
+		// text[j] is a control character or the last byte of what may be
+		// U+0085, U+2028 or U+2029.
+		switch c := text[j]; {
+		case c < 0x0E:
+			if ok, n, p := breakAt(text, j); ok {
+				return j, n, p
+			}
+		case c == 0x85:
+			if j-1 >= i && text[j-1] == 0xC2 {
+				return j - 1, j + 1, false
+			}
+		default: // 0xA8 or 0xA9
+			if j-2 >= i && text[j-2] == 0xE2 && text[j-1] == 0x80 {
+				return j - 2, j + 1, c == 0xA9
+			}
 		}
-		if ok, n, p := breakAt(text, i); ok {
-			return i, n, p
-		}
+		i = j + 1
 	}
 	return len(text), len(text), false
 }
 
-// Lines returns the non-blank lines of text, each trimmed of surrounding
-// white space. "\r\n" is one line break, like "\n"; a lone "\r", "\v", "\f",
-// U+0085, U+2028 and U+2029 also end a line.
-func Lines(text string) []Span { return AppendLines(nil, text) }
-
-// AppendLines appends the spans [Lines] would return to dst and returns the
-// extended slice.
-func AppendLines(dst []Span, text string) []Span {
-	for i := 0; i < len(text); {
-		end, next, _ := nextBreak(text, i)
-		dst = appendTrimmed(dst, text, i, end)
-		i = next
+// skipToBreak returns the index of the first byte at or after i that may
+// end a line break: a byte below 0x0E (all the ASCII breaks are) or the
+// last byte of U+0085, U+2028 or U+2029 (0x85, 0xA8, 0xA9), which most
+// texts do not hold, where a search for their first bytes would stop at
+// every curly quote and dash. It returns len(text) if there is none.
+func skipToBreak(text string, i int) int {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	for i+8 <= len(text) {
+		w := load64(text, i)
+		// The lowest byte whose high bit t sets is the first such byte;
+		// bytes after it may be marked by a borrow.
+		x, y := w^(ones*0x85), (w&(ones*0xFE))^(ones*0xA8)
+		t := ((w-ones*0x0E)&^w | (x-ones)&^x | (y-ones)&^y) & high
+		if t != 0 {
+			return i + bits.TrailingZeros64(t)>>3
+		}
+		i += 8
 	}
-	return dst
+	for ; i < len(text); i++ {
+		if c := text[i]; c < 0x0E || c == 0x85 || c == 0xA8 || c == 0xA9 {
+			return i
+		}
+	}
+	return len(text)
 }
 
-// breakScan finds the line breaks of one text. Most texts hold no line
-// break but "\n", "\r\n", "\r", "\v" and "\f", all below 0x0E, which one
-// test on a word of eight bytes finds; a scan for every kind of break must
-// also stop at every byte of a multi-byte rune (curly quotes and dashes),
-// for U+0085, U+2028 and U+2029.
-type breakScan struct {
-	simple bool // no break but "\n", "\r\n", "\r", "\v" and "\f"
-}
+// breakFinder finds the line breaks of one text. Most texts hold none of
+// U+0085, U+2028 and U+2029, and for them a scan for bytes below 0x0E
+// finds every break with a third of nextBreak's work on each word; whether
+// a text holds any is worth working out with strings.IndexByte when it is
+// long.
+type breakFinder bool // true if the text holds only ASCII line breaks
 
-// newBreakScan looks at which kinds of line break text holds.
-func newBreakScan(text string) breakScan {
-	return breakScan{simple: !containsRare(text, "\u0085") && !containsRare(text, "\u2028") && !containsRare(text, "\u2029")}
+func newBreakFinder(text string) breakFinder {
+	const long = 256
+	return breakFinder(len(text) >= long &&
+		!containsRare(text, "\u0085") && !containsRare(text, "\u2028") && !containsRare(text, "\u2029"))
 }
 
 // containsRare is strings.Contains for a multi-byte sequence whose last
@@ -183,44 +198,35 @@ func containsRare(text, seq string) bool {
 	return false
 }
 
-// next is nextBreak for the text b was made for.
-func (b breakScan) next(text string, i int) (end, next int, para bool) {
-	if !b.simple {
+// next is nextBreak for the text f was made for.
+func (f breakFinder) next(text string, i int) (end, next int, para bool) {
+	if !f {
 		return nextBreak(text, i)
 	}
 	for i < len(text) {
-		i = skipAboveControls(text, i)
+		i = skipToControl(text, i)
 		if i >= len(text) {
 			break
 		}
-		switch text[i] {
-		case '\n', '\v', '\f':
-			return i, i + 1, false
-		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
-				return i, i + 2, false
-			}
-			return i, i + 1, false
+		if ok, n, p := breakAt(text, i); ok {
+			return i, n, p
 		}
 		i++
 	}
 	return len(text), len(text), false
 }
 
-// skipAboveControls returns the index of the first byte below 0x0E at or
-// after i, or a few bytes before the end of text if none comes before
-// them.
-func skipAboveControls(text string, i int) int {
+// skipToControl returns the index of the first byte below 0x0E at or after
+// i, or len(text).
+func skipToControl(text string, i int) int {
 	const (
 		ones = 0x0101010101010101
 		high = 0x8080808080808080
 	)
 	for i+8 <= len(text) {
 		w := load64(text, i)
-		// The lowest byte whose high bit t sets is the first below 0x0E;
-		// bytes after it may be marked by the borrow.
 		if t := (w - ones*0x0E) &^ w & high; t != 0 {
-			return i + bits.TrailingZeros64(t)>>3
+			return i + bits.TrailingZeros64(t)>>3 // as in skipToBreak
 		}
 		i += 8
 	}
@@ -230,20 +236,36 @@ func skipAboveControls(text string, i int) int {
 	return i
 }
 
+// Lines returns the non-blank lines of text, each trimmed of surrounding
+// white space. "\r\n" is one line break, like "\n"; a lone "\r", "\v", "\f",
+// U+0085, U+2028 and U+2029 also end a line.
+func Lines(text string) []Span { return AppendLines(nil, text) }
+
+// AppendLines appends the spans [Lines] would return to dst and returns the
+// extended slice.
+func AppendLines(dst []Span, text string) []Span {
+	for i := 0; i < len(text); {
+		end, next, _ := nextBreak(text, i)
+		dst = appendTrimmed(dst, text, i, end)
+		i = next
+	}
+	return dst
+}
+
 // paragraph is a run of non-blank lines.
 type paragraph struct {
 	start, end int // trimmed bounds
 	next       int // where scanning for the following paragraph resumes
 }
 
-// nextParagraph finds the first paragraph at or after i, b being the
-// breakScan of text. Lines that hold only white space are blank. It looks
+// nextParagraph finds the first paragraph at or after i, f being the
+// breakFinder of text. Lines that hold only white space are blank. It looks
 // at no more of each line than it must to tell that it is not blank.
-func nextParagraph(text string, i int, b breakScan) (p paragraph, ok bool) {
+func nextParagraph(text string, i int, f breakFinder) (p paragraph, ok bool) {
 	p.start = -1
 	lastStart, lastEnd := 0, 0 // the last non-blank line
 	for i < len(text) {
-		end, next, para := b.next(text, i)
+		end, next, para := f.next(text, i)
 		s := skipSpace(text, i, end)
 		i = next
 		if s == end {
@@ -269,63 +291,61 @@ func nextParagraph(text string, i int, b breakScan) (p paragraph, ok bool) {
 }
 
 // terminated reports whether one of the lines of p holds one of l's
-// terminators.
-func (p paragraph) terminated(text string, b breakScan, l *language) bool {
-	if b.simple && !l.colon && !l.semi {
-		return p.terminatedSimple(text, l)
-	}
-	for i := p.start; i < p.end; {
-		end, next, _ := b.next(text, i)
-		if s, e := trim(text, i, end); s < e && l.hasStop(text, s, e) {
-			return true
+// terminators. In most languages no ASCII character but '.', '!' and '?'
+// ends a sentence, and it passes in one scan over the lines that hold none
+// of these and no multi-byte rune but U+2000 to U+2025 (dashes and curly
+// quotes), since hasStop cannot find a terminator in them, asking hasStop
+// about the others only.
+func (p paragraph) terminated(text string, l *language) bool {
+	if l.colon || l.semi {
+		for i := p.start; i < p.end; {
+			end, next, _ := nextBreak(text, i)
+			if s, e := trim(text, i, end); s < e && l.hasStop(text, s, e) {
+				return true
+			}
+			i = next
 		}
-		i = next
+		return false
 	}
-	return false
-}
-
-// terminatedSimple is terminated for a text whose only line breaks are
-// ASCII control characters, in a language where no ASCII character but
-// '.', '!' and '?' ends a sentence: it passes over the lines that hold none
-// of these and no multi-byte rune in one scan, since hasStop cannot find
-// a terminator in them, and asks hasStop about the others.
-func (p paragraph) terminatedSimple(text string, l *language) bool {
+	stops := func(ls, le int) bool {
+		s, e := trim(text, ls, le)
+		return s < e && l.hasStop(text, s, e)
+	}
 	ls, candidate := p.start, false
-	for i := p.start; ; i++ {
+	for i := p.start; i < p.end; {
 		i = skipPlain(text, i, p.end)
 		if i >= p.end {
 			break
 		}
-		switch c := text[i]; {
-		case c == '\n' || c == '\r' || c == '\v' || c == '\f':
-			if candidate {
-				if s, e := trim(text, ls, i); s < e && l.hasStop(text, s, e) {
-					return true
-				}
+		if ok, next, _ := breakAt(text, i); ok {
+			if candidate && stops(ls, i) {
+				return true
 			}
-			ls, candidate = i+1, false
+			ls, candidate, i = next, false, next
+			continue
+		}
+		switch c := text[i]; {
+		case c == 0xE2 && punctuation(text, i):
+			i += 3 // a curly quote or a dash, which hasStop passes over
+			continue
 		case c == '.' || c == '!' || c == '?' || c >= utf8.RuneSelf:
 			candidate = true
 		}
+		i++
 	}
-	if candidate {
-		if s, e := trim(text, ls, p.end); s < e && l.hasStop(text, s, e) {
-			return true
-		}
-	}
-	return false
+	return candidate && stops(ls, p.end)
 }
 
 // width estimates the width the lines of p were wrapped at: the length of
 // its longest line, or for a long paragraph the length that nine lines in
 // ten do not exceed, so that a few overlong lines (titles, URLs) in a
 // document without blank lines do not distort it.
-func (p paragraph) width(text string, b breakScan) int {
+func (p paragraph) width(text string, f breakFinder) int {
 	const few = 16
 	var hist [256]int32
 	lines, maxLine := 0, 0
 	for i := p.start; i < p.end; {
-		end, next, _ := b.next(text, i)
+		end, next, _ := f.next(text, i)
 		s, e := trim(text, i, end)
 		hist[min(e-s, len(hist)-1)]++
 		lines++
@@ -355,9 +375,9 @@ func Paragraphs(text string) []Span { return AppendParagraphs(nil, text) }
 // AppendParagraphs appends the spans [Paragraphs] would return to dst and
 // returns the extended slice.
 func AppendParagraphs(dst []Span, text string) []Span {
-	b := newBreakScan(text)
+	f := newBreakFinder(text)
 	for i := 0; i < len(text); {
-		p, ok := nextParagraph(text, i, b)
+		p, ok := nextParagraph(text, i, f)
 		if !ok {
 			break
 		}
