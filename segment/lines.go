@@ -173,20 +173,26 @@ func (l *language) hasStop(text string, s, e int) bool {
 				continue
 			}
 		}
-		j := i + n
-		for j < e {
-			r, n := utf8.DecodeRuneInString(text[j:e])
-			if r != '.' && r != '!' && r != '?' && !isCloser(r) && !isInvisible(r) {
-				break
-			}
-			j += n
-		}
+		j := stopRun(text, i+n, e)
 		if j < e && (text[j] == ' ' || text[j] == '\t') {
 			return true
 		}
 		i = j
 	}
 	return false
+}
+
+// stopRun returns the end of the run of terminators, closing quotes and
+// brackets and invisible characters that starts at j, before e.
+func stopRun(text string, j, e int) int {
+	for j < e {
+		r, n := utf8.DecodeRuneInString(text[j:e])
+		if r != '.' && r != '!' && r != '?' && !isCloser(r) && !isInvisible(r) {
+			break
+		}
+		j += n
+	}
+	return j
 }
 
 // lineEnds reports whether the trimmed line text[s:e] ends with a sentence

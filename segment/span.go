@@ -291,11 +291,11 @@ func nextParagraph(text string, i int, f breakFinder) (p paragraph, ok bool) {
 }
 
 // terminated reports whether one of the lines of p holds one of l's
-// terminators. In most languages no ASCII character but '.', '!' and '?'
-// ends a sentence, and it passes in one scan over the lines that hold none
-// of these and no multi-byte rune but U+2000 to U+2025 (dashes and curly
-// quotes), since hasStop cannot find a terminator in them, asking hasStop
-// about the others only.
+// terminators (see hasStop). In most languages no ASCII character but '.',
+// '!' and '?' ends a sentence, and it answers in one scan: yes at the first
+// of these followed by a space, and at the end of a line that holds one,
+// or a multi-byte rune other than U+2000 to U+2025 (dashes and curly
+// quotes), what hasStop says of it; other lines cannot hold a terminator.
 func (p paragraph) terminated(text string, l *language) bool {
 	if l.colon || l.semi {
 		for i := p.start; i < p.end; {
@@ -328,7 +328,15 @@ func (p paragraph) terminated(text string, l *language) bool {
 		case c == 0xE2 && punctuation(text, i):
 			i += 3 // a curly quote or a dash, which hasStop passes over
 			continue
-		case c == '.' || c == '!' || c == '?' || c >= utf8.RuneSelf:
+		case c == '.' || c == '!' || c == '?':
+			// hasStop would find this terminator followed by a space, or
+			// if the space ends the line, find that the line ends with it.
+			j := stopRun(text, i+1, p.end)
+			if j < p.end && (text[j] == ' ' || text[j] == '\t') {
+				return true
+			}
+			candidate = true
+		case c >= utf8.RuneSelf:
 			candidate = true
 		}
 		i++
