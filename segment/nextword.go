@@ -50,21 +50,23 @@ func (sc *scanner) nextWord(k int) word {
 		if r >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(text[k:])
 		}
-		switch {
-		case r == '"' || r == '\'' || r == '(' || r == '[' || r == '{' || r == '“' || r == '‘' || r == '«' ||
-			r == '‹' || r == '¿' || r == '¡' || r == '„' || r == '‚' || r == '「' || r == '『' || r == '（' ||
-			r == '《' || r == '〈' || r == '【' || isInvisible(r):
-			k += n
-			continue
-		case (r == '’' || r == '\'') && k+n < sc.pEnd && isASCIIAlnum(text[k+n]):
-			k += n // an elision: "’Tis"
-			continue
-		case r == '-' || r == '–' || r == '—':
-			k = skipSpace(text, k+n, sc.pEnd)
-			continue
-		case r == ',' || r == ';' || r == ':' || r == ')' || r == ']' || r == '}' || r == '%' || r == '/' ||
-			r == '’' || r == '”' || r == '»' || r == '›' || r == '」' || r == '』' || r == '）':
-			return word{pos: k, end: k, class: wCont}
+		if r >= utf8.RuneSelf || !asciiAlnum[r] { // none of these is a letter or digit
+			switch {
+			case r == '"' || r == '\'' || r == '(' || r == '[' || r == '{' || r == '“' || r == '‘' || r == '«' ||
+				r == '‹' || r == '¿' || r == '¡' || r == '„' || r == '‚' || r == '「' || r == '『' || r == '（' ||
+				r == '《' || r == '〈' || r == '【' || isInvisible(r):
+				k += n
+				continue
+			case (r == '’' || r == '\'') && k+n < sc.pEnd && isASCIIAlnum(text[k+n]):
+				k += n // an elision: "’Tis"
+				continue
+			case r == '-' || r == '–' || r == '—':
+				k = skipSpace(text, k+n, sc.pEnd)
+				continue
+			case r == ',' || r == ';' || r == ':' || r == ')' || r == ']' || r == '}' || r == '%' || r == '/' ||
+				r == '’' || r == '”' || r == '»' || r == '›' || r == '」' || r == '』' || r == '）':
+				return word{pos: k, end: k, class: wCont}
+			}
 		}
 		w := word{pos: k, class: wOther}
 		switch {

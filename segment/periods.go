@@ -33,14 +33,14 @@ func (sc *scanner) token(i int) (ws int, tok string) {
 		ws -= n
 	}
 	s, e := ws, i
-	for s < e {
+	for s < e && !isASCIIAlnum(text[s]) { // most tokens start with a letter
 		r, n := utf8.DecodeRuneInString(text[s:e])
 		if r != '(' && r != '[' && r != '"' && r != '\'' && r != '“' && r != '‘' && r != '«' && r != '„' && r != '¿' && r != '¡' && !isInvisible(r) {
 			break
 		}
 		s += n
 	}
-	for e > s {
+	for e > s && text[e-1] >= utf8.RuneSelf { // no ASCII character is invisible
 		r, n := utf8.DecodeLastRuneInString(text[s:e])
 		if !isInvisible(r) {
 			break
@@ -80,6 +80,9 @@ func isNumber(tok string) bool {
 // isMultiPeriod reports whether tok looks like "U.S", "e.g", "Ph.D" or
 // "a.m": letter groups of one to three letters joined by periods.
 func isMultiPeriod(tok string) bool {
+	if strings.IndexByte(tok, '.') < 0 {
+		return false // no group ends: most tokens
+	}
 	groups, n := 0, 0
 	for _, r := range tok {
 		switch {

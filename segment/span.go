@@ -174,7 +174,7 @@ func skipToBreak(text string, i int) int {
 type breakFinder bool // true if the text holds only ASCII line breaks
 
 func newBreakFinder(text string) breakFinder {
-	const long = 256
+	const long = 96
 	return breakFinder(len(text) >= long &&
 		!containsRare(text, "\u0085") && !containsRare(text, "\u2028") && !containsRare(text, "\u2029"))
 }
