@@ -141,11 +141,15 @@ func skipPlain(text string, i, end int) int {
 	)
 	for i+8 <= end {
 		w := load64(text, i)
-		// A byte's high bit is set in t where the byte is high, below 0x0E
-		// or one of the three terminators, and possibly in the bytes after
-		// such a byte (a borrow): the lowest set bit marks the first one.
+		// A byte's high bit is set in t where the byte is below 0x0E, one
+		// of the three terminators (a zero byte of d, b or q) or high (at
+		// least two of d, b and q are then above 0x80), and possibly in
+		// the bytes after such a byte (a borrow): the lowest set bit marks
+		// the first one. No other byte of d, b or q reaches 0x80 when one
+		// is subtracted, which is why the usual zero-byte test needs no
+		// "&^ d" here.
 		d, b, q := w^(ones*'.'), w^(ones*'!'), w^(ones*'?')
-		t := (w - ones*0x0E) | w | (d-ones)&^d | (b-ones)&^b | (q-ones)&^q
+		t := (w - ones*0x0E) | (d - ones) | (b - ones) | (q - ones)
 		if t&high != 0 {
 			return i + bits.TrailingZeros64(t&high)>>3
 		}
