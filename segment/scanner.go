@@ -1,9 +1,5 @@
 package segment
 
-import (
-	"math/bits"
-)
-
 // scanner finds the sentences of one text, paragraph by paragraph.
 type scanner struct {
 	text     string
@@ -12,12 +8,12 @@ type scanner struct {
 	abbrevs  *abbrevTable
 	punkt    *punktModel
 	newlines NewlineMode
+	breaks   breakFinder // of text
 
 	// The current paragraph.
 	pStart    int
 	pEnd      int
 	para      paragraph
-	breaks    breakFinder
 	lowerMode int8 // lower-case text: 0 not yet known, 1 yes, -1 no
 	stopMode  int8 // the paragraph holds a sentence terminator: 0 not yet known, 1 yes, -1 no
 	lineMode  bool // every line break ends a sentence
@@ -135,27 +131,22 @@ func punctuation(text string, i int) bool {
 // the last few bytes before end, and returns the index of the first of
 // them; the caller's loop does.
 func skipPlain(text string, i, end int) int {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	for i+8 <= end {
-		w := load64(text, i)
-		// A byte's high bit is set in t where the byte is below 0x0E, one
-		// of the three terminators (a zero byte of d, b or q) or high (at
-		// least two of d, b and q are then above 0x80), and possibly in
-		// the bytes after such a byte (a borrow): the lowest set bit marks
-		// the first one. No other byte of d, b or q reaches 0x80 when one
-		// is subtracted, which is why the usual zero-byte test needs no
-		// "&^ d" here.
-		d, b, q := w^(ones*'.'), w^(ones*'!'), w^(ones*'?')
-		t := (w - ones*0x0E) | (d - ones) | (b - ones) | (q - ones)
-		if t&high != 0 {
-			return i + bits.TrailingZeros64(t&high)>>3
+	for ; i+8 <= end; i += 8 {
+		if t := plainStops(load64(text, i)); t != 0 {
+			return i + firstMarked(t)
 		}
-		i += 8
 	}
 	return i
+}
+
+// plainStops marks the bytes of w that skipPlain stops at: below 0x0E, one
+// of the three terminators (a zero byte of d, b or q) or high (at least two
+// of d, b and q are then above 0x80). No other byte of d, b or q reaches
+// 0x80 when one is subtracted, which is why the usual zero-byte test needs
+// no "&^ d" here.
+func plainStops(w uint64) uint64 {
+	d, b, q := w^(lowBytes*'.'), w^(lowBytes*'!'), w^(lowBytes*'?')
+	return ((w - lowBytes*0x0E) | (d - lowBytes) | (b - lowBytes) | (q - lowBytes)) & highBits
 }
 
 // cut ends the current sentence at end and starts the next one at next.

@@ -73,9 +73,6 @@ func visibleBefore(text string, s, e int) bool {
 // SEPARATOR and U+2029 PARAGRAPH SEPARATOR. The last one also ends a
 // paragraph.
 
-// breakLead marks the bytes that may start a line break.
-var breakLead = [256]bool{'\n': true, '\v': true, '\f': true, '\r': true, 0xC2: true, 0xE2: true}
-
 // breakAt reports whether a line break starts at text[i] and returns the
 // index just past it and whether it is a paragraph separator.
 func breakAt(text string, i int) (ok bool, next int, para bool) {
@@ -98,6 +95,27 @@ func breakAt(text string, i int) (ok bool, next int, para bool) {
 	}
 	return false, i, false
 }
+
+// The word-at-a-time scans read eight bytes as one little-endian word and
+// mark the bytes they look for with the high bit of the byte. A mark may
+// also fall on a byte after a marked one (a borrow from the subtraction
+// that made it), so only the lowest mark of a word is exact.
+const (
+	lowBytes = 0x0101010101010101 // 1 in every byte
+	highBits = 0x8080808080808080 // the high bit of every byte
+)
+
+// controlBytes marks the bytes of w below 0x0E.
+func controlBytes(w uint64) uint64 { return (w - lowBytes*0x0E) &^ w & highBits }
+
+// breakBytes marks the bytes of w below 0x0E, 0x85, 0xA8 and 0xA9.
+func breakBytes(w uint64) uint64 {
+	x, y := w^(lowBytes*0x85), (w&(lowBytes*0xFE))^(lowBytes*0xA8)
+	return controlBytes(w) | ((x-lowBytes)&^x|(y-lowBytes)&^y)&highBits
+}
+
+// firstMarked returns the index in its word of the lowest marked byte of t.
+func firstMarked(t uint64) int { return bits.TrailingZeros64(t) >> 3 }
 
 // load64 reads text[i:i+8] as a little-endian word. Slicing first leaves
 // one bounds check where indexing text[i+k] needed eight.
@@ -143,20 +161,10 @@ func nextBreak(text string, i int) (end, next int, para bool) {
 // texts do not hold, where a search for their first bytes would stop at
 // every curly quote and dash. It returns len(text) if there is none.
 func skipToBreak(text string, i int) int {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	for i+8 <= len(text) {
-		w := load64(text, i)
-		// The lowest byte whose high bit t sets is the first such byte;
-		// bytes after it may be marked by a borrow.
-		x, y := w^(ones*0x85), (w&(ones*0xFE))^(ones*0xA8)
-		t := ((w-ones*0x0E)&^w | (x-ones)&^x | (y-ones)&^y) & high
-		if t != 0 {
-			return i + bits.TrailingZeros64(t)>>3
+	for ; i+8 <= len(text); i += 8 {
+		if t := breakBytes(load64(text, i)); t != 0 {
+			return i + firstMarked(t)
 		}
-		i += 8
 	}
 	for ; i < len(text); i++ {
 		if c := text[i]; c < 0x0E || c == 0x85 || c == 0xA8 || c == 0xA9 {
@@ -168,9 +176,9 @@ func skipToBreak(text string, i int) int {
 
 // breakFinder finds the line breaks of one text. Most texts hold none of
 // U+0085, U+2028 and U+2029, and for them a scan for bytes below 0x0E
-// finds every break with a third of nextBreak's work on each word; whether
-// a text holds any is worth working out with strings.IndexByte when it is
-// long.
+// finds every break with less than half of nextBreak's work on each word;
+// whether a text holds any is worth working out with strings.IndexByte
+// when it is not short.
 type breakFinder bool // true if the text holds only ASCII line breaks
 
 func newBreakFinder(text string) breakFinder {
@@ -219,16 +227,10 @@ func (f breakFinder) next(text string, i int) (end, next int, para bool) {
 // skipToControl returns the index of the first byte below 0x0E at or after
 // i, or len(text).
 func skipToControl(text string, i int) int {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	for i+8 <= len(text) {
-		w := load64(text, i)
-		if t := (w - ones*0x0E) &^ w & high; t != 0 {
-			return i + bits.TrailingZeros64(t)>>3 // as in skipToBreak
+	for ; i+8 <= len(text); i += 8 {
+		if t := controlBytes(load64(text, i)); t != 0 {
+			return i + firstMarked(t)
 		}
-		i += 8
 	}
 	for i < len(text) && text[i] >= 0x0E {
 		i++
