@@ -42,6 +42,15 @@ type language struct {
 	quotes   bool                // no boundary inside „…“ and «…» quotations
 	ordinals bool                // "XII. Pluku" and "7. Apríla" are ordinals
 	class    [256]uint8          // byte classes for the scanner
+
+	tableOnce sync.Once
+	table     *abbrevTable // languageAbbrevs(l), built on first use
+}
+
+// abbrevTable returns the table of languageAbbrevs(l).
+func (l *language) abbrevTable() *abbrevTable {
+	l.tableOnce.Do(func() { l.table = newAbbrevTable(languageAbbrevs(l)) })
+	return l.table
 }
 
 // Byte classes of the sentence scanner. Bytes of class 0 never matter.
@@ -162,6 +171,18 @@ func generic() *language {
 }
 
 func english() *language { return tailored()["en"] }
+
+var (
+	englishRulesOnce sync.Once
+	englishLang      *language
+)
+
+// englishRules returns the rules and abbreviations of the default
+// segmenter, looked up once rather than on every call.
+func englishRules() (*language, *abbrevTable) {
+	englishRulesOnce.Do(func() { englishLang = english() })
+	return englishLang, englishLang.abbrevTable()
+}
 
 // lookupLanguage returns the rules for a BCP 47 language tag such as "en",
 // "en-GB" or "zh_Hant". ok is false if the tag is malformed.

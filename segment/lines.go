@@ -16,7 +16,7 @@ func (sc *scanner) lineBreak(i, next int) int {
 	if sc.newlines == NewlineSpace {
 		return next
 	}
-	k := space.Skip(sc.text, next, sc.pEnd)
+	k := skipSpace(sc.text, next, sc.pEnd)
 	if sc.lineMode || sc.hardBreak(ls, i, k) {
 		sc.cut(i, k)
 		sc.lineStart = k
@@ -32,11 +32,11 @@ const shortLine = 40
 // ls and ends at i and the line whose text starts at k ends a sentence.
 func (sc *scanner) hardBreak(ls, i, k int) bool {
 	text := sc.text
-	s, e := space.Trim(text, ls, i)
+	s, e := trim(text, ls, i)
 	if s >= e || k >= sc.pEnd {
 		return false
 	}
-	switch k1, k2 := sc.lineKind(s), sc.lineKind(k); {
+	switch k1, k2 := sc.lineKindAt(s), sc.lineKindAt(k); {
 	case k2 == lineQuote:
 		return k1 != lineQuote // a quote goes on over its lines
 	case k2 != lineText, k1 == lineQuote, k1 == lineHeading, k1 == lineTable, k1 == lineFence, k1 == lineRule:
@@ -44,12 +44,12 @@ func (sc *scanner) hardBreak(ls, i, k int) bool {
 	case k1 == lineItem:
 		return sc.nextWord(k).class != wLower // an item ends, unless it goes on in lower case
 	}
-	if sc.noStops {
+	if sc.stopless() {
 		// Without terminators, the lines are items of their own (a list,
 		// an address, code) unless they are wrapped prose: a wrapped line
 		// is long, and the next word did not fit on it.
 		w := sc.nextWord(k)
-		return e-s < shortLine || (e-s)+1+(w.end-w.pos) <= sc.width
+		return e-s < shortLine || (e-s)+1+(w.end-w.pos) <= sc.lineWidth()
 	}
 	// A short line that looks like a heading: capitalised, no punctuation
 	// at its end, and followed by a capitalised line, while the next word
@@ -69,10 +69,10 @@ func (sc *scanner) hardBreak(ls, i, k int) bool {
 		return false
 	}
 	fits := (e - s) + 1 + (w.end - w.pos)
-	if fw := sc.nextWord(s); fw.end-fw.pos > 1 && text[fw.pos:fw.end] == text[w.pos:w.end] && fits <= sc.width {
+	if fw := sc.nextWord(s); fw.end-fw.pos > 1 && text[fw.pos:fw.end] == text[w.pos:w.end] && fits <= sc.lineWidth() {
 		return true // parallel lines: "Chapter IV. ...", "Chapter V. ..."
 	}
-	return fits <= sc.width*4/5
+	return fits <= sc.lineWidth()*4/5
 }
 
 // Kinds of line, by how they start.
@@ -86,10 +86,22 @@ const (
 	lineRule    // "---", "***", "===" (a thematic break or setext underline)
 )
 
+// lineKindAt is lineKind, remembering the last answer: the line after
+// one break is the line before the next.
+func (sc *scanner) lineKindAt(k int) int {
+	if k != sc.kindAt {
+		sc.kindAt, sc.kind = k, sc.lineKind(k)
+	}
+	return sc.kind
+}
+
 // lineKind classifies the line whose text starts at k.
 func (sc *scanner) lineKind(k int) int {
 	text := sc.text
 	c := text[k]
+	if isASCIIAlnum(c) && !alnumMarker(text, k, sc.pEnd) {
+		return lineText // a word: no list marker, and none of the cases below
+	}
 	next := byte(' ')
 	if k+1 < sc.pEnd {
 		next = text[k+1]
@@ -147,7 +159,7 @@ func (l *language) hasStop(text string, s, e int) bool {
 	for i := s; i < e; {
 		c := text[i]
 		if c != '.' && c != '!' && c != '?' && c < utf8.RuneSelf {
-			i++
+			i = skipPlain(text, i+1, e)
 			continue
 		}
 		r, n := rune(c), 1
@@ -161,20 +173,26 @@ func (l *language) hasStop(text string, s, e int) bool {
 				continue
 			}
 		}
-		j := i + n
-		for j < e {
-			r, n := utf8.DecodeRuneInString(text[j:e])
-			if r != '.' && r != '!' && r != '?' && !isCloser(r) && !isInvisible(r) {
-				break
-			}
-			j += n
-		}
+		j := stopRun(text, i+n, e)
 		if j < e && (text[j] == ' ' || text[j] == '\t') {
 			return true
 		}
 		i = j
 	}
 	return false
+}
+
+// stopRun returns the end of the run of terminators, closing quotes and
+// brackets and invisible characters that starts at j, before e.
+func stopRun(text string, j, e int) int {
+	for j < e {
+		r, n := utf8.DecodeRuneInString(text[j:e])
+		if r != '.' && r != '!' && r != '?' && !isCloser(r) && !isInvisible(r) {
+			break
+		}
+		j += n
+	}
+	return j
 }
 
 // lineEnds reports whether the trimmed line text[s:e] ends with a sentence

@@ -3,6 +3,7 @@ package segment
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/internal/listmark"
 	"github.com/ragkit/ragkit/internal/space"
@@ -17,6 +18,18 @@ import (
 // item"). A bullet alone ("• apples • pears") works the same way.
 func (sc *scanner) listMarker(p int) {
 	if p >= sc.pEnd {
+		return
+	}
+	switch c := sc.text[p]; {
+	case c >= utf8.RuneSelf:
+		if c != 0xE2 { // every Unicode bullet starts with 0xE2
+			return
+		}
+	case isASCIIAlnum(c):
+		if !alnumMarker(sc.text, p, sc.pEnd) {
+			return
+		}
+	case !listmark.IsASCIIBullet(c):
 		return
 	}
 	m, ok := listmark.Parse(sc.text[p:sc.pEnd])
@@ -101,9 +114,27 @@ func (sc *scanner) findItem(from int, marker, style, bullet string) {
 	}
 }
 
-func isASCIIAlnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+// alnumMarker reports whether text[k:end], which starts with an ASCII
+// letter or digit, may start a numbered list marker: one to six letters
+// and digits, then '.' or ')'. listmark.Parse and listmark.Item refuse
+// anything else, and most sentences and lines start with a word, which
+// this tells at a glance.
+func alnumMarker(text string, k, end int) bool {
+	j := k
+	for j < end && j-k < 6 && isASCIIAlnum(text[j]) {
+		j++
+	}
+	return j < end && (text[j] == '.' || text[j] == ')')
 }
+
+func isASCIIAlnum(c byte) bool { return asciiAlnum[c] }
+
+var asciiAlnum = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return t
+}()
 
 func atoi(s string) int {
 	n := 0

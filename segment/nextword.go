@@ -3,8 +3,6 @@ package segment
 import (
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/ragkit/ragkit/internal/space"
 )
 
 // word describes the word after a possible boundary.
@@ -25,6 +23,24 @@ const (
 	wOther // any other symbol: bullets, currency, dashes followed by a symbol
 )
 
+// asciiClass is the class of a word that starts with an ASCII character
+// that is not punctuation nextWord looks through.
+var asciiClass = func() (t [utf8.RuneSelf]int) {
+	for c := range t {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			t[c] = wUpper
+		case c >= 'a' && c <= 'z':
+			t[c] = wLower
+		case c >= '0' && c <= '9':
+			t[c] = wDigit
+		default:
+			t[c] = wOther
+		}
+	}
+	return t
+}()
+
 // nextWord classifies what comes at k, looking through opening quotes and
 // brackets and through dashes.
 func (sc *scanner) nextWord(k int) word {
@@ -34,24 +50,31 @@ func (sc *scanner) nextWord(k int) word {
 		if r >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(text[k:])
 		}
-		switch {
-		case r == '"' || r == '\'' || r == '(' || r == '[' || r == '{' || r == '“' || r == '‘' || r == '«' ||
-			r == '‹' || r == '¿' || r == '¡' || r == '„' || r == '‚' || r == '「' || r == '『' || r == '（' ||
-			r == '《' || r == '〈' || r == '【' || isInvisible(r):
-			k += n
-			continue
-		case (r == '’' || r == '\'') && k+n < sc.pEnd && isASCIIAlnum(text[k+n]):
-			k += n // an elision: "’Tis"
-			continue
-		case r == '-' || r == '–' || r == '—':
-			k = space.Skip(text, k+n, sc.pEnd)
-			continue
-		case r == ',' || r == ';' || r == ':' || r == ')' || r == ']' || r == '}' || r == '%' || r == '/' ||
-			r == '’' || r == '”' || r == '»' || r == '›' || r == '」' || r == '』' || r == '）':
-			return word{pos: k, end: k, class: wCont}
+		if r >= utf8.RuneSelf || !asciiAlnum[r] { // none of these is a letter or digit
+			switch {
+			case r == '"' || r == '\'' || r == '(' || r == '[' || r == '{' || r == '“' || r == '‘' || r == '«' ||
+				r == '‹' || r == '¿' || r == '¡' || r == '„' || r == '‚' || r == '「' || r == '『' || r == '（' ||
+				r == '《' || r == '〈' || r == '【' || isInvisible(r):
+				k += n
+				continue
+			case (r == '’' || r == '\'') && k+n < sc.pEnd && isASCIIAlnum(text[k+n]):
+				k += n // an elision: "’Tis"
+				continue
+			case r == '-' || r == '–' || r == '—':
+				k = skipSpace(text, k+n, sc.pEnd)
+				continue
+			case r == ',' || r == ';' || r == ':' || r == ')' || r == ']' || r == '}' || r == '%' || r == '/' ||
+				r == '’' || r == '”' || r == '»' || r == '›' || r == '」' || r == '』' || r == '）':
+				return word{pos: k, end: k, class: wCont}
+			}
 		}
 		w := word{pos: k, class: wOther}
 		switch {
+		case r < utf8.RuneSelf:
+			w.class = asciiClass[r]
+			if w.class == wOther {
+				return w
+			}
 		case unicode.IsUpper(r) || unicode.IsTitle(r):
 			w.class = wUpper
 		case unicode.IsLower(r):
@@ -65,10 +88,14 @@ func (sc *scanner) nextWord(k int) word {
 		}
 		e := k + n
 		for e < sc.pEnd {
-			r, n := rune(text[e]), 1
-			if r >= utf8.RuneSelf {
-				r, n = utf8.DecodeRuneInString(text[e:])
+			if c := text[e]; c < utf8.RuneSelf {
+				if !isASCIIAlnum(c) { // no ASCII character is a mark
+					break
+				}
+				e++
+				continue
 			}
+			r, n := utf8.DecodeRuneInString(text[e:])
 			if !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) {
 				break
 			}

@@ -33,14 +33,14 @@ func (sc *scanner) token(i int) (ws int, tok string) {
 		ws -= n
 	}
 	s, e := ws, i
-	for s < e {
+	for s < e && !isASCIIAlnum(text[s]) { // most tokens start with a letter
 		r, n := utf8.DecodeRuneInString(text[s:e])
 		if r != '(' && r != '[' && r != '"' && r != '\'' && r != '“' && r != '‘' && r != '«' && r != '„' && r != '¿' && r != '¡' && !isInvisible(r) {
 			break
 		}
 		s += n
 	}
-	for e > s {
+	for e > s && text[e-1] >= utf8.RuneSelf { // no ASCII character is invisible
 		r, n := utf8.DecodeLastRuneInString(text[s:e])
 		if !isInvisible(r) {
 			break
@@ -55,6 +55,16 @@ func (sc *scanner) token(i int) (ws int, tok string) {
 func isNumber(tok string) bool {
 	digits := false
 	for _, r := range tok {
+		if r < utf8.RuneSelf { // the ASCII cases below, without the table searches
+			switch {
+			case r >= '0' && r <= '9':
+				digits = true
+			case r == '.' || r == ',' || r == ':' || r == '/' || r == '-' || r == '+' || r == '\'' || r == '#' || r == '%' || r == '$':
+			default:
+				return false
+			}
+			continue
+		}
 		switch {
 		case r >= '0' && r <= '9' || unicode.IsDigit(r):
 			digits = true
@@ -70,6 +80,9 @@ func isNumber(tok string) bool {
 // isMultiPeriod reports whether tok looks like "U.S", "e.g", "Ph.D" or
 // "a.m": letter groups of one to three letters joined by periods.
 func isMultiPeriod(tok string) bool {
+	if strings.IndexByte(tok, '.') < 0 {
+		return false // no group ends: most tokens
+	}
 	groups, n := 0, 0
 	for _, r := range tok {
 		switch {
@@ -194,14 +207,15 @@ func (sc *scanner) periodEnds(i int, w word) bool {
 // abbrev returns the kind of abbreviation tok is, looking also at the part
 // after an elided article ("l'Avv").
 func (sc *scanner) abbrev(tok string) abbrKind {
-	var buf [24]byte
-	if key := lower(buf[:], tok); key != nil {
-		if k := sc.abbrevs[string(key)]; k != abbrNone {
-			return k
-		}
+	k, ascii := sc.abbrevs.lookup(tok)
+	if k != abbrNone {
+		return k
 	}
 	if i := strings.LastIndexByte(tok, '\''); i >= 0 && i+1 < len(tok) {
 		return sc.abbrev(tok[i+1:])
+	}
+	if ascii {
+		return abbrNone
 	}
 	if i := strings.LastIndex(tok, "’"); i >= 0 && i+len("’") < len(tok) {
 		return sc.abbrev(tok[i+len("’"):])

@@ -71,7 +71,7 @@ var ErrConfig = errors.New("segment: invalid configuration")
 type Segmenter struct {
 	cfg      Config
 	lang     *language
-	abbrevs  map[string]abbrKind // the language's list plus Config.Abbreviations
+	abbrevs  *abbrevTable // the language's list plus Config.Abbreviations
 	newlines NewlineMode
 }
 
@@ -87,10 +87,11 @@ func New(cfg Config) (*Segmenter, error) {
 		return nil, fmt.Errorf("%w: Newlines is %v: must be NewlineAuto, NewlineSpace or NewlineBreak", ErrConfig, cfg.Newlines)
 	}
 	cfg.Abbreviations = slices.Clone(cfg.Abbreviations)
-	s := &Segmenter{cfg: cfg, lang: l, newlines: cfg.Newlines, abbrevs: languageAbbrevs(l)}
+	s := &Segmenter{cfg: cfg, lang: l, newlines: cfg.Newlines, abbrevs: l.abbrevTable()}
 	if len(cfg.Abbreviations) > 0 {
-		m := make(map[string]abbrKind, len(s.abbrevs)+len(cfg.Abbreviations))
-		for k, v := range s.abbrevs {
+		base := languageAbbrevs(l)
+		m := make(map[string]abbrKind, len(base)+len(cfg.Abbreviations))
+		for k, v := range base {
 			m[k] = v
 		}
 		for _, a := range cfg.Abbreviations {
@@ -103,7 +104,7 @@ func New(cfg Config) (*Segmenter, error) {
 				m[a] = abbrPlain
 			}
 		}
-		s.abbrevs = m
+		s.abbrevs = newAbbrevTable(m)
 	}
 	return s, nil
 }
@@ -158,22 +159,17 @@ func (s *Segmenter) Sentences(text string) []Span { return s.AppendSentences(nil
 // AppendSentences appends the sentence spans of text to dst and returns the
 // extended slice. It allocates only to grow dst.
 func (s *Segmenter) AppendSentences(dst []Span, text string) []Span {
-	sc := scanner{text: text, dst: dst}
+	sc := scanner{text: text, dst: dst, breaks: newBreakFinder(text)}
 	if s == nil || s.lang == nil {
-		sc.lang = english()
-		sc.abbrevs = languageAbbrevs(sc.lang)
+		sc.lang, sc.abbrevs = englishRules()
 	} else {
 		sc.lang, sc.abbrevs, sc.newlines = s.lang, s.abbrevs, s.newlines
 	}
 	if sc.lang.punkt {
 		sc.punkt = englishPunkt()
 	}
-	var ends *language
-	if sc.newlines == NewlineAuto {
-		ends = sc.lang
-	}
 	for i := 0; i < len(text); {
-		p, ok := nextParagraph(text, i, ends)
+		p, ok := nextParagraph(text, i, sc.breaks)
 		if !ok {
 			break
 		}
