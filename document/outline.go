@@ -191,17 +191,20 @@ func textHeading(text string, l, next line, later bool) (Heading, bool) {
 	if len(t) > 100 || !headingLike(t) {
 		return Heading{}, false
 	}
+	level, numbered := sectionNumber(t)
+	caps := !numbered && capitals(t)
+	standalone := next.blank
+	if !numbered && !caps && !standalone || standalone && !later {
+		// No kind of heading applies: most lines of text end here,
+		// before their words are counted.
+		return Heading{}, false
+	}
 	words, lettered := countWords(t)
 	if words > 12 {
 		return Heading{}, false
 	}
-	h := Heading{Level: 1, Title: space.OneLine(t), Start: l.start, End: l.end}
-	level, numbered := sectionNumber(t)
-	caps := !numbered && capitals(t)
-	standalone := next.blank
+	h := Heading{Level: 1, Start: l.start, End: l.end}
 	switch {
-	case standalone && !later:
-		return Heading{}, false
 	case numbered || caps:
 		if !standalone && !headsBody(text, next, caps) {
 			return Heading{}, false
@@ -209,12 +212,13 @@ func textHeading(text string, l, next line, later bool) (Heading, bool) {
 		if numbered {
 			h.Level = level
 		}
-		return h, true
-	case standalone && words <= 10 && titleLike(t, words, lettered):
+	case words <= 10 && titleLike(t, words, lettered):
 		h.Level = plainTextLevel
-		return h, true
+	default:
+		return Heading{}, false
 	}
-	return Heading{}, false
+	h.Title = space.OneLine(t)
+	return h, true
 }
 
 // headingLike checks what every heading-like line must be: with a letter,
@@ -267,11 +271,24 @@ func sectionNumber(t string) (int, bool) {
 // upper-case ones.
 func capitals(t string) bool {
 	upper := 0
-	for _, r := range t {
+	for i := 0; i < len(t); {
+		c := asciiClass[t[i]]
+		if t[i] < utf8.RuneSelf {
+			i++
+		} else {
+			r, n := utf8.DecodeRuneInString(t[i:])
+			c = 0
+			if unicode.IsLower(r) {
+				c = classLower
+			} else if unicode.IsUpper(r) {
+				c = classUpper
+			}
+			i += n
+		}
 		switch {
-		case unicode.IsLower(r):
+		case c&classLower != 0:
 			return false
-		case unicode.IsUpper(r):
+		case c&classUpper != 0:
 			upper++
 		}
 	}
@@ -290,20 +307,56 @@ func titleLike(t string, words, lettered int) bool {
 // those that start with a letter, without making the words.
 func countWords(t string) (words, lettered int) {
 	inWord := false
-	for _, r := range t {
+	for i := 0; i < len(t); {
+		space, letter := asciiClass[t[i]]&classSpace != 0, asciiClass[t[i]]&classLetter != 0
+		if t[i] < utf8.RuneSelf {
+			i++
+		} else {
+			r, n := utf8.DecodeRuneInString(t[i:])
+			space, letter = unicode.IsSpace(r), unicode.IsLetter(r)
+			i += n
+		}
 		switch {
-		case unicode.IsSpace(r):
+		case space:
 			inWord = false
 		case !inWord:
 			inWord = true
 			words++
-			if unicode.IsLetter(r) {
+			if letter {
 				lettered++
 			}
 		}
 	}
 	return words, lettered
 }
+
+// The classes of ASCII bytes that countWords and capitals ask about, as
+// unicode.IsSpace, IsLetter, IsUpper and IsLower answer them.
+const (
+	classSpace = 1 << iota
+	classLetter
+	classUpper
+	classLower
+)
+
+var asciiClass = func() (t [256]uint8) {
+	for c := range utf8.RuneSelf {
+		r := rune(c)
+		if unicode.IsSpace(r) {
+			t[c] |= classSpace
+		}
+		if unicode.IsLetter(r) {
+			t[c] |= classLetter
+		}
+		if unicode.IsUpper(r) {
+			t[c] |= classUpper
+		}
+		if unicode.IsLower(r) {
+			t[c] |= classLower
+		}
+	}
+	return t
+}()
 
 // headsBody reports whether next, the line after a numbered or
 // capitalised line in the same paragraph, reads as body text under a
