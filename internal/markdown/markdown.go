@@ -88,7 +88,9 @@ func AppendHeadings(dst []Heading, text string) []Heading {
 func (sc *scanner) heading(b Block) Heading {
 	h := Heading{Level: int(b.Depth), Start: b.Start, End: b.End}
 	text := sc.text
-	if text[b.Start] == '#' {
+	// An ATX heading is one line; a setext heading is at least two, and
+	// its first may start with a '#' that opens no ATX heading ("#5\n--").
+	if text[b.Start] == '#' && strings.IndexAny(text[b.Start:b.End], "\n\r") < 0 {
 		s := b.Start + int(b.Depth)
 		e := b.End
 		// A closing sequence of #s, after white space, is not text.

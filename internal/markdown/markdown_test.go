@@ -36,6 +36,10 @@ func TestAppendHeadings(t *testing.T) {
 		{"no headings", "Just a paragraph.\n\nAnd another.", nil},
 		{"empty", "", nil},
 		{"empty heading", "#\n\n## \n", []string{"1 ", "2 "}},
+		// A setext heading whose first line starts with a '#' that opens
+		// no ATX heading: its title is the whole line (it was read as an
+		// ATX heading, cut inside "ű" and with the underline in it).
+		{"setext after a hash", "#űx\n-\n\n#5 is\n===\n", []string{"2 #űx", "1 #5 is"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
