@@ -770,12 +770,12 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if err != nil {
 		return nil, err
 	}
-	mr, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.maxID, v.skipped, byteLvl, m.UnkToken)
+	merges, mr, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.maxID, v.skipped, byteLvl, m.UnkToken)
 	if err != nil {
 		return nil, err
 	}
 	oddMerge := mr.odd
-	b := &bpe{vocab: vocab, merges: mr.table, byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
+	b := &bpe{vocab: vocab, merges: merges, byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
 		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache(), small: newSmallCache()}
 	if m.UnkToken != nil {
 		id, ok := vocab.get(*m.UnkToken)

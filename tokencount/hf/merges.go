@@ -23,8 +23,13 @@ const lookupBatch = 32
 // byte-level alphabet (when byteLvl), merges of tokens that byte-level
 // input cannot have (skipped) left out but counted in the ranks.
 type mergeReader struct {
-	vocab   *tokenTable
-	table   *mergeTable
+	vocab *tokenTable
+	// The merges read: the pair of each rank (noPair for one left out)
+	// and its merged token, and how many are not left out. The table is
+	// made of them once all are read.
+	pairs   []uint64
+	ids     []int32
+	n       int
 	skipped map[string]bool
 	byteLvl bool
 	unk     *string
@@ -219,9 +224,10 @@ func (r *mergeReader) flush() error {
 		if !oks[3*k+2] {
 			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", toks[3*k], toks[3*k+1])
 		}
-		if !r.table.add(ids[3*k], ids[3*k+1], merge{rec.rank, ids[3*k+2]}) {
-			return fmt.Errorf("more merges than counted") // only when raw is not valid JSON
-		}
+		r.pad(int(rec.rank))
+		r.pairs = append(r.pairs, uint64(ids[3*k])<<32|uint64(uint32(ids[3*k+1])))
+		r.ids = append(r.ids, ids[3*k+2])
+		r.n++
 		if r.bytePairs != nil && rec.na == 1 && rec.nb == 1 {
 			p := &r.bytePairs[int(r.text[rec.off])<<8|int(r.text[rec.off+1])]
 			if *p == noMerge { // the first merge of a pair is kept
@@ -231,6 +237,14 @@ func (r *mergeReader) flush() error {
 	}
 	r.text, r.recs = r.text[:0], r.recs[:0]
 	return nil
+}
+
+// pad leaves out the ranks up to n not yet read.
+func (r *mergeReader) pad(n int) {
+	for len(r.pairs) < n {
+		r.pairs = append(r.pairs, noPair)
+		r.ids = append(r.ids, 0)
+	}
 }
 
 // read reads the merges array raw.
@@ -304,30 +318,29 @@ func (r *mergeReader) read(raw []byte) error {
 	}
 }
 
-// readBPEMerges reads the merges of a BPE model, n of them (when raw is
-// valid JSON), over vocab (of ids up to maxID) into r.table (and r.odd,
-// r.bytePairs).
-func readBPEMerges(raw []byte, n int, vocab *tokenTable, maxID int32, skipped map[string]bool, byteLvl bool, unk *string) (*mergeReader, error) {
+// readBPEMerges reads the merges of a BPE model, about n of them, over
+// vocab (of ids up to maxID) into a merge table (and r.odd, r.bytePairs).
+func readBPEMerges(raw []byte, n int, vocab *tokenTable, maxID int32, skipped map[string]bool, byteLvl bool, unk *string) (*mergeTable, *mergeReader, error) {
 	if isNull(raw) {
 		n = 0
 	}
-	table := newMergeTable(n, n, maxID)
-	if table == nil {
-		return nil, unsupported("model BPE with %d tokens and %d merges: too many for a merge table", maxID+1, n)
-	}
-	r := &mergeReader{vocab: vocab, table: table, skipped: skipped, byteLvl: byteLvl, unk: unk,
-		recs: make([]mergeRec, 0, lookupBatch)}
+	r := &mergeReader{vocab: vocab, skipped: skipped, byteLvl: byteLvl, unk: unk,
+		recs: make([]mergeRec, 0, lookupBatch), pairs: make([]uint64, 0, n), ids: make([]int32, 0, n)}
 	if byteLvl {
 		r.bytePairs = make([]int32, 1<<16)
 		for k := range r.bytePairs {
 			r.bytePairs[k] = noMerge
 		}
 	}
-	if isNull(raw) {
-		return r, nil
+	if !isNull(raw) {
+		if err := r.read(raw); err != nil {
+			return nil, nil, formatErr("model merges: %v", err)
+		}
 	}
-	if err := r.read(raw); err != nil {
-		return nil, formatErr("model merges: %v", err)
+	r.pad(int(r.ranks))
+	table := newMergeTableOf(r.pairs, r.ids, r.n, maxID)
+	if table == nil {
+		return nil, nil, unsupported("model BPE with %d tokens and %d merges: too many for a merge table", maxID+1, r.ranks)
 	}
-	return r, nil
+	return table, r, nil
 }

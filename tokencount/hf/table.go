@@ -245,17 +245,78 @@ type mergeTable struct {
 	n, max int // merges in slots, and room
 }
 
-// newMergeTable returns a table for up to n merges of ranks below ranks,
-// of tokens up to maxID, or nil when a pair and a rank do not fit a word.
-func newMergeTable(n, ranks int, maxID int32) *mergeTable {
+// noPair marks, in the pairs given to newMergeTableOf, a rank whose
+// merge is left out.
+const noPair = ^uint64(0)
+
+// newMergeTableOf returns the table of the merges pairs[rank] (a<<32 | b,
+// or noPair), n of them, whose merged tokens are ids[rank], of tokens up
+// to maxID; nil when a pair and a rank do not fit a word. The first merge
+// of a pair is the one kept.
+func newMergeTableOf(pairs []uint64, ids []int32, n int, maxID int32) *mergeTable {
+	ranks := len(pairs)
 	rankBits := uint(bits.Len(uint(ranks)))
 	bBits := uint(bits.Len(uint(max(maxID, 0))))
 	if rankBits+bBits+uint(bits.Len(uint(max(maxID, 0))+1)) > 64 {
 		return nil
 	}
 	size := max(minSlots, n+n/3+1) // always one empty slot, where probes stop
-	return &mergeTable{slots: make([]uint64, size), ids: make([]int32, ranks), mul: rand.Uint64() | 1,
+	t := &mergeTable{slots: make([]uint64, size), ids: ids[:ranks:ranks], mul: rand.Uint64() | 1,
 		aShift: rankBits + bBits, bShift: rankBits, bMask: 1<<bBits - 1, rMask: 1<<rankBits - 1, max: n}
+	t.fill(pairs, n)
+	return t
+}
+
+// bucketBits sets how many parts fill sorts the merges into first.
+const bucketBits = 10
+
+// fill adds the merges: first sorted (stably: the first of a pair stays
+// first) into parts by the top bits of their hash, each part's slots a
+// small stretch of the table, so that the inserts of a part stay in the
+// cache where inserts in rank order would each miss it.
+func (t *mergeTable) fill(pairs []uint64, n int) {
+	var start [1<<bucketBits + 1]int32
+	const shift = 64 - bucketBits
+	for _, p := range pairs {
+		if p != noPair {
+			start[t.key(p)*t.mul>>shift+1]++
+		}
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	sorted := make([]uint64, n)
+	for r, p := range pairs {
+		if p != noPair {
+			key := t.key(p)
+			b := key * t.mul >> shift
+			sorted[start[b]] = key | uint64(r)
+			start[b]++
+		}
+	}
+	for _, v := range sorted {
+		key := v &^ t.rMask
+		i, _ := bits.Mul64(key*t.mul, uint64(len(t.slots)))
+		for {
+			s := t.slots[i]
+			if s == 0 {
+				t.slots[i] = v
+				t.n++
+				break
+			}
+			if s&^t.rMask == key {
+				break // a later merge of the pair
+			}
+			if i++; i == uint64(len(t.slots)) {
+				i = 0
+			}
+		}
+	}
+}
+
+// key returns the key of the pair p, a<<32 | b.
+func (t *mergeTable) key(p uint64) uint64 {
+	return (p>>32+1)<<t.aShift | uint64(uint32(p))<<t.bShift
 }
 
 // home returns the key of the pair a, b and its first slot.
@@ -292,33 +353,4 @@ func (t *mergeTable) get(a, b int32) (merge, bool) {
 		return merge{}, false
 	}
 	return merge{r, t.ids[r]}, true
-}
-
-// add records mg as the merge of a, b unless the pair has one already
-// (the library keeps the first). It reports false when mg does not fit:
-// more merges than the table was made for, a rank or a token beyond its
-// bounds.
-func (t *mergeTable) add(a, b int32, mg merge) bool {
-	if uint64(uint32(a)) > t.bMask || uint64(uint32(b)) > t.bMask || uint32(mg.rank) >= uint32(len(t.ids)) {
-		return false
-	}
-	key, i := t.home(a, b)
-	for {
-		s := t.slots[i]
-		if s&^t.rMask == key {
-			return true
-		}
-		if s == 0 {
-			if t.n == t.max {
-				return false
-			}
-			t.slots[i] = key | uint64(mg.rank)
-			t.ids[mg.rank] = mg.id
-			t.n++
-			return true
-		}
-		if i++; i == len(t.slots) {
-			i = 0
-		}
-	}
 }
