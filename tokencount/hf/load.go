@@ -589,6 +589,28 @@ type vocabInfo struct {
 	maxID int32 // -1 for none
 	// skipped holds the tokens left out of a byte-level vocabulary.
 	skipped map[string]bool
+	// byID, when not nil, holds the tokens in the order of their ids
+	// (see tokensByID).
+	byID *tokensByID
+}
+
+// tokensByID holds the tokens of a vocabulary whose ids are 0, 1, 2, ...
+// in the order the file gives them (as tokenizer.json writes them), each
+// token once: token id is text[ends[id]:ends[id+1]]. Reading the merges
+// uses it to check a guess at a merged token's id, the next token or the
+// one before, where looking it up in the table would miss the cache.
+type tokensByID struct {
+	text []byte
+	ends []uint32
+}
+
+// is reports whether id is the id of tok.
+func (v *tokensByID) is(id int32, tok string) bool {
+	if uint32(id)+1 >= uint32(len(v.ends)) {
+		return false
+	}
+	start, end := v.ends[id], v.ends[id+1]
+	return int(end-start) == len(tok) && string(v.text[start:end]) == tok
 }
 
 // scanVocab reads a vocabulary object {"token": id, ...} and calls add
@@ -699,12 +721,24 @@ func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[st
 // tokenTable (see scanVocab).
 func readVocabTable(raw []byte, byteLvl bool, n int) (*tokenTable, vocabInfo, error) {
 	t := newTokenTable(n)
+	byID := &tokensByID{text: make([]byte, 0, len(raw)/2), ends: make([]uint32, 1, n+1)}
 	info, err := scanVocab(raw, byteLvl, func(tok []byte, id int32) error {
 		if !t.put(tok, id) {
 			return fmt.Errorf("more than %d bytes of tokens", maxSlab)
 		}
+		if byID != nil {
+			if int(id) != len(byID.ends)-1 || len(byID.text)+len(tok) > maxSlab {
+				byID = nil // not in id order: looked up in the table
+				return nil
+			}
+			byID.text = append(byID.text, tok...)
+			byID.ends = append(byID.ends, uint32(len(byID.text)))
+		}
 		return nil
 	})
+	if byID != nil && t.n == len(byID.ends)-1 { // each token once
+		info.byID = byID
+	}
 	return t, info, err
 }
 
@@ -770,7 +804,7 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if err != nil {
 		return nil, err
 	}
-	merges, mr, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.maxID, v.skipped, byteLvl, m.UnkToken)
+	merges, mr, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v, byteLvl, m.UnkToken)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,8 @@ const lookupBatch = 32
 // input cannot have (skipped) left out but counted in the ranks.
 type mergeReader struct {
 	vocab *tokenTable
+	byID  *tokensByID // or nil
+	last  int32       // the merged token of the merge before
 	// The merges read: the pair of each rank (noPair for one left out)
 	// and its merged token, and how many are not left out. The table is
 	// made of them once all are read.
@@ -204,29 +206,53 @@ func skipWS(data []byte, i int) int {
 	return i
 }
 
-// flush looks up the tokens of the batch and adds its merges to the
-// table, in order: the first merge of a pair is the one kept.
+// flush looks up the tokens of the batch and adds its merges, in
+// order. A merged token is usually the one of the merge before or the
+// next token (files list merges in the order their tokens were made):
+// checked against byID first, looked up only when neither.
 func (r *mergeReader) flush() error {
 	var toks [3 * lookupBatch]string
 	var ids [3 * lookupBatch]int32
 	var oks [3 * lookupBatch]bool
+	var merged [lookupBatch]int32 // the merged token's id, or -1-(its index in toks)
+	n := 0
 	for k, rec := range r.recs {
 		both := r.text[rec.off : rec.off+uint32(rec.na)+uint32(rec.nb)]
 		s := unsafe.String(unsafe.SliceData(both), len(both))
-		toks[3*k], toks[3*k+1], toks[3*k+2] = s[:rec.na], s[rec.na:], s
-	}
-	n := len(r.recs)
-	r.touch += r.vocab.getMany(toks[:3*n], ids[:], oks[:])
-	for k, rec := range r.recs {
-		if !oks[3*k] || !oks[3*k+1] {
-			return fmt.Errorf("%q %q: a token not in the vocabulary", toks[3*k], toks[3*k+1])
+		toks[n], toks[n+1] = s[:rec.na], s[rec.na:]
+		n += 2
+		switch {
+		case r.byID != nil && r.byID.is(r.last, s):
+			merged[k] = r.last
+		case r.byID != nil && r.byID.is(r.last+1, s):
+			r.last++
+			merged[k] = r.last
+		default:
+			merged[k] = int32(-1 - n)
+			toks[n] = s
+			n++
 		}
-		if !oks[3*k+2] {
-			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", toks[3*k], toks[3*k+1])
+	}
+	r.touch += r.vocab.getMany(toks[:n], ids[:], oks[:])
+	n = 0
+	for k, rec := range r.recs {
+		a, b := n, n+1
+		n += 2
+		if !oks[a] || !oks[b] {
+			return fmt.Errorf("%q %q: a token not in the vocabulary", toks[a], toks[b])
+		}
+		id := merged[k]
+		if id < 0 {
+			if !oks[n] {
+				return fmt.Errorf("%q %q: the merged token is not in the vocabulary", toks[a], toks[b])
+			}
+			id = ids[n]
+			r.last = id
+			n++
 		}
 		r.pad(int(rec.rank))
-		r.pairs = append(r.pairs, uint64(ids[3*k])<<32|uint64(uint32(ids[3*k+1])))
-		r.ids = append(r.ids, ids[3*k+2])
+		r.pairs = append(r.pairs, uint64(ids[a])<<32|uint64(uint32(ids[b])))
+		r.ids = append(r.ids, id)
 		r.n++
 		if r.bytePairs != nil && rec.na == 1 && rec.nb == 1 {
 			p := &r.bytePairs[int(r.text[rec.off])<<8|int(r.text[rec.off+1])]
@@ -320,11 +346,12 @@ func (r *mergeReader) read(raw []byte) error {
 
 // readBPEMerges reads the merges of a BPE model, about n of them, over
 // vocab (of ids up to maxID) into a merge table (and r.odd, r.bytePairs).
-func readBPEMerges(raw []byte, n int, vocab *tokenTable, maxID int32, skipped map[string]bool, byteLvl bool, unk *string) (*mergeTable, *mergeReader, error) {
+func readBPEMerges(raw []byte, n int, vocab *tokenTable, v vocabInfo, byteLvl bool, unk *string) (*mergeTable, *mergeReader, error) {
 	if isNull(raw) {
 		n = 0
 	}
-	r := &mergeReader{vocab: vocab, skipped: skipped, byteLvl: byteLvl, unk: unk,
+	maxID := v.maxID
+	r := &mergeReader{vocab: vocab, byID: v.byID, skipped: v.skipped, byteLvl: byteLvl, unk: unk,
 		recs: make([]mergeRec, 0, lookupBatch), pairs: make([]uint64, 0, n), ids: make([]int32, 0, n)}
 	if byteLvl {
 		r.bytePairs = make([]int32, 1<<16)
