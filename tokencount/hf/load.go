@@ -718,28 +718,41 @@ func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[st
 }
 
 // readVocabTable reads a vocabulary object of about n tokens into a
-// tokenTable (see scanVocab).
+// tokenTable (see scanVocab). The tokens are gathered in the order of the
+// file first and the table made of them once all are read (see
+// tokenTable.fill).
 func readVocabTable(raw []byte, byteLvl bool, n int) (*tokenTable, vocabInfo, error) {
-	t := newTokenTable(n)
-	byID := &tokensByID{text: make([]byte, 0, len(raw)/2), ends: make([]uint32, 1, n+1)}
+	all := &tokensByID{text: make([]byte, 0, len(raw)/2), ends: make([]uint32, 1, n+1)}
+	var ids []int32 // nil while the ids are 0, 1, 2, ...
 	info, err := scanVocab(raw, byteLvl, func(tok []byte, id int32) error {
-		if !t.put(tok, id) {
+		k := len(all.ends) - 1
+		if len(all.text)+len(tok) > maxSlab {
 			return fmt.Errorf("more than %d bytes of tokens", maxSlab)
 		}
-		if byID != nil {
-			if int(id) != len(byID.ends)-1 || len(byID.text)+len(tok) > maxSlab {
-				byID = nil // not in id order: looked up in the table
-				return nil
+		if ids == nil && int(id) != k {
+			ids = make([]int32, k, max(n, k+1))
+			for j := range ids {
+				ids[j] = int32(j)
 			}
-			byID.text = append(byID.text, tok...)
-			byID.ends = append(byID.ends, uint32(len(byID.text)))
 		}
+		if ids != nil {
+			ids = append(ids, id)
+		}
+		all.text = append(all.text, tok...)
+		all.ends = append(all.ends, uint32(len(all.text)))
 		return nil
 	})
-	if byID != nil && t.n == len(byID.ends)-1 { // each token once
-		info.byID = byID
+	if err != nil {
+		return nil, info, err
 	}
-	return t, info, err
+	t := newTokenTable(len(all.ends) - 1)
+	if !t.fill(all, ids) {
+		return nil, info, formatErr("model vocab: more than %d bytes of tokens", maxSlab)
+	}
+	if ids == nil && t.n == len(all.ends)-1 { // each token once
+		info.byID = all
+	}
+	return t, info, nil
 }
 
 // byteOf maps the characters of GPT-2's byte-level alphabet (all below

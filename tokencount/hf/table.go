@@ -163,7 +163,14 @@ func (t *tokenTable) getBytes(tok []byte) (int32, bool) {
 // bytes would pass 4 GiB.
 func (t *tokenTable) put(tok []byte, id int32) bool {
 	key := unsafe.String(unsafe.SliceData(tok), len(tok))
-	s, ok := t.find(key)
+	return t.putHashed(tok, id, t.hash(key, head(key)))
+}
+
+// putHashed is put with the hash of tok.
+func (t *tokenTable) putHashed(tok []byte, id int32, h uint64) bool {
+	key := unsafe.String(unsafe.SliceData(tok), len(tok))
+	w := head(key)
+	s, ok := t.findHashed(key, w, h)
 	switch {
 	case ok && len(tok) <= 8:
 		s.ref = uint32(id)
@@ -173,10 +180,9 @@ func (t *tokenTable) put(tok []byte, id int32) bool {
 		return true
 	case t.n == t.max:
 		t.grow()
-		s, _ = t.find(key)
+		s, _ = t.findHashed(key, w, h)
 	}
-	w := head(key)
-	*s = tokenSlot{head: w, ref: uint32(id), info: uint32(len(tok))<<tagBits | uint32(t.hash(key, w))&tagMask | 1}
+	*s = tokenSlot{head: w, ref: uint32(id), info: uint32(len(tok))<<tagBits | uint32(h)&tagMask | 1}
 	if len(tok) > 8 {
 		if len(t.slab)+len(tok)-4 > maxSlab {
 			*s = tokenSlot{}
@@ -188,6 +194,90 @@ func (t *tokenTable) put(tok []byte, id int32) bool {
 	}
 	t.n++
 	return true
+}
+
+// fill puts the tokens of all, whose ids are ids (nil for 0, 1, 2, ...),
+// in t, a later id of a token replacing an earlier one. It makes each
+// token's slot in the order of all first, then sorts the slots (stably)
+// into parts by the top bits of their hash, each part's home slots a
+// small stretch of the table, and puts them part by part: the stores of
+// a part stay in the cache where stores in the file's order would each
+// miss it. It reports false when the tokens' bytes would pass 4 GiB.
+func (t *tokenTable) fill(all *tokensByID, ids []int32) bool {
+	n := len(all.ends) - 1
+	slab := 0
+	for k := range n {
+		if l := int(all.ends[k+1] - all.ends[k]); l > 8 {
+			slab += l - 4
+		}
+	}
+	if slab > maxSlab {
+		return false
+	}
+	t.slab = make([]byte, 0, slab)
+	type pending struct {
+		s tokenSlot
+		h uint64
+	}
+	var start [1<<bucketBits + 1]int32
+	const shift = 64 - bucketBits
+	slots := make([]pending, n)
+	for k := range slots {
+		b := all.text[all.ends[k]:all.ends[k+1]]
+		key := unsafe.String(unsafe.SliceData(b), len(b))
+		id := int32(k)
+		if ids != nil {
+			id = ids[k]
+		}
+		w := head(key)
+		h := t.hash(key, w)
+		ref := uint32(id)
+		if len(b) > 8 {
+			t.slab = binary.LittleEndian.AppendUint32(t.slab, ref)
+			ref = uint32(len(t.slab))
+			t.slab = append(t.slab, b[8:]...)
+		}
+		slots[k] = pending{tokenSlot{head: w, ref: ref, info: uint32(len(b))<<tagBits | uint32(h)&tagMask | 1}, h}
+		start[h>>shift+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	sorted := make([]pending, n)
+	for _, p := range slots {
+		b := p.h >> shift
+		sorted[start[b]] = p
+		start[b]++
+	}
+	for k := range sorted {
+		t.putSlot(&sorted[k].s, sorted[k].h)
+	}
+	return true
+}
+
+// putSlot stores the slot p, whose token's hash is h: in the empty slot
+// where its probes end, or, when its token is there, as the token's id.
+func (t *tokenTable) putSlot(p *tokenSlot, h uint64) {
+	n := int(p.info >> tagBits)
+	for i := t.home(h); ; {
+		s := &t.slots[i]
+		if s.info == 0 {
+			*s = *p
+			t.n++
+			return
+		}
+		if s.info == p.info && s.head == p.head && (n <= 8 || t.rest(s.ref, n) == t.rest(p.ref, n)) {
+			if n <= 8 {
+				s.ref = p.ref
+			} else {
+				copy(t.slab[s.ref-4:s.ref], t.slab[p.ref-4:p.ref])
+			}
+			return
+		}
+		if i++; i == len(t.slots) {
+			i = 0
+		}
+	}
 }
 
 // grow doubles the slots of t.
