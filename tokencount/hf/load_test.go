@@ -2,7 +2,9 @@ package hf_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -247,6 +249,89 @@ func TestByteLevelMerges(t *testing.T) {
 	} {
 		if _, err := hf.Load(strings.NewReader(file(merges)), hf.Options{}); !errors.Is(err, hf.ErrFormat) {
 			t.Errorf("%s: err = %v, want ErrFormat", name, err)
+		}
+		// The model before the pre-tokenizer: merges read after, not
+		// where they are.
+		modelFirst := `{"model":{"type":"BPE","vocab":` + vocab + `,"merges":` + merges + `},` +
+			`"pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"use_regex":false}}`
+		if _, err := hf.Load(strings.NewReader(modelFirst), hf.Options{}); !errors.Is(err, hf.ErrFormat) {
+			t.Errorf("%s, model first: err = %v, want ErrFormat", name, err)
+		}
+	}
+}
+
+// sortedMembers returns the tokenizer.json data with the members of its
+// top-level object and of its model in alphabetical order (as
+// encoding/json writes maps): the model before the pre-tokenizer, the
+// merges before the vocabulary, where the library writes them the other
+// way round.
+func sortedMembers(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var file map[string]json.RawMessage
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	var model map[string]json.RawMessage
+	if err := json.Unmarshal(file["model"], &model); err != nil {
+		t.Fatal(err)
+	}
+	m, err := json.Marshal(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file["model"] = m
+	out, err := json.Marshal(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// modelFirst returns the tokenizer.json data with its model first, as it
+// is, and the other members after it.
+func modelFirst(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var file map[string]json.RawMessage
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	out := append([]byte(`{"model":`), file["model"]...)
+	for _, k := range slices.Sorted(maps.Keys(file)) {
+		if k != "model" {
+			q, _ := json.Marshal(k)
+			out = append(append(append(append(out, ','), q...), ':'), file[k]...)
+		}
+	}
+	return append(out, '}')
+}
+
+// TestMemberOrder loads each family's file as written and with its
+// members in another order, and with its vocabulary given twice (the
+// last counts, as in encoding/json): all count alike. The loader reads a
+// BPE vocabulary and merges where they are when the pre-tokenizer comes
+// first, and otherwise passes over them and reads them after.
+func TestMemberOrder(t *testing.T) {
+	texts := loadExpected(t).Texts
+	for _, g := range genFiles {
+		data, err := os.ReadFile(filepath.Join("testdata", g.name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := load(t, g.name, hf.Options{})
+		twice := bytes.Replace(data, []byte(`"vocab":`), []byte(`"vocab":{"zz":0},"vocab":`), 1)
+		for variant, d := range map[string][]byte{"sorted": sortedMembers(t, data), "model first": modelFirst(t, data), "vocab twice": twice} {
+			if bytes.Equal(d, data) {
+				t.Fatalf("%s %s: the same file", g.name, variant)
+			}
+			tok, err := hf.Load(bytes.NewReader(d), hf.Options{})
+			if err != nil {
+				t.Fatalf("%s %s: %v", g.name, variant, err)
+			}
+			for _, text := range texts {
+				if got, w := tok.AppendTokenEnds(nil, text), want.AppendTokenEnds(nil, text); !slices.Equal(got, w) {
+					t.Fatalf("%s %s: ends of %q = %v, want %v", g.name, variant, text, got, w)
+				}
+			}
 		}
 	}
 }

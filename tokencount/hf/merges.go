@@ -273,15 +273,14 @@ func (r *mergeReader) pad(n int) {
 	}
 }
 
-// read reads the merges array raw.
-func (r *mergeReader) read(raw []byte) error {
-	sc := &scan{data: raw}
+// read reads the merges array at sc.
+func (r *mergeReader) read(sc *scan) error {
 	if err := sc.expect('['); err != nil {
 		return err
 	}
 	if sc.peek() == ']' {
 		sc.pos++
-		return sc.end()
+		return nil
 	}
 	var first []byte
 	for {
@@ -334,9 +333,6 @@ func (r *mergeReader) read(raw []byte) error {
 			sc.pos++
 		case ']':
 			sc.pos++
-			if err := sc.end(); err != nil {
-				return err
-			}
 			return r.flush()
 		default:
 			return sc.fail("expected %q", ']')
@@ -347,10 +343,26 @@ func (r *mergeReader) read(raw []byte) error {
 // readBPEMerges reads the merges of a BPE model, about n of them, over
 // vocab (of ids up to maxID) into a merge table (and r.odd, r.bytePairs).
 func readBPEMerges(raw []byte, n int, vocab *tokenTable, v vocabInfo, byteLvl bool, unk *string) (*mergeTable, *mergeReader, error) {
-	if isNull(raw) {
-		n = 0
+	r := newMergeReader(n, vocab, v, byteLvl, unk)
+	if !isNull(raw) {
+		sc := &scan{data: raw}
+		err := r.read(sc)
+		if err == nil {
+			err = sc.end()
+		}
+		if err != nil {
+			return nil, nil, formatErr("model merges: %v", err)
+		}
 	}
-	maxID := v.maxID
+	table := r.table(v.maxID)
+	if table == nil {
+		return nil, nil, unsupported("model BPE with %d tokens and %d merges: too many for a merge table", v.maxID+1, r.ranks)
+	}
+	return table, r, nil
+}
+
+// newMergeReader returns a reader of about n merges over vocab.
+func newMergeReader(n int, vocab *tokenTable, v vocabInfo, byteLvl bool, unk *string) *mergeReader {
 	r := &mergeReader{vocab: vocab, byID: v.byID, skipped: v.skipped, byteLvl: byteLvl, unk: unk,
 		recs: make([]mergeRec, 0, lookupBatch), pairs: make([]uint64, 0, n), ids: make([]int32, 0, n)}
 	if byteLvl {
@@ -359,15 +371,12 @@ func readBPEMerges(raw []byte, n int, vocab *tokenTable, v vocabInfo, byteLvl bo
 			r.bytePairs[k] = noMerge
 		}
 	}
-	if !isNull(raw) {
-		if err := r.read(raw); err != nil {
-			return nil, nil, formatErr("model merges: %v", err)
-		}
-	}
+	return r
+}
+
+// table returns the table of the merges read, of tokens up to maxID, or
+// nil when they do not fit one.
+func (r *mergeReader) table(maxID int32) *mergeTable {
 	r.pad(int(r.ranks))
-	table := newMergeTableOf(r.pairs, r.ids, r.n, maxID)
-	if table == nil {
-		return nil, nil, unsupported("model BPE with %d tokens and %d merges: too many for a merge table", maxID+1, r.ranks)
-	}
-	return table, r, nil
+	return newMergeTableOf(r.pairs, r.ids, r.n, maxID)
 }
