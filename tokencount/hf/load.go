@@ -613,7 +613,7 @@ func readModel(sc *scan, pre json.RawMessage) (*modelJSON, error) {
 			read = nil // passed over, read in build
 			m.Vocab, m.vocabLen = sc.skipValid()
 			m.vocabLen = min(m.vocabLen, maxVocab) // more fail when parsed
-			return nil
+			return noValue(sc, m.Vocab)
 		case "merges":
 			if read != nil && m.Merges == nil {
 				sc.ws()
@@ -626,7 +626,7 @@ func readModel(sc *scan, pre json.RawMessage) (*modelJSON, error) {
 			read = nil
 			m.Merges, m.mergesLen = sc.skipValid()
 			m.mergesLen = min(m.mergesLen, maxVocab)
-			return nil
+			return noValue(sc, m.Merges)
 		}
 		v, err := sc.skip(0)
 		if err != nil {
@@ -649,6 +649,15 @@ func readModel(sc *scan, pre json.RawMessage) (*modelJSON, error) {
 	}
 	m.read = read
 	return &m, nil
+}
+
+// noValue returns an error when skipValid passed over nothing: a member
+// without a value ("merges":}), which would otherwise read as null.
+func noValue(sc *scan, raw []byte) error {
+	if len(raw) == 0 {
+		return &syntaxError{"invalid JSON: a member without a value", sc.pos}
+	}
+	return nil
 }
 
 func buildModel(m *modelJSON, byteLvl bool) (model, error) {
