@@ -211,8 +211,9 @@ func validJSON(data []byte) error {
 }
 
 // readFile splits the top-level object into its parts. All of it is
-// checked to be valid JSON here, except the model's vocab and merges,
-// which are passed over as if valid (skipValid) and checked when they are
+// checked to be valid JSON here, except the model's vocab and merges: a
+// BPE model's are read where they are when they can be (see bpeRead),
+// others passed over as if valid (skipValid) and checked when they are
 // parsed: each parser takes all of its value or fails, or, for the merges
 // of a model that has no use for them, validJSON checks them.
 func readFile(data []byte) (*fileJSON, error) {
