@@ -113,6 +113,79 @@ type modelJSON struct {
 	// How many entries Vocab and Merges have when they are valid JSON,
 	// counted while reading past them: sizes to allocate.
 	vocabLen, mergesLen int
+	// read holds the vocabulary and merges of a BPE model when they
+	// were read where they are in the file, or nil.
+	read *bpeRead
+}
+
+// bpeRead is the vocabulary and merges of a BPE model read where they are
+// in the file, on the reading of the fields before them and of the
+// pre-tokenizer, which files write before their model: so that they are
+// read once, not passed over and then read. build uses them only when
+// the whole file reads the same (see bpeRead.fits); otherwise, or when
+// reading them there fails, they are passed over and read as any other
+// file's are, errors in the order they come.
+type bpeRead struct {
+	byteLvl bool
+	unk     *string
+	vocab   *tokenTable
+	info    vocabInfo
+	merges  *mergeTable // nil until read
+	reader  *mergeReader
+}
+
+// fits reports whether r was read as the model m after pre-tokenizers of
+// byte-level input (or not) reads it.
+func (r *bpeRead) fits(m *modelJSON, byteLvl bool) bool {
+	return r != nil && r.merges != nil && m.Type == "BPE" && r.byteLvl == byteLvl &&
+		(r.unk == nil) == (m.UnkToken == nil) && (r.unk == nil || *r.unk == *m.UnkToken)
+}
+
+// readBPEVocab reads the vocabulary at sc if the fields before it (small,
+// the object so far) and the pre-tokenizer make a BPE model that
+// buildBPE would read; else, or when the vocabulary fails to read, it
+// returns nil and leaves sc where it was.
+func readBPEVocab(sc *scan, small []byte, pre json.RawMessage) *bpeRead {
+	var m modelJSON
+	if json.Unmarshal(append(small[:len(small):len(small)], '}'), &m) != nil || m.Type != "BPE" ||
+		m.Dropout != nil && *m.Dropout > 0 || m.ContinuingSubwordPrefix != nil && *m.ContinuingSubwordPrefix != "" ||
+		m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "" {
+		return nil
+	}
+	pres, err := buildPre(pre, 0)
+	if err != nil {
+		return nil
+	}
+	byteLvl, err := isByteLevel(pres)
+	if err != nil || sc.peek() != '{' {
+		return nil
+	}
+	start := sc.pos
+	rest := len(sc.data) - start
+	t, info, err := readVocabTableAt(sc, byteLvl, min(rest/32, maxVocab), min(rest/4, maxSlab))
+	if err != nil {
+		sc.pos = start
+		return nil
+	}
+	return &bpeRead{byteLvl: byteLvl, unk: m.UnkToken, vocab: t, info: info}
+}
+
+// readMerges reads the merges at sc into r; when they fail to read, it
+// reports false and leaves sc where it was.
+func (r *bpeRead) readMerges(sc *scan) bool {
+	start := sc.pos
+	rest := len(sc.data) - start
+	mr := newMergeReader(min(rest/16, maxVocab), r.vocab, r.info, r.byteLvl, r.unk)
+	if mr.read(sc) != nil {
+		sc.pos = start
+		return false
+	}
+	if r.merges = mr.table(r.info.maxID); r.merges == nil {
+		sc.pos = start
+		return false
+	}
+	r.reader = mr
+	return true
 }
 
 func formatErr(format string, args ...any) error {
@@ -138,8 +211,9 @@ func validJSON(data []byte) error {
 }
 
 // readFile splits the top-level object into its parts. All of it is
-// checked to be valid JSON here, except the model's vocab and merges,
-// which are passed over as if valid (skipValid) and checked when they are
+// checked to be valid JSON here, except the model's vocab and merges: a
+// BPE model's are read where they are when they can be (see bpeRead),
+// others passed over as if valid (skipValid) and checked when they are
 // parsed: each parser takes all of its value or fails, or, for the merges
 // of a model that has no use for them, validJSON checks them.
 func readFile(data []byte) (*fileJSON, error) {
@@ -149,7 +223,7 @@ func readFile(data []byte) (*fileJSON, error) {
 	err := sc.object(func(key []byte) error {
 		if string(key) == "model" {
 			start := sc.pos
-			m, err := readModel(sc)
+			m, err := readModel(sc, f.PreTokenizer)
 			f.Model, f.model = data[start:sc.pos], m
 			return err
 		}
@@ -198,14 +272,12 @@ func build(data []byte) (*Tokenizer, error) {
 	if t.pre, err = buildPre(f.PreTokenizer, 0); err != nil {
 		return nil, err
 	}
-	byteLvl := false
-	for k, p := range t.pre {
-		if _, ok := p.(byteLevel); ok {
-			if k != len(t.pre)-1 {
-				return nil, unsupported("pre-tokenizer ByteLevel followed by another pre-tokenizer")
-			}
-			byteLvl = true
-		}
+	byteLvl, err := isByteLevel(t.pre)
+	if err != nil {
+		return nil, err
+	}
+	if !f.model.read.fits(f.model, byteLvl) {
+		f.model.read = nil
 	}
 	if t.model, err = buildModel(f.model, byteLvl); err != nil {
 		return nil, err
@@ -247,6 +319,20 @@ func build(data []byte) (*Tokenizer, error) {
 	t.added = newAddedVocab(raw)
 	t.normAdded = newAddedVocab(normed)
 	return t, nil
+}
+
+// isByteLevel reports whether the pre-tokenizers pre end with ByteLevel,
+// where it must be if it is anywhere.
+func isByteLevel(pre []preTokenizer) (bool, error) {
+	for k, p := range pre {
+		if _, ok := p.(byteLevel); ok {
+			if k != len(pre)-1 {
+				return false, unsupported("pre-tokenizer ByteLevel followed by another pre-tokenizer")
+			}
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 const maxDepth = 16 // nesting of Sequence components
@@ -506,23 +592,42 @@ func buildPost(raw json.RawMessage, depth int) (total, lead int, err error) {
 // readModel reads the model object at sc. The vocabulary and merges are
 // passed over (see readFile), to be read by hand; the other fields,
 // small, are read by encoding/json.
-func readModel(sc *scan) (*modelJSON, error) {
+func readModel(sc *scan, pre json.RawMessage) (*modelJSON, error) {
 	if sc.peek() == 'n' {
 		_, err := sc.skip(0)
 		return nil, err
 	}
 	var m modelJSON
+	var read *bpeRead
 	small := []byte{'{'}
 	err := sc.object(func(key []byte) error {
 		switch string(key) {
 		case "vocab":
+			if m.Vocab == nil && m.Merges == nil {
+				sc.ws()
+				start := sc.pos
+				if read = readBPEVocab(sc, small, pre); read != nil {
+					m.Vocab, m.vocabLen = sc.data[start:sc.pos], read.vocab.n
+					return nil
+				}
+			}
+			read = nil // passed over, read in build
 			m.Vocab, m.vocabLen = sc.skipValid()
 			m.vocabLen = min(m.vocabLen, maxVocab) // more fail when parsed
-			return nil
+			return noValue(sc, m.Vocab)
 		case "merges":
+			if read != nil && m.Merges == nil {
+				sc.ws()
+				start := sc.pos
+				if read.readMerges(sc) {
+					m.Merges, m.mergesLen = sc.data[start:sc.pos], read.reader.n
+					return nil
+				}
+			}
+			read = nil
 			m.Merges, m.mergesLen = sc.skipValid()
 			m.mergesLen = min(m.mergesLen, maxVocab)
-			return nil
+			return noValue(sc, m.Merges)
 		}
 		v, err := sc.skip(0)
 		if err != nil {
@@ -543,7 +648,17 @@ func readModel(sc *scan) (*modelJSON, error) {
 	if err := json.Unmarshal(append(small, '}'), &m); err != nil {
 		return nil, fmt.Errorf("model: %v", err)
 	}
+	m.read = read
 	return &m, nil
+}
+
+// noValue returns an error when skipValid passed over nothing: a member
+// without a value ("merges":}), which would otherwise read as null.
+func noValue(sc *scan, raw []byte) error {
+	if len(raw) == 0 {
+		return &syntaxError{"invalid JSON: a member without a value", sc.pos}
+	}
+	return nil
 }
 
 func buildModel(m *modelJSON, byteLvl bool) (model, error) {
@@ -589,6 +704,28 @@ type vocabInfo struct {
 	maxID int32 // -1 for none
 	// skipped holds the tokens left out of a byte-level vocabulary.
 	skipped map[string]bool
+	// byID, when not nil, holds the tokens in the order of their ids
+	// (see tokensByID).
+	byID *tokensByID
+}
+
+// tokensByID holds the tokens of a vocabulary whose ids are 0, 1, 2, ...
+// in the order the file gives them (as tokenizer.json writes them), each
+// token once: token id is text[ends[id]:ends[id+1]]. Reading the merges
+// uses it to check a guess at a merged token's id, the next token or the
+// one before, where looking it up in the table would miss the cache.
+type tokensByID struct {
+	text []byte
+	ends []uint32
+}
+
+// is reports whether id is the id of tok.
+func (v *tokensByID) is(id int32, tok string) bool {
+	if uint32(id)+1 >= uint32(len(v.ends)) {
+		return false
+	}
+	start, end := v.ends[id], v.ends[id+1]
+	return int(end-start) == len(tok) && string(v.text[start:end]) == tok
 }
 
 // scanVocab reads a vocabulary object {"token": id, ...} and calls add
@@ -597,10 +734,23 @@ type vocabInfo struct {
 // with other characters cannot occur in byte-level input and are left
 // out, but kept in skipped so that merges naming them are not errors.
 func scanVocab(raw []byte, byteLvl bool, add func(tok []byte, id int32) error) (vocabInfo, error) {
-	info := vocabInfo{maxID: -1}
 	if isNull(raw) {
-		return info, formatErr("model without vocab")
+		return vocabInfo{maxID: -1}, formatErr("model without vocab")
 	}
+	sc := &scan{data: raw}
+	info, err := scanVocabAt(sc, byteLvl, add)
+	if err == nil {
+		err = sc.end()
+	}
+	if err != nil {
+		return info, formatErr("model vocab: %v", err)
+	}
+	return info, nil
+}
+
+// scanVocabAt is scanVocab for the object at sc, which it reads.
+func scanVocabAt(sc *scan, byteLvl bool, add func(tok []byte, id int32) error) (vocabInfo, error) {
+	info := vocabInfo{maxID: -1}
 	var buf []byte
 	n := 0
 	// entry adds the entry of key (as in the file) and id; tok is key
@@ -632,7 +782,6 @@ func scanVocab(raw []byte, byteLvl bool, add func(tok []byte, id int32) error) (
 		info.maxID = max(info.maxID, int32(id))
 		return add(tok, int32(id))
 	}
-	sc := &scan{data: raw}
 	var fast func(int) (bool, error)
 	if byteLvl {
 		// A key of the byte-level alphabet without escapes, the usual
@@ -662,13 +811,7 @@ func scanVocab(raw []byte, byteLvl bool, add func(tok []byte, id int32) error) (
 		}
 		return entry(key, nil, id)
 	})
-	if err == nil {
-		err = sc.end()
-	}
-	if err != nil {
-		return info, formatErr("model vocab: %v", err)
-	}
-	return info, nil
+	return info, err
 }
 
 // readVocab reads a vocabulary object into a map (see scanVocab).
@@ -698,14 +841,56 @@ func readVocab(raw []byte, byteLvl bool) (vocab map[string]int32, skipped map[st
 // readVocabTable reads a vocabulary object of about n tokens into a
 // tokenTable (see scanVocab).
 func readVocabTable(raw []byte, byteLvl bool, n int) (*tokenTable, vocabInfo, error) {
-	t := newTokenTable(n)
-	info, err := scanVocab(raw, byteLvl, func(tok []byte, id int32) error {
-		if !t.put(tok, id) {
+	if isNull(raw) {
+		return nil, vocabInfo{maxID: -1}, formatErr("model without vocab")
+	}
+	sc := &scan{data: raw}
+	t, info, err := readVocabTableAt(sc, byteLvl, n, len(raw))
+	if err == nil {
+		err = sc.end()
+	}
+	if err != nil {
+		return nil, info, formatErr("model vocab: %v", err)
+	}
+	return t, info, nil
+}
+
+// readVocabTableAt is readVocabTable for the object at sc, of about n
+// tokens in about size bytes. The tokens are gathered in the order of the
+// file first and the table made of them once all are read (see
+// tokenTable.fill).
+func readVocabTableAt(sc *scan, byteLvl bool, n, size int) (*tokenTable, vocabInfo, error) {
+	all := &tokensByID{text: make([]byte, 0, size/2), ends: make([]uint32, 1, n+1)}
+	var ids []int32 // nil while the ids are 0, 1, 2, ...
+	info, err := scanVocabAt(sc, byteLvl, func(tok []byte, id int32) error {
+		k := len(all.ends) - 1
+		if len(all.text)+len(tok) > maxSlab {
 			return fmt.Errorf("more than %d bytes of tokens", maxSlab)
 		}
+		if ids == nil && int(id) != k {
+			ids = make([]int32, k, max(n, k+1))
+			for j := range ids {
+				ids[j] = int32(j)
+			}
+		}
+		if ids != nil {
+			ids = append(ids, id)
+		}
+		all.text = append(all.text, tok...)
+		all.ends = append(all.ends, uint32(len(all.text)))
 		return nil
 	})
-	return t, info, err
+	if err != nil {
+		return nil, info, err
+	}
+	t := newTokenTable(len(all.ends) - 1)
+	if !t.fill(all, ids) {
+		return nil, info, fmt.Errorf("more than %d bytes of tokens", maxSlab)
+	}
+	if ids == nil && t.n == len(all.ends)-1 { // each token once
+		info.byID = all
+	}
+	return t, info, nil
 }
 
 // byteOf maps the characters of GPT-2's byte-level alphabet (all below
@@ -766,16 +951,23 @@ func buildBPE(m *modelJSON, byteLvl bool) (model, error) {
 	if m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "" {
 		return nil, unsupported("model BPE with end_of_word_suffix %q", *m.EndOfWordSuffix)
 	}
-	vocab, v, err := readVocabTable(m.Vocab, byteLvl, m.vocabLen)
-	if err != nil {
-		return nil, err
-	}
-	mr, err := readBPEMerges(m.Merges, m.mergesLen, vocab, v.maxID, v.skipped, byteLvl, m.UnkToken)
-	if err != nil {
-		return nil, err
+	var vocab *tokenTable
+	var v vocabInfo
+	var merges *mergeTable
+	var mr *mergeReader
+	if r := m.read; r != nil {
+		vocab, v, merges, mr = r.vocab, r.info, r.merges, r.reader
+	} else {
+		var err error
+		if vocab, v, err = readVocabTable(m.Vocab, byteLvl, m.vocabLen); err != nil {
+			return nil, err
+		}
+		if merges, mr, err = readBPEMerges(m.Merges, m.mergesLen, vocab, v, byteLvl, m.UnkToken); err != nil {
+			return nil, err
+		}
 	}
 	oddMerge := mr.odd
-	b := &bpe{vocab: vocab, merges: mr.table, byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
+	b := &bpe{vocab: vocab, merges: merges, byteLevel: byteLvl, ignoreMerges: m.IgnoreMerges,
 		byteFallback: m.ByteFallback, fuseUnk: m.FuseUnk, unk: -1, cache: newCache(), small: newSmallCache()}
 	if m.UnkToken != nil {
 		id, ok := vocab.get(*m.UnkToken)

@@ -2,7 +2,9 @@ package hf_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -87,6 +89,9 @@ func TestMalformed(t *testing.T) {
 		"vocab control char":     bpe("{\"a\x01\":0}", `[]`),
 		"merges without comma":   bpe(`{"a":0,"b":1,"ab":2}`, `["a b" "a b"]`),
 		"merges unbalanced":      bpe(`{"a":0,"b":1,"ab":2}`, `["a b"}`),
+		"merges without value":   `{"model":{"type":"BPE","vocab":{"a":0},"merges":}}`,
+		"vocab without value":    `{"model":{"type":"BPE","vocab":,"merges":[]}}`,
+		"unused merges no value": `{"model":{"type":"WordPiece","vocab":{"[UNK]":0},"merges": }}`,
 		"unused merges invalid":  tiny("null", "null", "null", `{"type":"WordPiece","vocab":{"[UNK]":0},"merges":[1,,2]}`),
 		"unigram vocab invalid":  tiny("null", "null", "null", `{"type":"Unigram","unk_id":0,"vocab":[["a",-1.0] ["b",-2.0]]}`),
 		"unk not in vocab":       tiny("null", "null", "null", `{"type":"WordPiece","unk_token":"[UNK]","vocab":{"a":0}}`),
@@ -247,6 +252,96 @@ func TestByteLevelMerges(t *testing.T) {
 	} {
 		if _, err := hf.Load(strings.NewReader(file(merges)), hf.Options{}); !errors.Is(err, hf.ErrFormat) {
 			t.Errorf("%s: err = %v, want ErrFormat", name, err)
+		}
+		// The model before the pre-tokenizer: merges read after, not
+		// where they are.
+		modelFirst := `{"model":{"type":"BPE","vocab":` + vocab + `,"merges":` + merges + `},` +
+			`"pre_tokenizer":{"type":"ByteLevel","add_prefix_space":false,"use_regex":false}}`
+		if _, err := hf.Load(strings.NewReader(modelFirst), hf.Options{}); !errors.Is(err, hf.ErrFormat) {
+			t.Errorf("%s, model first: err = %v, want ErrFormat", name, err)
+		}
+	}
+}
+
+// The order in which the library writes the members of a tokenizer.json
+// and of its model.
+var (
+	libraryOrder = []string{"version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
+		"post_processor", "decoder", "model"}
+	libraryModelOrder = []string{"type", "dropout", "unk_token", "continuing_subword_prefix", "end_of_word_suffix",
+		"fuse_unk", "byte_fallback", "ignore_merges", "vocab", "merges"}
+)
+
+// reordered returns the tokenizer.json data with the members of its
+// top-level object in the order top and of its model in the order model
+// (members not named there after them, in alphabetical order).
+func reordered(t *testing.T, data []byte, top, model []string) []byte {
+	t.Helper()
+	var file, m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(file["model"], &m); err != nil {
+		t.Fatal(err)
+	}
+	file["model"] = object(m, model)
+	return object(file, top)
+}
+
+// object writes the members of obj, those named in order first.
+func object(obj map[string]json.RawMessage, order []string) []byte {
+	keys := slices.DeleteFunc(slices.Clone(order), func(k string) bool { _, ok := obj[k]; return !ok })
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if !slices.Contains(order, k) {
+			keys = append(keys, k)
+		}
+	}
+	out := []byte{'{'}
+	for k, key := range keys {
+		if k > 0 {
+			out = append(out, ',')
+		}
+		q, _ := json.Marshal(key)
+		out = append(append(append(out, q...), ':'), obj[key]...)
+	}
+	return append(out, '}')
+}
+
+// TestMemberOrder loads each family's file with its members in the
+// library's order, with the model before the pre-tokenizer, with the
+// merges before the vocabulary, and with the vocabulary given twice (the
+// last counts, as in encoding/json): all count as the file in
+// testdata/, whose members are in alphabetical order. The loader reads a
+// BPE vocabulary and merges where they are when the pre-tokenizer and
+// the model's type come before them, and otherwise passes over them and
+// reads them after.
+func TestMemberOrder(t *testing.T) {
+	texts := loadExpected(t).Texts
+	mergesFirst := slices.Clone(libraryModelOrder)
+	mergesFirst[8], mergesFirst[9] = "merges", "vocab"
+	for _, g := range genFiles {
+		data, err := os.ReadFile(filepath.Join("testdata", g.name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := load(t, g.name, hf.Options{})
+		library := reordered(t, data, libraryOrder, libraryModelOrder)
+		variants := map[string][]byte{
+			"library order": library,
+			"model first":   reordered(t, data, []string{"model"}, libraryModelOrder),
+			"merges first":  reordered(t, data, libraryOrder, mergesFirst),
+			"vocab twice":   bytes.Replace(library, []byte(`"vocab":`), []byte(`"vocab":{"zz":0},"vocab":`), 1),
+		}
+		for variant, d := range variants {
+			tok, err := hf.Load(bytes.NewReader(d), hf.Options{})
+			if err != nil {
+				t.Fatalf("%s %s: %v", g.name, variant, err)
+			}
+			for _, text := range texts {
+				if got, w := tok.AppendTokenEnds(nil, text), want.AppendTokenEnds(nil, text); !slices.Equal(got, w) {
+					t.Fatalf("%s %s: ends of %q = %v, want %v", g.name, variant, text, got, w)
+				}
+			}
 		}
 	}
 }

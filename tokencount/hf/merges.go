@@ -23,8 +23,15 @@ const lookupBatch = 32
 // byte-level alphabet (when byteLvl), merges of tokens that byte-level
 // input cannot have (skipped) left out but counted in the ranks.
 type mergeReader struct {
-	vocab   *tokenTable
-	table   *mergeTable
+	vocab *tokenTable
+	byID  *tokensByID // or nil
+	last  int32       // the merged token of the merge before
+	// The merges read: the pair of each rank (noPair for one left out)
+	// and its merged token, and how many are not left out. The table is
+	// made of them once all are read.
+	pairs   []uint64
+	ids     []int32
+	n       int
 	skipped map[string]bool
 	byteLvl bool
 	unk     *string
@@ -199,29 +206,54 @@ func skipWS(data []byte, i int) int {
 	return i
 }
 
-// flush looks up the tokens of the batch and adds its merges to the
-// table, in order: the first merge of a pair is the one kept.
+// flush looks up the tokens of the batch and adds its merges, in
+// order. A merged token is usually the one of the merge before or the
+// next token (files list merges in the order their tokens were made):
+// checked against byID first, looked up only when neither.
 func (r *mergeReader) flush() error {
 	var toks [3 * lookupBatch]string
 	var ids [3 * lookupBatch]int32
 	var oks [3 * lookupBatch]bool
+	var merged [lookupBatch]int32 // the merged token's id, or -1-(its index in toks)
+	n := 0
 	for k, rec := range r.recs {
 		both := r.text[rec.off : rec.off+uint32(rec.na)+uint32(rec.nb)]
 		s := unsafe.String(unsafe.SliceData(both), len(both))
-		toks[3*k], toks[3*k+1], toks[3*k+2] = s[:rec.na], s[rec.na:], s
+		toks[n], toks[n+1] = s[:rec.na], s[rec.na:]
+		n += 2
+		switch {
+		case r.byID != nil && r.byID.is(r.last, s):
+			merged[k] = r.last
+		case r.byID != nil && r.byID.is(r.last+1, s):
+			r.last++
+			merged[k] = r.last
+		default:
+			merged[k] = int32(-1 - n)
+			toks[n] = s
+			n++
+		}
 	}
-	n := len(r.recs)
-	r.touch += r.vocab.getMany(toks[:3*n], ids[:], oks[:])
+	r.touch += r.vocab.getMany(toks[:n], ids[:], oks[:])
+	n = 0
 	for k, rec := range r.recs {
-		if !oks[3*k] || !oks[3*k+1] {
-			return fmt.Errorf("%q %q: a token not in the vocabulary", toks[3*k], toks[3*k+1])
+		a, b := n, n+1
+		n += 2
+		if !oks[a] || !oks[b] {
+			return fmt.Errorf("%q %q: a token not in the vocabulary", toks[a], toks[b])
 		}
-		if !oks[3*k+2] {
-			return fmt.Errorf("%q %q: the merged token is not in the vocabulary", toks[3*k], toks[3*k+1])
+		id := merged[k]
+		if id < 0 {
+			if !oks[n] {
+				return fmt.Errorf("%q %q: the merged token is not in the vocabulary", toks[a], toks[b])
+			}
+			id = ids[n]
+			r.last = id
+			n++
 		}
-		if !r.table.add(ids[3*k], ids[3*k+1], merge{rec.rank, ids[3*k+2]}) {
-			return fmt.Errorf("more merges than counted") // only when raw is not valid JSON
-		}
+		r.pad(int(rec.rank))
+		r.pairs = append(r.pairs, uint64(ids[a])<<32|uint64(uint32(ids[b])))
+		r.ids = append(r.ids, id)
+		r.n++
 		if r.bytePairs != nil && rec.na == 1 && rec.nb == 1 {
 			p := &r.bytePairs[int(r.text[rec.off])<<8|int(r.text[rec.off+1])]
 			if *p == noMerge { // the first merge of a pair is kept
@@ -233,15 +265,22 @@ func (r *mergeReader) flush() error {
 	return nil
 }
 
-// read reads the merges array raw.
-func (r *mergeReader) read(raw []byte) error {
-	sc := &scan{data: raw}
+// pad leaves out the ranks up to n not yet read.
+func (r *mergeReader) pad(n int) {
+	for len(r.pairs) < n {
+		r.pairs = append(r.pairs, noPair)
+		r.ids = append(r.ids, 0)
+	}
+}
+
+// read reads the merges array at sc.
+func (r *mergeReader) read(sc *scan) error {
 	if err := sc.expect('['); err != nil {
 		return err
 	}
 	if sc.peek() == ']' {
 		sc.pos++
-		return sc.end()
+		return nil
 	}
 	var first []byte
 	for {
@@ -294,9 +333,6 @@ func (r *mergeReader) read(raw []byte) error {
 			sc.pos++
 		case ']':
 			sc.pos++
-			if err := sc.end(); err != nil {
-				return err
-			}
 			return r.flush()
 		default:
 			return sc.fail("expected %q", ']')
@@ -304,30 +340,43 @@ func (r *mergeReader) read(raw []byte) error {
 	}
 }
 
-// readBPEMerges reads the merges of a BPE model, n of them (when raw is
-// valid JSON), over vocab (of ids up to maxID) into r.table (and r.odd,
-// r.bytePairs).
-func readBPEMerges(raw []byte, n int, vocab *tokenTable, maxID int32, skipped map[string]bool, byteLvl bool, unk *string) (*mergeReader, error) {
-	if isNull(raw) {
-		n = 0
+// readBPEMerges reads the merges of a BPE model, about n of them, over
+// vocab (of ids up to maxID) into a merge table (and r.odd, r.bytePairs).
+func readBPEMerges(raw []byte, n int, vocab *tokenTable, v vocabInfo, byteLvl bool, unk *string) (*mergeTable, *mergeReader, error) {
+	r := newMergeReader(n, vocab, v, byteLvl, unk)
+	if !isNull(raw) {
+		sc := &scan{data: raw}
+		err := r.read(sc)
+		if err == nil {
+			err = sc.end()
+		}
+		if err != nil {
+			return nil, nil, formatErr("model merges: %v", err)
+		}
 	}
-	table := newMergeTable(n, n, maxID)
+	table := r.table(v.maxID)
 	if table == nil {
-		return nil, unsupported("model BPE with %d tokens and %d merges: too many for a merge table", maxID+1, n)
+		return nil, nil, unsupported("model BPE with %d tokens and %d merges: too many for a merge table", v.maxID+1, r.ranks)
 	}
-	r := &mergeReader{vocab: vocab, table: table, skipped: skipped, byteLvl: byteLvl, unk: unk,
-		recs: make([]mergeRec, 0, lookupBatch)}
+	return table, r, nil
+}
+
+// newMergeReader returns a reader of about n merges over vocab.
+func newMergeReader(n int, vocab *tokenTable, v vocabInfo, byteLvl bool, unk *string) *mergeReader {
+	r := &mergeReader{vocab: vocab, byID: v.byID, skipped: v.skipped, byteLvl: byteLvl, unk: unk,
+		recs: make([]mergeRec, 0, lookupBatch), pairs: make([]uint64, 0, n), ids: make([]int32, 0, n)}
 	if byteLvl {
 		r.bytePairs = make([]int32, 1<<16)
 		for k := range r.bytePairs {
 			r.bytePairs[k] = noMerge
 		}
 	}
-	if isNull(raw) {
-		return r, nil
-	}
-	if err := r.read(raw); err != nil {
-		return nil, formatErr("model merges: %v", err)
-	}
-	return r, nil
+	return r
+}
+
+// table returns the table of the merges read, of tokens up to maxID, or
+// nil when they do not fit one.
+func (r *mergeReader) table(maxID int32) *mergeTable {
+	r.pad(int(r.ranks))
+	return newMergeTableOf(r.pairs, r.ids, r.n, maxID)
 }

@@ -163,7 +163,14 @@ func (t *tokenTable) getBytes(tok []byte) (int32, bool) {
 // bytes would pass 4 GiB.
 func (t *tokenTable) put(tok []byte, id int32) bool {
 	key := unsafe.String(unsafe.SliceData(tok), len(tok))
-	s, ok := t.find(key)
+	return t.putHashed(tok, id, t.hash(key, head(key)))
+}
+
+// putHashed is put with the hash of tok.
+func (t *tokenTable) putHashed(tok []byte, id int32, h uint64) bool {
+	key := unsafe.String(unsafe.SliceData(tok), len(tok))
+	w := head(key)
+	s, ok := t.findHashed(key, w, h)
 	switch {
 	case ok && len(tok) <= 8:
 		s.ref = uint32(id)
@@ -173,10 +180,9 @@ func (t *tokenTable) put(tok []byte, id int32) bool {
 		return true
 	case t.n == t.max:
 		t.grow()
-		s, _ = t.find(key)
+		s, _ = t.findHashed(key, w, h)
 	}
-	w := head(key)
-	*s = tokenSlot{head: w, ref: uint32(id), info: uint32(len(tok))<<tagBits | uint32(t.hash(key, w))&tagMask | 1}
+	*s = tokenSlot{head: w, ref: uint32(id), info: uint32(len(tok))<<tagBits | uint32(h)&tagMask | 1}
 	if len(tok) > 8 {
 		if len(t.slab)+len(tok)-4 > maxSlab {
 			*s = tokenSlot{}
@@ -188,6 +194,90 @@ func (t *tokenTable) put(tok []byte, id int32) bool {
 	}
 	t.n++
 	return true
+}
+
+// fill puts the tokens of all, whose ids are ids (nil for 0, 1, 2, ...),
+// in t, a later id of a token replacing an earlier one. It makes each
+// token's slot in the order of all first, then sorts the slots (stably)
+// into parts by the top bits of their hash, each part's home slots a
+// small stretch of the table, and puts them part by part: the stores of
+// a part stay in the cache where stores in the file's order would each
+// miss it. It reports false when the tokens' bytes would pass 4 GiB.
+func (t *tokenTable) fill(all *tokensByID, ids []int32) bool {
+	n := len(all.ends) - 1
+	slab := 0
+	for k := range n {
+		if l := int(all.ends[k+1] - all.ends[k]); l > 8 {
+			slab += l - 4
+		}
+	}
+	if slab > maxSlab {
+		return false
+	}
+	t.slab = make([]byte, 0, slab)
+	type pending struct {
+		s tokenSlot
+		h uint64
+	}
+	var start [1<<bucketBits + 1]int32
+	const shift = 64 - bucketBits
+	slots := make([]pending, n)
+	for k := range slots {
+		b := all.text[all.ends[k]:all.ends[k+1]]
+		key := unsafe.String(unsafe.SliceData(b), len(b))
+		id := int32(k)
+		if ids != nil {
+			id = ids[k]
+		}
+		w := head(key)
+		h := t.hash(key, w)
+		ref := uint32(id)
+		if len(b) > 8 {
+			t.slab = binary.LittleEndian.AppendUint32(t.slab, ref)
+			ref = uint32(len(t.slab))
+			t.slab = append(t.slab, b[8:]...)
+		}
+		slots[k] = pending{tokenSlot{head: w, ref: ref, info: uint32(len(b))<<tagBits | uint32(h)&tagMask | 1}, h}
+		start[h>>shift+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	sorted := make([]pending, n)
+	for _, p := range slots {
+		b := p.h >> shift
+		sorted[start[b]] = p
+		start[b]++
+	}
+	for k := range sorted {
+		t.putSlot(&sorted[k].s, sorted[k].h)
+	}
+	return true
+}
+
+// putSlot stores the slot p, whose token's hash is h: in the empty slot
+// where its probes end, or, when its token is there, as the token's id.
+func (t *tokenTable) putSlot(p *tokenSlot, h uint64) {
+	n := int(p.info >> tagBits)
+	for i := t.home(h); ; {
+		s := &t.slots[i]
+		if s.info == 0 {
+			*s = *p
+			t.n++
+			return
+		}
+		if s.info == p.info && s.head == p.head && (n <= 8 || t.rest(s.ref, n) == t.rest(p.ref, n)) {
+			if n <= 8 {
+				s.ref = p.ref
+			} else {
+				copy(t.slab[s.ref-4:s.ref], t.slab[p.ref-4:p.ref])
+			}
+			return
+		}
+		if i++; i == len(t.slots) {
+			i = 0
+		}
+	}
 }
 
 // grow doubles the slots of t.
@@ -245,17 +335,78 @@ type mergeTable struct {
 	n, max int // merges in slots, and room
 }
 
-// newMergeTable returns a table for up to n merges of ranks below ranks,
-// of tokens up to maxID, or nil when a pair and a rank do not fit a word.
-func newMergeTable(n, ranks int, maxID int32) *mergeTable {
+// noPair marks, in the pairs given to newMergeTableOf, a rank whose
+// merge is left out.
+const noPair = ^uint64(0)
+
+// newMergeTableOf returns the table of the merges pairs[rank] (a<<32 | b,
+// or noPair), n of them, whose merged tokens are ids[rank], of tokens up
+// to maxID; nil when a pair and a rank do not fit a word. The first merge
+// of a pair is the one kept.
+func newMergeTableOf(pairs []uint64, ids []int32, n int, maxID int32) *mergeTable {
+	ranks := len(pairs)
 	rankBits := uint(bits.Len(uint(ranks)))
 	bBits := uint(bits.Len(uint(max(maxID, 0))))
 	if rankBits+bBits+uint(bits.Len(uint(max(maxID, 0))+1)) > 64 {
 		return nil
 	}
 	size := max(minSlots, n+n/3+1) // always one empty slot, where probes stop
-	return &mergeTable{slots: make([]uint64, size), ids: make([]int32, ranks), mul: rand.Uint64() | 1,
+	t := &mergeTable{slots: make([]uint64, size), ids: ids[:ranks:ranks], mul: rand.Uint64() | 1,
 		aShift: rankBits + bBits, bShift: rankBits, bMask: 1<<bBits - 1, rMask: 1<<rankBits - 1, max: n}
+	t.fill(pairs, n)
+	return t
+}
+
+// bucketBits sets how many parts fill sorts the merges into first.
+const bucketBits = 10
+
+// fill adds the merges: first sorted (stably: the first of a pair stays
+// first) into parts by the top bits of their hash, each part's slots a
+// small stretch of the table, so that the inserts of a part stay in the
+// cache where inserts in rank order would each miss it.
+func (t *mergeTable) fill(pairs []uint64, n int) {
+	var start [1<<bucketBits + 1]int32
+	const shift = 64 - bucketBits
+	for _, p := range pairs {
+		if p != noPair {
+			start[t.key(p)*t.mul>>shift+1]++
+		}
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	sorted := make([]uint64, n)
+	for r, p := range pairs {
+		if p != noPair {
+			key := t.key(p)
+			b := key * t.mul >> shift
+			sorted[start[b]] = key | uint64(r)
+			start[b]++
+		}
+	}
+	for _, v := range sorted {
+		key := v &^ t.rMask
+		i, _ := bits.Mul64(key*t.mul, uint64(len(t.slots)))
+		for {
+			s := t.slots[i]
+			if s == 0 {
+				t.slots[i] = v
+				t.n++
+				break
+			}
+			if s&^t.rMask == key {
+				break // a later merge of the pair
+			}
+			if i++; i == uint64(len(t.slots)) {
+				i = 0
+			}
+		}
+	}
+}
+
+// key returns the key of the pair p, a<<32 | b.
+func (t *mergeTable) key(p uint64) uint64 {
+	return (p>>32+1)<<t.aShift | uint64(uint32(p))<<t.bShift
 }
 
 // home returns the key of the pair a, b and its first slot.
@@ -292,33 +443,4 @@ func (t *mergeTable) get(a, b int32) (merge, bool) {
 		return merge{}, false
 	}
 	return merge{r, t.ids[r]}, true
-}
-
-// add records mg as the merge of a, b unless the pair has one already
-// (the library keeps the first). It reports false when mg does not fit:
-// more merges than the table was made for, a rank or a token beyond its
-// bounds.
-func (t *mergeTable) add(a, b int32, mg merge) bool {
-	if uint64(uint32(a)) > t.bMask || uint64(uint32(b)) > t.bMask || uint32(mg.rank) >= uint32(len(t.ids)) {
-		return false
-	}
-	key, i := t.home(a, b)
-	for {
-		s := t.slots[i]
-		if s&^t.rMask == key {
-			return true
-		}
-		if s == 0 {
-			if t.n == t.max {
-				return false
-			}
-			t.slots[i] = key | uint64(mg.rank)
-			t.ids[mg.rank] = mg.id
-			t.n++
-			return true
-		}
-		if i++; i == len(t.slots) {
-			i = 0
-		}
-	}
 }

@@ -41,34 +41,42 @@ func TestTokenTableGrows(t *testing.T) {
 	}
 }
 
-// TestMergeTable fills a merge table to the count it was made for: it
-// keeps every pair, the first merge of a pair added twice, and refuses a
-// merge beyond its count or its bounds.
+// TestMergeTable makes a merge table of pairs, some ranks left out and
+// one pair merged twice: it keeps every pair, the first merge of the pair
+// merged twice, and finds no pair it was not given.
 func TestMergeTable(t *testing.T) {
 	const n, maxID = 3000, 20999
-	mt := newMergeTable(n, n, maxID)
+	var pairs []uint64
+	var ids []int32
+	want := map[[2]int32]merge{}
+	count := 0
 	for k := range int32(n) {
-		if !mt.add(k, k*7, merge{rank: k, id: k + 1}) {
-			t.Fatalf("add %d refused", k)
+		switch {
+		case k%10 == 3:
+			pairs = append(pairs, noPair)
+		case k%100 == 7:
+			pairs = append(pairs, 5<<32|35) // first merged at rank 5
+		default:
+			pairs = append(pairs, uint64(k)<<32|uint64(k*7))
+			want[[2]int32{k, k * 7}] = merge{rank: k, id: k + 1}
+		}
+		if pairs[k] != noPair {
+			count++
+		}
+		ids = append(ids, k+1)
+	}
+	mt := newMergeTableOf(pairs, ids, count, maxID)
+	for p, w := range want {
+		if mg, ok := mt.get(p[0], p[1]); !ok || mg != w {
+			t.Fatalf("get%v = %v, %v; want %v", p, mg, ok, w)
 		}
 	}
-	if !mt.add(5, 35, merge{rank: 17, id: 1}) {
-		t.Fatal("add of a pair already there refused")
-	}
-	for k := range int32(n) {
-		if mg, ok := mt.get(k, k*7); !ok || mg != (merge{rank: k, id: k + 1}) {
-			t.Fatalf("get(%d, %d) = %v, %v", k, k*7, mg, ok)
-		}
-	}
-	for _, p := range [][2]int32{{1, 1}, {-1, 0}, {0, maxID + 1}} {
+	for _, p := range [][2]int32{{1, 1}, {-1, 0}, {0, maxID + 1}, {3, 21}} {
 		if _, ok := mt.get(p[0], p[1]); ok {
 			t.Fatalf("get%v found a pair never added", p)
 		}
 	}
-	if mt.add(1, 1, merge{rank: 0, id: 1}) {
-		t.Fatal("add beyond the count accepted")
-	}
-	if newMergeTable(1, 1<<22, 1<<22) != nil {
+	if newMergeTableOf(make([]uint64, 1<<22), make([]int32, 1<<22), 1, 1<<22) != nil {
 		t.Fatal("a table whose pairs and ranks do not fit a word was made")
 	}
 }
