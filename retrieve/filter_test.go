@@ -2,6 +2,7 @@ package retrieve_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,35 +60,25 @@ func TestRichFilterEveryPath(t *testing.T) {
 	}
 	require.NotEmpty(t, kept)
 	require.Greater(t, len(excluded), len(kept)/2, "the filter excludes a good share")
-	stores := map[string]vectorstore.VectorStore{"memory": store, "side by side": twoSearches{vectorOnly{store}}, "vector only": vectorOnly{store}}
-	for _, search := range []retrieve.Search{retrieve.Vector, retrieve.Keywords, retrieve.Hybrid} {
-		for name, s := range stores {
-			if _, ok := s.(vectorstore.KeywordQuerier); !ok && search == retrieve.Keywords {
-				continue
+	eachPath(t, store, func(t *testing.T, s vectorstore.VectorStore, search retrieve.Search, w namedWidener) {
+		r := newRetriever(t, retrieve.Config{Store: s, Embedder: emb, Search: search, Filter: filter, Widener: w.w, Passages: 30})
+		ps, err := r.Retrieve(bg, "budget review of the quarter note")
+		require.NoError(t, err)
+		require.NotEmpty(t, ps)
+		for _, p := range ps {
+			for _, rec := range excluded {
+				marker := strings.Fields(rec.Text)[1] // "u<doc><i>:"
+				require.NotContains(t, p.Text, marker, "passage %s#%d-%d holds excluded %s", p.DocID, p.First, p.Last, rec.ID)
+				if rec.DocID == p.DocID && p.End > p.Start {
+					require.False(t, p.Start < rec.End && rec.Start < p.End, "passage %s [%d, %d) spans %s", p.DocID, p.Start, p.End, rec.ID)
+				}
 			}
-			for _, w := range wideners(t, store) {
-				t.Run(fmt.Sprintf("%v/%s/%s", search, name, w.name), func(t *testing.T) {
-					r := newRetriever(t, retrieve.Config{Store: s, Embedder: emb, Search: search, Filter: filter, Widener: w.w, Passages: 30})
-					ps, err := r.Retrieve(bg, "budget review of the quarter note")
-					require.NoError(t, err)
-					require.NotEmpty(t, ps)
-					for _, p := range ps {
-						for _, rec := range excluded {
-							marker := strings.Fields(rec.Text)[1] // "u<doc><i>:"
-							require.NotContains(t, p.Text, marker, "passage %s#%d-%d holds excluded %s", p.DocID, p.First, p.Last, rec.ID)
-							if rec.DocID == p.DocID && p.End > p.Start {
-								require.False(t, p.Start < rec.End && rec.Start < p.End, "passage %s [%d, %d) spans %s", p.DocID, p.Start, p.End, rec.ID)
-							}
-						}
-						for _, h := range p.Hits {
-							require.True(t, filter.Match(h.Record), "hit %s", h.ID)
-						}
-					}
-					if w.w != nil {
-						require.True(t, slicesAny(ps, func(p retrieve.Passage) bool { return p.Last > p.First }), "some passage is wider than a hit")
-					}
-				})
+			for _, h := range p.Hits {
+				require.True(t, filter.Match(h.Record), "hit %s", h.ID)
 			}
 		}
-	}
+		if w.w != nil {
+			require.True(t, slices.ContainsFunc(ps, func(p retrieve.Passage) bool { return p.Last > p.First }), "some passage is wider than a hit")
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -270,6 +271,33 @@ func TestFilterEveryPath(t *testing.T) {
 	}
 	require.NoError(t, store.Upsert(bg, recs...))
 	filter := vectorstore.Filter{Metadata: map[string]string{"team": "red"}}
+	eachPath(t, store, func(t *testing.T, s vectorstore.VectorStore, search retrieve.Search, w namedWidener) {
+		r := newRetriever(t, retrieve.Config{Store: s, Embedder: emb, Search: search, Filter: filter, Widener: w.w, Passages: 20})
+		ps, err := r.Retrieve(bg, "blue team budget review day")
+		require.NoError(t, err)
+		require.NotEmpty(t, ps)
+		for _, p := range ps {
+			require.NotContains(t, p.Text, "blue", "passage %s#%d-%d", p.DocID, p.First, p.Last)
+			for _, rec := range recs { // no span that holds an excluded record
+				if rec.DocID == p.DocID && rec.Metadata["team"] == "blue" && p.End > p.Start {
+					require.False(t, p.Start < rec.End && rec.Start < p.End, "passage %s [%d, %d) spans %s", p.DocID, p.Start, p.End, rec.ID)
+				}
+			}
+			for _, h := range p.Hits {
+				require.Equal(t, "red", h.Metadata["team"])
+			}
+		}
+		if w.w != nil {
+			require.True(t, slices.ContainsFunc(ps, func(p retrieve.Passage) bool { return p.Last > p.First }), "some passage is wider than a hit")
+		}
+	})
+}
+
+// eachPath runs f as a subtest for every search, every kind of store
+// (one answering both searches, two searches side by side, vectors only)
+// and every widener over store: the paths a passage can take.
+func eachPath(t *testing.T, store *vectorstore.Memory, f func(t *testing.T, s vectorstore.VectorStore, search retrieve.Search, w namedWidener)) {
+	t.Helper()
 	stores := map[string]vectorstore.VectorStore{"memory": store, "side by side": twoSearches{vectorOnly{store}}, "vector only": vectorOnly{store}}
 	for _, search := range []retrieve.Search{retrieve.Vector, retrieve.Keywords, retrieve.Hybrid} {
 		for name, s := range stores {
@@ -277,38 +305,10 @@ func TestFilterEveryPath(t *testing.T) {
 				continue
 			}
 			for _, w := range wideners(t, store) {
-				t.Run(fmt.Sprintf("%v/%s/%s", search, name, w.name), func(t *testing.T) {
-					r := newRetriever(t, retrieve.Config{Store: s, Embedder: emb, Search: search, Filter: filter, Widener: w.w, Passages: 20})
-					ps, err := r.Retrieve(bg, "blue team budget review day")
-					require.NoError(t, err)
-					require.NotEmpty(t, ps)
-					for _, p := range ps {
-						require.NotContains(t, p.Text, "blue", "passage %s#%d-%d", p.DocID, p.First, p.Last)
-						for _, rec := range recs { // no span that holds an excluded record
-							if rec.DocID == p.DocID && rec.Metadata["team"] == "blue" && p.End > p.Start {
-								require.False(t, p.Start < rec.End && rec.Start < p.End, "passage %s [%d, %d) spans %s", p.DocID, p.Start, p.End, rec.ID)
-							}
-						}
-						for _, h := range p.Hits {
-							require.Equal(t, "red", h.Metadata["team"])
-						}
-					}
-					if w.w != nil {
-						require.True(t, slicesAny(ps, func(p retrieve.Passage) bool { return p.Last > p.First }), "some passage is wider than a hit")
-					}
-				})
+				t.Run(fmt.Sprintf("%v/%s/%s", search, name, w.name), func(t *testing.T) { f(t, s, search, w) })
 			}
 		}
 	}
-}
-
-func slicesAny(ps []retrieve.Passage, f func(retrieve.Passage) bool) bool {
-	for _, p := range ps {
-		if f(p) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestRankingRule checks the rule of Passage on windows of a Widener of
