@@ -272,19 +272,8 @@ func sectionNumber(t string) (int, bool) {
 func capitals(t string) bool {
 	upper := 0
 	for i := 0; i < len(t); {
-		c := asciiClass[t[i]]
-		if t[i] < utf8.RuneSelf {
-			i++
-		} else {
-			r, n := utf8.DecodeRuneInString(t[i:])
-			c = 0
-			if unicode.IsLower(r) {
-				c = classLower
-			} else if unicode.IsUpper(r) {
-				c = classUpper
-			}
-			i += n
-		}
+		c, n := classAt(t, i)
+		i += n
 		switch {
 		case c&classLower != 0:
 			return false
@@ -308,21 +297,15 @@ func titleLike(t string, words, lettered int) bool {
 func countWords(t string) (words, lettered int) {
 	inWord := false
 	for i := 0; i < len(t); {
-		space, letter := asciiClass[t[i]]&classSpace != 0, asciiClass[t[i]]&classLetter != 0
-		if t[i] < utf8.RuneSelf {
-			i++
-		} else {
-			r, n := utf8.DecodeRuneInString(t[i:])
-			space, letter = unicode.IsSpace(r), unicode.IsLetter(r)
-			i += n
-		}
+		c, n := classAt(t, i)
+		i += n
 		switch {
-		case space:
+		case c&classSpace != 0:
 			inWord = false
 		case !inWord:
 			inWord = true
 			words++
-			if letter {
+			if c&classLetter != 0 {
 				lettered++
 			}
 		}
@@ -330,7 +313,7 @@ func countWords(t string) (words, lettered int) {
 	return words, lettered
 }
 
-// The classes of ASCII bytes that countWords and capitals ask about, as
+// The classes of a rune that countWords and capitals ask about, as
 // unicode.IsSpace, IsLetter, IsUpper and IsLower answer them.
 const (
 	classSpace = 1 << iota
@@ -339,24 +322,40 @@ const (
 	classLower
 )
 
-var asciiClass = func() (t [256]uint8) {
-	for c := range utf8.RuneSelf {
-		r := rune(c)
-		if unicode.IsSpace(r) {
-			t[c] |= classSpace
-		}
-		if unicode.IsLetter(r) {
-			t[c] |= classLetter
-		}
-		if unicode.IsUpper(r) {
-			t[c] |= classUpper
-		}
-		if unicode.IsLower(r) {
-			t[c] |= classLower
-		}
+func runeClass(r rune) uint8 {
+	var c uint8
+	if unicode.IsSpace(r) {
+		c |= classSpace
+	}
+	if unicode.IsLetter(r) {
+		c |= classLetter
+	}
+	if unicode.IsUpper(r) {
+		c |= classUpper
+	}
+	if unicode.IsLower(r) {
+		c |= classLower
+	}
+	return c
+}
+
+// asciiClass holds runeClass of each ASCII byte.
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for b := range t {
+		t[b] = runeClass(rune(b))
 	}
 	return t
 }()
+
+// classAt returns the classes of the rune at t[i] and its width; ASCII
+// from the table, without decoding.
+func classAt(t string, i int) (uint8, int) {
+	if t[i] < utf8.RuneSelf {
+		return asciiClass[t[i]], 1
+	}
+	r, n := utf8.DecodeRuneInString(t[i:])
+	return runeClass(r), n
+}
 
 // headsBody reports whether next, the line after a numbered or
 // capitalised line in the same paragraph, reads as body text under a
