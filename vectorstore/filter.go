@@ -126,10 +126,7 @@ func (c *Cond) summary() (height, terms int32, malformed bool) {
 // leaf returns c, a condition on one key, with its summary.
 func leaf(c Cond) Cond {
 	c.height, c.terms = 1, int32(min(1+len(c.values), MaxFilterTerms+1))
-	c.malformed = c.key == "" || !utf8.ValidString(c.key) || (c.op == opRange && (math.IsNaN(c.lo) || math.IsNaN(c.hi)))
-	for _, v := range c.values {
-		c.malformed = c.malformed || !utf8.ValidString(v)
-	}
+	c.malformed = c.leafErr() != nil
 	return c
 }
 
@@ -319,6 +316,11 @@ func (c *Cond) walk(depth int, terms *int) error {
 		}
 		return nil
 	}
+	return c.leafErr()
+}
+
+// leafErr says what is wrong with c, a condition on one key, or nil.
+func (c *Cond) leafErr() error {
 	if c.key == "" {
 		return fmt.Errorf("empty key")
 	}

@@ -212,9 +212,16 @@ func (s suite) filters(t *testing.T) {
 // the records of recs with their metadata.
 func (s suite) rangeHolds(t *testing.T, st vectorstore.VectorStore, recs []vectorstore.Record, docs int) {
 	t.Helper()
+	// A store may give back empty metadata as nil.
+	metadata := func(rec vectorstore.Record) map[string]string {
+		if len(rec.Metadata) == 0 {
+			return nil
+		}
+		return rec.Metadata
+	}
 	want := map[string]map[string]string{}
 	for _, rec := range recs {
-		want[rec.ID] = rec.Metadata
+		want[rec.ID] = metadata(rec)
 	}
 	got := map[string]map[string]string{}
 	for d := range docs {
@@ -224,17 +231,7 @@ func (s suite) rangeHolds(t *testing.T, st vectorstore.VectorStore, recs []vecto
 			continue
 		}
 		for _, rec := range rs {
-			got[rec.ID] = rec.Metadata
-		}
-	}
-	for id, md := range want {
-		if len(md) == 0 {
-			want[id] = nil // a store may give back empty metadata as nil
-		}
-	}
-	for id, md := range got {
-		if len(md) == 0 {
-			got[id] = nil
+			got[rec.ID] = metadata(rec)
 		}
 	}
 	require.Equal(t, want, got, "Range: the records and their metadata")
