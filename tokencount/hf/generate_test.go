@@ -107,6 +107,18 @@ func cutBPE(file map[string]any, base func(tok string, id int) bool, n int) {
 	renumber(file, keep)
 }
 
+// keepFirst keeps the tokens of file's vocabulary (an object of ids) whose
+// ids are under n, renumbered.
+func keepFirst(file map[string]any, n float64) {
+	keep := map[string]bool{}
+	for tok, id := range file["model"].(map[string]any)["vocab"].(map[string]any) {
+		if id.(float64) < n {
+			keep[tok] = true
+		}
+	}
+	renumber(file, keep)
+}
+
 // renumber keeps the tokens in keep (and the added tokens), numbered
 // from 0 in their original order.
 func renumber(file map[string]any, keep map[string]bool) {
@@ -190,13 +202,7 @@ func genWordPiece(nm string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	keep := map[string]bool{}
-	for tok, id := range f["model"].(map[string]any)["vocab"].(map[string]any) {
-		if id.(float64) < 3000 {
-			keep[tok] = true
-		}
-	}
-	renumber(f, keep)
+	keepFirst(f, 3000)
 	ids := f["model"].(map[string]any)["vocab"].(map[string]any)
 	post := f["post_processor"].(map[string]any)["special_tokens"].(map[string]any)
 	for _, name := range []string{"[CLS]", "[SEP]"} {
@@ -285,13 +291,7 @@ func genWordLevel(nm string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	keep := map[string]bool{}
-	for tok, id := range f["model"].(map[string]any)["vocab"].(map[string]any) {
-		if id.(float64) < 3000 {
-			keep[tok] = true
-		}
-	}
-	renumber(f, keep)
+	keepFirst(f, 3000)
 	return f, nil
 }
 
