@@ -3,8 +3,10 @@ package hf_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ragkit/ragkit/tokencount/hf"
@@ -32,6 +34,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(tiny(`{"type":"Sequence","normalizers":[{"type":"NFD"},{"type":"StripAccents"},{"type":"Lowercase"}]}`, `{"type":"Whitespace"}`, "null",
 		`{"type":"WordLevel","unk_token":"[UNK]","vocab":{"[UNK]":0,"a":1,"b":2,"ab":3,"!":4}}`)))
 	f.Add([]byte(`{"model":{"unk_token":"x","vocab":{"x":0,"a":1}},"pre_tokenizer":{"type":"WhitespaceSplit"}}`))
+	f.Add(seedAhead())
 	for _, name := range []string{"wordpiece", "unigram", "wordlevel"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
 		if err != nil {
@@ -53,7 +56,99 @@ func FuzzLoad(f *testing.F) {
 		for _, text := range texts {
 			checkEnds(t, tok, text)
 		}
+		// The same file with its members in another order (the model's
+		// merges before its vocabulary: read after it, not ahead or where
+		// they are) loads and counts alike.
+		other := alphabetical(data)
+		if other == nil {
+			return
+		}
+		tok2, err := hf.Load(bytes.NewReader(other), hf.Options{AddSpecialTokens: len(data)%2 == 0})
+		if err != nil {
+			t.Fatalf("loaded, but not with its members in alphabetical order: %v", err)
+		}
+		for _, text := range texts {
+			if a, b := tok.Count(text), tok2.Count(text); a != b {
+				t.Fatalf("Count(%q) = %d, %d with the members in alphabetical order", text, a, b)
+			}
+		}
 	})
+}
+
+// seedAhead returns a byte-level BPE whose merges are read ahead on a
+// second goroutine (the vocabulary before them): more than a chunk of
+// them, escapes, one of tokens outside the byte-level alphabet, a pair.
+func seedAhead() []byte {
+	vocab := map[string]int{"\"": 0, "ŉ": 1, "ŉa": 2, "a\"": 3}
+	var merges []string
+	merge := func(a, b string) {
+		if _, ok := vocab[a+b]; !ok {
+			vocab[a+b] = len(vocab)
+			merges = append(merges, fmt.Sprintf("%q", a+" "+b))
+		}
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		vocab[string(c)] = len(vocab)
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		for d := 'a'; d <= 'z'; d++ {
+			merge(string(c), string(d))
+		}
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		for d := 'a'; d <= 's'; d++ {
+			merge(string(c)+string(d), string(c))
+		}
+	}
+	for k := 5; k < len(merges); k += 300 {
+		merges[k] = `"\u00` + fmt.Sprintf("%x", merges[k][1]) + merges[k][2:] // an escape
+	}
+	merges = append(merges, `"ŉ a"`, `["a", "\""]`)
+	v, _ := json.Marshal(vocab)
+	return []byte(tiny("null", `{"type":"ByteLevel","add_prefix_space":false}`, "null",
+		`{"type":"BPE","vocab":`+string(v)+`,"merges":[`+strings.Join(merges, ",\n")+`]}`))
+}
+
+// alphabetical returns the tokenizer.json data with the members of its
+// object and of its model in alphabetical order, or nil when it has no
+// model object or a member twice (which the order decides).
+func alphabetical(data []byte) []byte {
+	var file map[string]json.RawMessage
+	if json.Unmarshal(data, &file) != nil || twice(data) {
+		return nil
+	}
+	var model map[string]json.RawMessage
+	if json.Unmarshal(file["model"], &model) != nil || model == nil || twice(file["model"]) {
+		return nil
+	}
+	file["model"], _ = json.Marshal(model)
+	out, _ := json.Marshal(file)
+	return out
+}
+
+// twice reports whether the object in data has a member twice.
+func twice(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		k, _ := key.(string)
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return false
+		}
+	}
+	return false
 }
 
 // FuzzCount counts arbitrary text with every family's file.

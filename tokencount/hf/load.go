@@ -132,6 +132,8 @@ type bpeRead struct {
 	info    vocabInfo
 	merges  *mergeTable // nil until read
 	reader  *mergeReader
+	ahead   *ahead // the merges read ahead, or nil
+	aheadN  int32  // how many merges were read ahead and used
 }
 
 // fits reports whether r was read as the model m after pre-tokenizers of
@@ -162,21 +164,50 @@ func readBPEVocab(sc *scan, small []byte, pre json.RawMessage) *bpeRead {
 	}
 	start := sc.pos
 	rest := len(sc.data) - start
+	var a *ahead
+	if byteLvl {
+		a = readAhead(sc.data, start, m.UnkToken)
+	}
 	t, info, err := readVocabTableAt(sc, byteLvl, min(rest/32, maxVocab), min(rest/4, maxSlab))
 	if err != nil {
+		if a != nil {
+			a.cancel()
+		}
 		sc.pos = start
 		return nil
 	}
-	return &bpeRead{byteLvl: byteLvl, unk: m.UnkToken, vocab: t, info: info}
+	if a != nil {
+		a.setVocab(t, info.byID)
+	}
+	return &bpeRead{byteLvl: byteLvl, unk: m.UnkToken, vocab: t, info: info, ahead: a}
 }
 
-// readMerges reads the merges at sc into r; when they fail to read, it
-// reports false and leaves sc where it was.
+// readMerges reads the merges at sc into r, with what was read ahead
+// when it is of them; when they fail to read, it reports false and
+// leaves sc where it was.
 func (r *bpeRead) readMerges(sc *scan) bool {
 	start := sc.pos
 	rest := len(sc.data) - start
-	mr := newMergeReader(min(rest/16, maxVocab), r.vocab, r.info, r.byteLvl, r.unk)
-	if mr.read(sc) != nil {
+	size := min(rest/16, maxVocab)
+	if r.ahead != nil {
+		size = 0 // finish sizes it
+	}
+	mr := newMergeReader(size, r.vocab, r.info, r.byteLvl, r.unk)
+	var err error
+	switch a := r.ahead; {
+	case a != nil && a.at(start) && a.finish(mr):
+		sc.pos, r.aheadN = a.end, a.ranks
+		if !a.complete {
+			err = mr.elements(sc)
+		}
+	default:
+		if a != nil {
+			a.cancel()
+		}
+		err = mr.read(sc)
+	}
+	r.ahead = nil
+	if err != nil {
 		sc.pos = start
 		return false
 	}
@@ -599,6 +630,12 @@ func readModel(sc *scan, pre json.RawMessage) (*modelJSON, error) {
 	}
 	var m modelJSON
 	var read *bpeRead
+	var ahead *ahead
+	defer func() {
+		if ahead != nil {
+			ahead.cancel() // when the merges were not read
+		}
+	}()
 	small := []byte{'{'}
 	err := sc.object(func(key []byte) error {
 		switch string(key) {
@@ -607,7 +644,8 @@ func readModel(sc *scan, pre json.RawMessage) (*modelJSON, error) {
 				sc.ws()
 				start := sc.pos
 				if read = readBPEVocab(sc, small, pre); read != nil {
-					m.Vocab, m.vocabLen = sc.data[start:sc.pos], read.vocab.n
+					ahead = read.ahead
+					m.Vocab, m.vocabLen = sc.data[start:sc.pos], read.vocab.len()
 					return nil
 				}
 			}
@@ -883,11 +921,11 @@ func readVocabTableAt(sc *scan, byteLvl bool, n, size int) (*tokenTable, vocabIn
 	if err != nil {
 		return nil, info, err
 	}
-	t := newTokenTable(len(all.ends) - 1)
-	if !t.fill(all, ids) {
+	t, ok := newTokenTableOf(all, ids)
+	if !ok {
 		return nil, info, fmt.Errorf("more than %d bytes of tokens", maxSlab)
 	}
-	if ids == nil && t.n == len(all.ends)-1 { // each token once
+	if ids == nil && t.len() == len(all.ends)-1 { // each token once
 		info.byID = all
 	}
 	return t, info, nil

@@ -10,11 +10,10 @@ import (
 // Reading the merges of a BPE model: the largest part of a large
 // tokenizer.json and most of the time it takes to load. Merges are read a
 // batch at a time; the tokens of a batch are looked up together, so that
-// the table lookups of one merge do not wait for those of the one before,
-// and the batch is added to the merge table, sized beforehand for all.
-// Nothing is kept of a batch once added. (Reading in two halves on two
-// goroutines was tried and measured slower on a 2-core machine shared
-// with other work.)
+// the table lookups of one merge do not wait for those of the one before.
+// The pairs are kept and the merge table made of them once all are read.
+// A byte-level BPE's merges are mostly read ahead, on a second goroutine
+// while the vocabulary is read (ahead.go); this reader reads the rest.
 
 // lookupBatch is how many merges are looked up together.
 const lookupBatch = 32
@@ -23,9 +22,7 @@ const lookupBatch = 32
 // byte-level alphabet (when byteLvl), merges of tokens that byte-level
 // input cannot have (skipped) left out but counted in the ranks.
 type mergeReader struct {
-	vocab *tokenTable
-	byID  *tokensByID // or nil
-	last  int32       // the merged token of the merge before
+	mergeLookup
 	// The merges read: the pair of each rank (noPair for one left out)
 	// and its merged token, and how many are not left out. The table is
 	// made of them once all are read.
@@ -43,9 +40,8 @@ type mergeReader struct {
 
 	// The batch: the two tokens of each merge, decoded, one after the
 	// other in text (so that together they spell the merged token).
-	text  []byte
-	recs  []mergeRec
-	touch uint32 // sums what getMany reads ahead, so that the reads stay
+	text []byte
+	recs []mergeRec
 }
 
 type mergeRec struct {
@@ -79,9 +75,7 @@ func (r *mergeReader) add(a, c []byte) error {
 		r.text = append(append(r.text, a...), c...)
 	}
 	r.recs = append(r.recs, mergeRec{uint32(off), rank, uint16(na), uint16(len(r.text) - off - na)})
-	if isByteToken(a) || isByteToken(c) || r.unk != nil && (string(a) == *r.unk || string(c) == *r.unk) {
-		r.odd = true
-	}
+	r.odd = r.odd || oddMerge(a, c, r.unk)
 	if len(r.recs) == lookupBatch {
 		return r.flush()
 	}
@@ -96,64 +90,79 @@ func (r *mergeReader) addQuoted(sc *scan) (bool, error) {
 	if !r.byteLvl {
 		return false, nil
 	}
-	switch sc.peek() {
-	case '"', '[':
-	default:
-		return false, nil
-	}
-	data := sc.data
+	sc.ws()
 	off := len(r.text)
 	r.text = slices.Grow(r.text, 64)
-	out := r.text[off:cap(r.text)]
-	var a, c []byte
-	var i, j, na int
-	if data[sc.pos] == '"' {
-		var sp int
-		if i, j, sp, na = decodeQuoted(data, sc.pos+1, out); i < 0 || sp < 0 {
-			return false, nil
-		}
-		a, c = data[sc.pos+1:sp], data[sp+1:i]
-	} else {
-		// [ "a" , "b" ]
-		k := skipWS(data, sc.pos+1)
-		if k >= len(data) || data[k] != '"' {
-			return false, nil
-		}
-		ea, n, sp, _ := decodeQuoted(data, k+1, out)
-		if ea < 0 || sp >= 0 {
-			return false, nil
-		}
-		a, na = data[k+1:ea], n
-		k = skipWS(data, ea+1)
-		if k >= len(data) || data[k] != ',' {
-			return false, nil
-		}
-		if k = skipWS(data, k+1); k >= len(data) || data[k] != '"' {
-			return false, nil
-		}
-		eb, m, sp, _ := decodeQuoted(data, k+1, out[n:])
-		if eb < 0 || sp >= 0 {
-			return false, nil
-		}
-		c, j = data[k+1:eb], n+m
-		if i = skipWS(data, eb+1); i >= len(data) || data[i] != ']' {
-			return false, nil
-		}
-	}
-	if len(a) > maxTokenLen || len(c) > maxTokenLen {
+	a, c, na, n, end := quotedMerge(sc.data, sc.pos, r.text[off:cap(r.text)])
+	if end < 0 {
 		return false, nil
 	}
-	sc.pos = i + 1
-	r.text = r.text[:off+j]
-	r.recs = append(r.recs, mergeRec{uint32(off), r.ranks, uint16(na), uint16(j - na)})
+	sc.pos = end
+	r.text = r.text[:off+n]
+	r.recs = append(r.recs, mergeRec{uint32(off), r.ranks, uint16(na), uint16(n - na)})
 	r.ranks++
-	if isByteToken(a) || isByteToken(c) || r.unk != nil && (string(a) == *r.unk || string(c) == *r.unk) {
-		r.odd = true
-	}
+	r.odd = r.odd || oddMerge(a, c, r.unk)
 	if len(r.recs) == lookupBatch {
 		return true, r.flush()
 	}
 	return true, nil
+}
+
+// quotedMerge reads the merge at data[i:], "a b" or ["a", "b"], when its
+// tokens are made of the byte-level alphabet and have no escapes,
+// decoding them one after the other into out. It returns the two tokens
+// as in the file, how many bytes the first and both decoded take, and
+// where the merge ends; end is -1 when the merge is not of that form or
+// out is too short.
+func quotedMerge(data []byte, i int, out []byte) (a, c []byte, na, n, end int) {
+	if i >= len(data) {
+		return nil, nil, 0, 0, -1
+	}
+	if data[i] == '"' {
+		e, n, sp, na := decodeQuoted(data, i+1, out)
+		if e < 0 || sp < 0 {
+			return nil, nil, 0, 0, -1
+		}
+		if sp-i-1 > maxTokenLen || e-sp-1 > maxTokenLen {
+			return nil, nil, 0, 0, -1
+		}
+		return data[i+1 : sp], data[sp+1 : e], na, n, e + 1
+	}
+	if data[i] != '[' {
+		return nil, nil, 0, 0, -1
+	}
+	// [ "a" , "b" ]
+	k := skipWS(data, i+1)
+	if k >= len(data) || data[k] != '"' {
+		return nil, nil, 0, 0, -1
+	}
+	ea, na, sp, _ := decodeQuoted(data, k+1, out)
+	if ea < 0 || sp >= 0 {
+		return nil, nil, 0, 0, -1
+	}
+	a = data[k+1 : ea]
+	k = skipWS(data, ea+1)
+	if k >= len(data) || data[k] != ',' {
+		return nil, nil, 0, 0, -1
+	}
+	if k = skipWS(data, k+1); k >= len(data) || data[k] != '"' {
+		return nil, nil, 0, 0, -1
+	}
+	eb, m, sp, _ := decodeQuoted(data, k+1, out[na:])
+	if eb < 0 || sp >= 0 {
+		return nil, nil, 0, 0, -1
+	}
+	c = data[k+1 : eb]
+	if k = skipWS(data, eb+1); k >= len(data) || data[k] != ']' || len(a) > maxTokenLen || len(c) > maxTokenLen {
+		return nil, nil, 0, 0, -1
+	}
+	return a, c, na, na + m, k + 1
+}
+
+// oddMerge reports whether the merge of a and c (as in the file) is of
+// a <0xXX> token or of the unknown token.
+func oddMerge(a, c []byte, unk *string) bool {
+	return isByteToken(a) || isByteToken(c) || unk != nil && (string(a) == *unk || string(c) == *unk)
 }
 
 // decodeQuoted decodes the string at data[i:], after its opening quote,
@@ -206,63 +215,99 @@ func skipWS(data []byte, i int) int {
 	return i
 }
 
-// flush looks up the tokens of the batch and adds its merges, in
-// order. A merged token is usually the one of the merge before or the
-// next token (files list merges in the order their tokens were made):
-// checked against byID first, looked up only when neither.
-func (r *mergeReader) flush() error {
+// mergeLookup finds the ids of the tokens of merges. A merged token is
+// usually the one of the merge before or the next token (files list
+// merges in the order their tokens were made): checked against byID
+// first, looked up only when neither.
+type mergeLookup struct {
+	vocab *tokenTable
+	byID  *tokensByID // or nil
+	last  int32       // the merged token of the merge before
+	touch uint32      // sums what getMany reads ahead, so that the reads stay
+}
+
+// resolve sets out[k] to the ids of the two tokens and the merged token of
+// the merge recs[k] (its tokens in text), for up to lookupBatch merges,
+// looked up together; it fails on a token not in the vocabulary.
+func (l *mergeLookup) resolve(text []byte, recs []mergeRec, out *[lookupBatch][3]int32) error {
 	var toks [3 * lookupBatch]string
 	var ids [3 * lookupBatch]int32
 	var oks [3 * lookupBatch]bool
-	var merged [lookupBatch]int32 // the merged token's id, or -1-(its index in toks)
 	n := 0
-	for k, rec := range r.recs {
-		both := r.text[rec.off : rec.off+uint32(rec.na)+uint32(rec.nb)]
+	for k, rec := range recs {
+		both := text[rec.off : rec.off+uint32(rec.na)+uint32(rec.nb)]
 		s := unsafe.String(unsafe.SliceData(both), len(both))
 		toks[n], toks[n+1] = s[:rec.na], s[rec.na:]
 		n += 2
 		switch {
-		case r.byID != nil && r.byID.is(r.last, s):
-			merged[k] = r.last
-		case r.byID != nil && r.byID.is(r.last+1, s):
-			r.last++
-			merged[k] = r.last
+		case l.byID != nil && l.byID.is(l.last, s):
+			out[k][2] = l.last
+		case l.byID != nil && l.byID.is(l.last+1, s):
+			l.last++
+			out[k][2] = l.last
 		default:
-			merged[k] = int32(-1 - n)
+			out[k][2] = int32(-1 - n) // the index of its lookup
 			toks[n] = s
 			n++
 		}
 	}
-	r.touch += r.vocab.getMany(toks[:n], ids[:], oks[:])
+	l.touch += l.vocab.getMany(toks[:n], ids[:], oks[:])
 	n = 0
-	for k, rec := range r.recs {
+	for k := range recs {
 		a, b := n, n+1
 		n += 2
 		if !oks[a] || !oks[b] {
 			return fmt.Errorf("%q %q: a token not in the vocabulary", toks[a], toks[b])
 		}
-		id := merged[k]
-		if id < 0 {
+		out[k][0], out[k][1] = ids[a], ids[b]
+		if out[k][2] < 0 {
 			if !oks[n] {
 				return fmt.Errorf("%q %q: the merged token is not in the vocabulary", toks[a], toks[b])
 			}
-			id = ids[n]
-			r.last = id
+			out[k][2] = ids[n]
+			l.last = ids[n]
 			n++
 		}
-		r.pad(int(rec.rank))
-		r.pairs = append(r.pairs, uint64(ids[a])<<32|uint64(uint32(ids[b])))
-		r.ids = append(r.ids, id)
-		r.n++
-		if r.bytePairs != nil && rec.na == 1 && rec.nb == 1 {
-			p := &r.bytePairs[int(r.text[rec.off])<<8|int(r.text[rec.off+1])]
-			if *p == noMerge { // the first merge of a pair is kept
-				*p = rec.rank
-			}
-		}
 	}
+	return nil
+}
+
+// flush looks up the tokens of the batch and adds its merges, in order.
+func (r *mergeReader) flush() error {
+	var out [lookupBatch][3]int32
+	if err := r.resolve(r.text, r.recs, &out); err != nil {
+		return err
+	}
+	for k, rec := range r.recs {
+		r.pad(int(rec.rank))
+		r.pairs = append(r.pairs, uint64(out[k][0])<<32|uint64(uint32(out[k][1])))
+		r.ids = append(r.ids, out[k][2])
+		r.n++
+	}
+	r.noteBytePairs(r.text, r.recs)
 	r.text, r.recs = r.text[:0], r.recs[:0]
 	return nil
+}
+
+// noteBytePairs notes in bytePairs the rank of each merge of recs (its
+// tokens in text) of two one-byte tokens, unless one before has it.
+func (r *mergeReader) noteBytePairs(text []byte, recs []mergeRec) {
+	if r.bytePairs == nil {
+		return
+	}
+	for _, rec := range recs {
+		if rec.na == 1 && rec.nb == 1 {
+			notePair(r.bytePairs, text[rec.off], text[rec.off+1], rec.rank)
+		}
+	}
+}
+
+// notePair notes rank as the merge of the one-byte tokens a and b,
+// unless a merge before has it: the first merge of a pair is kept.
+func notePair(bytePairs []int32, a, b byte, rank int32) {
+	if p := &bytePairs[int(a)<<8|int(b)]; *p == noMerge {
+		*p = rank
+	}
 }
 
 // pad leaves out the ranks up to n not yet read.
@@ -282,52 +327,27 @@ func (r *mergeReader) read(sc *scan) error {
 		sc.pos++
 		return nil
 	}
+	return r.elements(sc)
+}
+
+// elements reads the merges of an array from sc, at the start of one, to
+// the end of the array.
+func (r *mergeReader) elements(sc *scan) error {
 	var first []byte
 	for {
 		if r.ranks >= maxVocab {
 			return fmt.Errorf("more than %d merges", maxVocab)
 		}
-		if done, err := r.addQuoted(sc); done || err != nil {
-			if err != nil {
-				return err
-			}
-			goto next
-		}
-		if sc.peek() == '"' {
-			s, err := sc.str()
-			if err != nil {
-				return err
-			}
-			sp := bytes.IndexByte(s, ' ')
-			if sp < 0 || bytes.IndexByte(s[sp+1:], ' ') >= 0 {
-				return fmt.Errorf("%q is not two tokens separated by a space", s)
-			}
-			if err := r.add(s[:sp], s[sp+1:]); err != nil {
-				return err
-			}
-		} else {
-			k := 0
-			err := sc.array(func() error {
-				s, err := sc.str()
-				if err != nil {
-					return err
-				}
-				switch k++; k {
-				case 1:
-					first = append(first[:0], s...) // s may be scratch space
-				case 2:
-					return r.add(first, s)
-				}
-				return nil
-			})
-			if err == nil && k != 2 {
-				err = fmt.Errorf("a merge of %d tokens, not 2", k)
-			}
-			if err != nil {
-				return err
+		done, err := r.addQuoted(sc)
+		if !done && err == nil {
+			var a, c []byte
+			if a, c, err = readMerge(sc, &first); err == nil {
+				err = r.add(a, c)
 			}
 		}
-	next:
+		if err != nil {
+			return err
+		}
 		switch sc.peek() {
 		case ',':
 			sc.pos++
@@ -338,6 +358,41 @@ func (r *mergeReader) read(sc *scan) error {
 			return sc.fail("expected %q", ']')
 		}
 	}
+}
+
+// readMerge reads the merge at sc, "a b" or ["a", "b"], and returns its
+// two tokens (in scratch space, valid until the next read at sc); first
+// is scratch space for the first of a pair.
+func readMerge(sc *scan, first *[]byte) (a, c []byte, err error) {
+	if sc.peek() == '"' {
+		s, err := sc.str()
+		if err != nil {
+			return nil, nil, err
+		}
+		sp := bytes.IndexByte(s, ' ')
+		if sp < 0 || bytes.IndexByte(s[sp+1:], ' ') >= 0 {
+			return nil, nil, fmt.Errorf("%q is not two tokens separated by a space", s)
+		}
+		return s[:sp], s[sp+1:], nil
+	}
+	k := 0
+	err = sc.array(func() error {
+		s, err := sc.str()
+		if err != nil {
+			return err
+		}
+		switch k++; k {
+		case 1:
+			*first = append((*first)[:0], s...) // s may be scratch space
+		case 2:
+			a, c = *first, s
+		}
+		return nil
+	})
+	if err == nil && k != 2 {
+		err = fmt.Errorf("a merge of %d tokens, not 2", k)
+	}
+	return a, c, err
 }
 
 // readBPEMerges reads the merges of a BPE model, about n of them, over
@@ -363,7 +418,7 @@ func readBPEMerges(raw []byte, n int, vocab *tokenTable, v vocabInfo, byteLvl bo
 
 // newMergeReader returns a reader of about n merges over vocab.
 func newMergeReader(n int, vocab *tokenTable, v vocabInfo, byteLvl bool, unk *string) *mergeReader {
-	r := &mergeReader{vocab: vocab, byID: v.byID, skipped: v.skipped, byteLvl: byteLvl, unk: unk,
+	r := &mergeReader{mergeLookup: mergeLookup{vocab: vocab, byID: v.byID}, skipped: v.skipped, byteLvl: byteLvl, unk: unk,
 		recs: make([]mergeRec, 0, lookupBatch), pairs: make([]uint64, 0, n), ids: make([]int32, 0, n)}
 	if byteLvl {
 		r.bytePairs = make([]int32, 1<<16)

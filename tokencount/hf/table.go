@@ -18,12 +18,18 @@ import (
 // two words and read nothing else: the id of a token of up to 8 bytes is
 // in its slot; a longer token's slot points into a slab where the rest of
 // its bytes follow its id.
+//
+// Tokens of up to shortLen bytes are in a table of their own, short: most
+// tokens a merge names are that short (four in five of Llama 3's), and
+// that table is small enough to stay in the processor's cache where the
+// one of all tokens is not.
 type tokenTable struct {
-	slots        []tokenSlot
-	slab         []byte // id (4 bytes, little endian) and bytes 8: of each long token
-	n, max       int    // distinct tokens, and room before growing
+	slots        []tokenSlot // tokens of more than shortLen bytes
+	slab         []byte      // id (4 bytes, little endian) and bytes 8: of each long token
+	n, max       int         // distinct tokens in slots, and room before growing
 	seed1, seed2 uint64
 	seed         maphash.Seed // for long tokens
+	short        shortTable
 }
 
 type tokenSlot struct {
@@ -46,9 +52,20 @@ func slotsFor(n int) int { return max(minSlots, n+n/3+1) }
 
 // newTokenTable returns a table for n tokens (more make it grow).
 func newTokenTable(n int) *tokenTable {
-	return &tokenTable{slots: make([]tokenSlot, slotsFor(n)), max: max(n, minSlots*3/4),
-		seed1: rand.Uint64(), seed2: rand.Uint64(), seed: maphash.MakeSeed()}
+	t := &tokenTable{seed1: rand.Uint64(), seed2: rand.Uint64(), seed: maphash.MakeSeed()}
+	t.size(n, minSlots)
+	return t
 }
+
+// size makes the slots of t for long tokens and the short table for
+// short ones, n of each (more make them grow).
+func (t *tokenTable) size(long, short int) {
+	t.slots, t.max = make([]tokenSlot, slotsFor(long)), max(long, minSlots*3/4)
+	t.short = newShortTable(short)
+}
+
+// len returns how many distinct tokens t has.
+func (t *tokenTable) len() int { return t.n + t.short.n }
 
 // home returns the first slot of the hash h: its top bits onto the slots.
 func (t *tokenTable) home(h uint64) int {
@@ -111,6 +128,9 @@ func (t *tokenTable) rest(off uint32, n int) string {
 
 // get returns the id of tok.
 func (t *tokenTable) get(tok string) (int32, bool) {
+	if isShort(tok) {
+		return t.short.get(shortKey(tok))
+	}
 	s, ok := t.find(tok)
 	if !ok {
 		return 0, false
@@ -135,15 +155,19 @@ func (t *tokenTable) getMany(toks []string, ids []int32, oks []bool) uint32 {
 	var touch uint32
 	n := min(len(toks), len(hs))
 	for k, tok := range toks[:n] {
+		if isShort(tok) {
+			ids[k], oks[k] = t.short.get(shortKey(tok))
+			continue
+		}
 		ws[k] = head(tok)
 		hs[k] = t.hash(tok, ws[k])
-	}
-	// A loop of loads and nothing else: the processor's window holds
-	// many of its turns.
-	for _, h := range hs[:n] {
-		touch += t.slots[t.home(h)].info
+		// A load and nothing else: the processor's window holds many.
+		touch += t.slots[t.home(hs[k])].info
 	}
 	for k, tok := range toks[:n] {
+		if isShort(tok) {
+			continue
+		}
 		s, ok := t.findHashed(tok, ws[k], hs[k])
 		oks[k] = ok
 		if ok {
@@ -163,6 +187,10 @@ func (t *tokenTable) getBytes(tok []byte) (int32, bool) {
 // bytes would pass 4 GiB.
 func (t *tokenTable) put(tok []byte, id int32) bool {
 	key := unsafe.String(unsafe.SliceData(tok), len(tok))
+	if isShort(key) {
+		t.short.put(shortKey(key), id)
+		return true
+	}
 	return t.putHashed(tok, id, t.hash(key, head(key)))
 }
 
@@ -196,70 +224,88 @@ func (t *tokenTable) putHashed(tok []byte, id int32, h uint64) bool {
 	return true
 }
 
-// fill puts the tokens of all, whose ids are ids (nil for 0, 1, 2, ...),
-// in t, a later id of a token replacing an earlier one. It makes each
-// token's slot in the order of all first, then sorts the slots (stably)
-// into parts by the top bits of their hash, each part's home slots a
-// small stretch of the table, and puts them part by part: the stores of
-// a part stay in the cache where stores in the file's order would each
-// miss it. It reports false when the tokens' bytes would pass 4 GiB.
-func (t *tokenTable) fill(all *tokensByID, ids []int32) bool {
+// newTokenTableOf returns the table of the tokens of all, whose ids are
+// ids (nil for 0, 1, 2, ...), a later id of a token replacing an earlier
+// one. It makes each long token's slot first, sorted (stably) into parts
+// by the top bits of their hash, each part's home slots a small stretch
+// of the table, and then puts them part by part: the stores of a part
+// stay in the cache where stores in the file's order would each miss it.
+// It reports false when the tokens' bytes would pass 4 GiB.
+func newTokenTableOf(all *tokensByID, ids []int32) (*tokenTable, bool) {
 	n := len(all.ends) - 1
-	slab := 0
+	slab, short := 0, 0
 	for k := range n {
-		if l := int(all.ends[k+1] - all.ends[k]); l > 8 {
+		switch l := int(all.ends[k+1] - all.ends[k]); {
+		case l > 8:
 			slab += l - 4
+		case l > 0 && l <= shortLen:
+			short++
 		}
 	}
 	if slab > maxSlab {
-		return false
+		return nil, false
 	}
+	t := &tokenTable{seed1: rand.Uint64(), seed2: rand.Uint64(), seed: maphash.MakeSeed()}
+	t.size(n-short, short)
 	t.slab = make([]byte, 0, slab)
-	type pending struct {
-		s tokenSlot
-		h uint64
+	token := func(k int) string {
+		b := all.text[all.ends[k]:all.ends[k+1]]
+		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
+	id := func(k int) int32 {
+		if ids != nil {
+			return ids[k]
+		}
+		return int32(k)
+	}
+	// Short tokens put, long ones counted into parts.
 	var start [1<<bucketBits + 1]int32
 	const shift = 64 - bucketBits
-	slots := make([]pending, n)
-	for k := range slots {
-		b := all.text[all.ends[k]:all.ends[k+1]]
-		key := unsafe.String(unsafe.SliceData(b), len(b))
-		id := int32(k)
-		if ids != nil {
-			id = ids[k]
+	for k := range n {
+		key := token(k)
+		if isShort(key) {
+			t.short.put(shortKey(key), id(k))
+			continue
 		}
-		w := head(key)
-		h := t.hash(key, w)
-		ref := uint32(id)
-		if len(b) > 8 {
-			t.slab = binary.LittleEndian.AppendUint32(t.slab, ref)
-			ref = uint32(len(t.slab))
-			t.slab = append(t.slab, b[8:]...)
-		}
-		slots[k] = pending{tokenSlot{head: w, ref: ref, info: uint32(len(b))<<tagBits | uint32(h)&tagMask | 1}, h}
-		start[h>>shift+1]++
+		start[t.hash(key, head(key))>>shift+1]++
 	}
 	for k := 1; k < len(start); k++ {
 		start[k] += start[k-1]
 	}
-	sorted := make([]pending, n)
-	for _, p := range slots {
-		b := p.h >> shift
-		sorted[start[b]] = p
-		start[b]++
+	// Each long token's slot and home, in order of their parts (hashed
+	// again: cheaper than keeping the hashes).
+	long := n - short
+	sorted := make([]tokenSlot, long)
+	homes := make([]uint32, long)
+	for k := range n {
+		key := token(k)
+		if isShort(key) {
+			continue
+		}
+		h := t.hash(key, head(key))
+		ref := uint32(id(k))
+		if len(key) > 8 {
+			t.slab = binary.LittleEndian.AppendUint32(t.slab, ref)
+			ref = uint32(len(t.slab))
+			t.slab = append(t.slab, key[8:]...)
+		}
+		i := &start[h>>shift]
+		sorted[*i] = tokenSlot{head: head(key), ref: ref, info: uint32(len(key))<<tagBits | uint32(h)&tagMask | 1}
+		homes[*i] = uint32(t.home(h))
+		*i++
 	}
 	for k := range sorted {
-		t.putSlot(&sorted[k].s, sorted[k].h)
+		t.putSlot(&sorted[k], int(homes[k]))
 	}
-	return true
+	return t, true
 }
 
-// putSlot stores the slot p, whose token's hash is h: in the empty slot
-// where its probes end, or, when its token is there, as the token's id.
-func (t *tokenTable) putSlot(p *tokenSlot, h uint64) {
+// putSlot stores the slot p, whose token's home slot is i: in the empty
+// slot where its probes end, or, when its token is there, as the token's
+// id.
+func (t *tokenTable) putSlot(p *tokenSlot, i int) {
 	n := int(p.info >> tagBits)
-	for i := t.home(h); ; {
+	for {
 		s := &t.slots[i]
 		if s.info == 0 {
 			*s = *p
@@ -310,10 +356,96 @@ func (t *tokenTable) appendToken(dst []byte, s *tokenSlot) []byte {
 // call) and its id, in no particular order.
 func (t *tokenTable) each(f func(tok []byte, id int32)) {
 	var buf []byte
+	for _, s := range t.short.slots {
+		if s != 0 {
+			n := int(s >> 32 & 7)
+			buf = binary.LittleEndian.AppendUint32(buf[:0], uint32(s))[:n]
+			f(buf, int32(s>>shortIDShift))
+		}
+	}
 	for k := range t.slots {
 		if s := &t.slots[k]; s.info != 0 {
 			buf = t.appendToken(buf[:0], s)
 			f(buf, t.id(s))
+		}
+	}
+}
+
+// shortLen is the length of the longest token in a shortTable.
+const shortLen = 4
+
+// isShort reports whether tok goes in a shortTable.
+func isShort(tok string) bool { return len(tok)-1 < shortLen }
+
+// shortTable maps tokens of 1 to shortLen bytes to their ids, open
+// addressed with linear probing, one word a slot: the token's bytes, its
+// length and its id.
+type shortTable struct {
+	slots []uint64 // 0 empty, else id<<shortIDShift | key (see shortKey)
+	mul   uint64   // odd, random: a key's hash is key*mul
+	shift uint     // the hash's top bits index the slots
+	n     int
+}
+
+const (
+	shortIDShift = 35 // above the key; ids are below maxVocab = 1<<22
+	shortKeyMask = 1<<shortIDShift - 1
+)
+
+// shortKey returns the key of tok, a short token: its length above its
+// bytes.
+func shortKey(tok string) uint64 {
+	var w uint64
+	for i := len(tok) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(tok[i])
+	}
+	return uint64(len(tok))<<32 | w
+}
+
+// newShortTable returns a table for n tokens (more make it grow): a power
+// of two of slots, at most three quarters full.
+func newShortTable(n int) shortTable {
+	size := minSlots
+	for size*3 < 4*(n+1) {
+		size *= 2
+	}
+	return shortTable{slots: make([]uint64, size), mul: rand.Uint64() | 1, shift: uint(64 - bits.TrailingZeros(uint(size)))}
+}
+
+// get returns the id of the token whose key is key.
+func (t *shortTable) get(key uint64) (int32, bool) {
+	mask := len(t.slots) - 1
+	for i := int(key * t.mul >> t.shift); ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s&shortKeyMask == key {
+			return int32(s >> shortIDShift), true
+		}
+		if s == 0 {
+			return 0, false
+		}
+	}
+}
+
+// put sets the id of the token whose key is key.
+func (t *shortTable) put(key uint64, id int32) {
+	if 4*(t.n+1) > 3*len(t.slots) {
+		old := t.slots
+		*t = newShortTable(2 * t.n)
+		for _, s := range old {
+			if s != 0 {
+				t.put(s&shortKeyMask, int32(s>>shortIDShift))
+			}
+		}
+	}
+	mask := len(t.slots) - 1
+	for i := int(key * t.mul >> t.shift); ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if *s == 0 || *s&shortKeyMask == key {
+			if *s == 0 {
+				t.n++
+			}
+			*s = uint64(id)<<shortIDShift | key
+			return
 		}
 	}
 }

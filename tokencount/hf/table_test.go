@@ -6,8 +6,8 @@ import (
 )
 
 // TestTokenTableGrows fills a table sized for no tokens: it must grow and
-// keep every token, short (in the slot) and long (in the slab), with the
-// last id put for each.
+// keep every token, of up to 4 bytes (in the short table), up to 8 (in
+// the slot) and longer (in the slab), with the last id put for each.
 func TestTokenTableGrows(t *testing.T) {
 	tt := newTokenTable(0)
 	tok := func(k int) string { return fmt.Sprintf("%0*d", 1+k%20, k) }
@@ -16,11 +16,15 @@ func TestTokenTableGrows(t *testing.T) {
 			t.Fatalf("put %d failed", k)
 		}
 	}
-	tt.put([]byte(tok(7)), 99)
+	tt.put([]byte(tok(7)), 99) // a long token
+	tt.put([]byte(tok(2)), 98) // a short one
 	for k := range 5000 {
 		want := int32(k)
-		if k == 7 {
+		switch k {
+		case 7:
 			want = 99
+		case 2:
+			want = 98
 		}
 		if id, ok := tt.get(tok(k)); !ok || id != want {
 			t.Fatalf("get(%q) = %d, %v; want %d", tok(k), id, ok, want)
