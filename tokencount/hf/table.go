@@ -258,31 +258,32 @@ func newTokenTableOf(all *tokensByID, ids []int32) (*tokenTable, bool) {
 		}
 		return int32(k)
 	}
-	// Short tokens put, long ones counted into parts.
+	// Short tokens put, long ones hashed and counted into parts.
 	var start [1<<bucketBits + 1]int32
 	const shift = 64 - bucketBits
+	hashes := make([]uint64, n)
 	for k := range n {
 		key := token(k)
 		if isShort(key) {
 			t.short.put(shortKey(key), id(k))
 			continue
 		}
-		start[t.hash(key, head(key))>>shift+1]++
+		h := t.hash(key, head(key))
+		hashes[k] = h
+		start[h>>shift+1]++
 	}
 	for k := 1; k < len(start); k++ {
 		start[k] += start[k-1]
 	}
-	// Each long token's slot and home, in order of their parts (hashed
-	// again: cheaper than keeping the hashes).
+	// Each long token's slot and home, in order of their parts.
 	long := n - short
 	sorted := make([]tokenSlot, long)
 	homes := make([]uint32, long)
-	for k := range n {
+	for k, h := range hashes {
 		key := token(k)
 		if isShort(key) {
 			continue
 		}
-		h := t.hash(key, head(key))
 		ref := uint32(id(k))
 		if len(key) > 8 {
 			t.slab = binary.LittleEndian.AppendUint32(t.slab, ref)
