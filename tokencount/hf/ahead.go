@@ -24,6 +24,10 @@ import (
 // chunkMerges is how many merges a chunk read ahead holds.
 const chunkMerges = 1024
 
+// testHookChunk, when set by a test, is called before each chunk is
+// decoded, with how many were.
+var testHookChunk func(decoded int)
+
 // mergesKey is how a file names its merges.
 var mergesKey = []byte(`"merges"`)
 
@@ -90,17 +94,34 @@ func readAhead(data []byte, from int, unk *string) *ahead {
 }
 
 // run finds the merges array after from, decodes it and then looks up
-// chunks until none is left.
+// chunks until none is left. A panic here would end the program, out of
+// the caller's reach: it is recovered as nothing read ahead being of
+// use, so that the reader in order reads the merges again, on the
+// caller's goroutine.
 func (a *ahead) run(from int) {
-	defer a.done.Done()
+	found, decoded := false, false
+	defer func() {
+		if recover() != nil {
+			a.end = -1
+		}
+		if !found {
+			close(a.found)
+		}
+		if !decoded {
+			close(a.work)
+		}
+		a.done.Done()
+	}()
 	a.start = findMerges(a.data, from)
 	close(a.found)
+	found = true
 	if a.start >= 0 {
 		n := a.bound()
 		a.pairs, a.ids = make([]uint64, n), make([]int32, n)
 		a.decode()
 	}
 	close(a.work)
+	decoded = true
 	<-a.ready
 	if a.vocab != nil {
 		a.lookUp()
@@ -146,6 +167,9 @@ func (a *ahead) decode() {
 		return
 	}
 	for !a.stop.Load() {
+		if testHookChunk != nil {
+			testHookChunk(len(a.chunks))
+		}
 		c := &mergeChunk{rank: a.ranks, lens: make([]uint32, 0, chunkMerges), text: make([]byte, 0, 8*chunkMerges)}
 		var more bool
 		i, more = a.decodeChunk(c, i)

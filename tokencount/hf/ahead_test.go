@@ -202,3 +202,33 @@ func TestReadAheadStops(t *testing.T) {
 	}
 	t.Errorf("%d goroutines after loading, %d before", runtime.NumGoroutine(), base)
 }
+
+// TestReadAheadPanic makes the goroutine reading ahead panic after two
+// chunks: the merges are read again in order, as if none had been read
+// ahead, and Load returns the same tokenizer.
+func TestReadAheadPanic(t *testing.T) {
+	same := func(_ map[string]int32, m []json.RawMessage) []json.RawMessage { return m }
+	want, err := build(aheadFile(t, same, "", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testHookChunk = func(decoded int) {
+		if decoded == 2 {
+			panic("a bug")
+		}
+	}
+	defer func() { testHookChunk = nil }()
+	data := aheadFile(t, same, "", true)
+	f, err := readFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.model.read.aheadN; n != 0 {
+		t.Errorf("%d merges read ahead used, want 0", n)
+	}
+	got, err := build(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameModel(t, "panic", got.model.(*bpe), want.model.(*bpe))
+}
