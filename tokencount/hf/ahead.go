@@ -7,19 +7,20 @@ import (
 	"sync/atomic"
 )
 
-// Reading a byte-level BPE's merges ahead, on a second goroutine, while
-// the vocabulary before them is read: a large tokenizer.json is mostly
-// these two, and neither needs the other until a merge's tokens are
-// looked up. The goroutine finds the merges array by its key, decodes
-// the merges a chunk at a time and hands each chunk on; once the
-// vocabulary's table is made, both goroutines look up the chunks' tokens.
+// Reading a BPE's merges ahead, on a second goroutine, while the
+// vocabulary before them is read: a large tokenizer.json is mostly these
+// two, and neither needs the other until a merge's tokens are looked up.
+// The goroutine finds the merges array by its key, decodes the merges a
+// chunk at a time and hands each chunk on; once the vocabulary's table is
+// made, both goroutines look up the chunks' tokens.
 //
 // Finding the array by its key is a guess (a string elsewhere may spell
 // it): what was read ahead is used only when the reading of the file in
 // order arrives at the same array. The goroutine stops at the first merge
-// it cannot decode in one pass (escapes, characters outside the
-// byte-level alphabet, a syntax error): the reader in order goes on from
-// there as if it had read all before.
+// it cannot read (of tokens outside the byte-level alphabet of a
+// byte-level BPE, which its vocabulary may have left out; a syntax
+// error): the reader in order goes on from there as if it had read all
+// before.
 
 // chunkMerges is how many merges a chunk read ahead holds.
 const chunkMerges = 1024
@@ -33,9 +34,10 @@ var mergesKey = []byte(`"merges"`)
 
 // ahead is the reading ahead of one merges array.
 type ahead struct {
-	data []byte
-	unk  *string
-	stop atomic.Bool // the reader in order has no use for what is read
+	data    []byte
+	unk     *string
+	byteLvl bool
+	stop    atomic.Bool // the reader in order has no use for what is read
 
 	found chan struct{} // closed once start is set
 	start int           // where the array read is, its '[' (-1 for none)
@@ -81,10 +83,11 @@ type mergeChunk struct {
 	touch uint32
 }
 
-// readAhead starts reading ahead the merges of a byte-level BPE whose
-// vocabulary is at data[from:] and whose unknown token is unk.
-func readAhead(data []byte, from int, unk *string) *ahead {
-	a := &ahead{data: data, unk: unk, start: -1, end: -1, found: make(chan struct{}), ready: make(chan struct{})}
+// readAhead starts reading ahead the merges of a BPE whose vocabulary is
+// at data[from:], whose unknown token is unk and whose tokens are of the
+// byte-level alphabet when byteLvl.
+func readAhead(data []byte, from int, unk *string, byteLvl bool) *ahead {
+	a := &ahead{data: data, unk: unk, byteLvl: byteLvl, start: -1, end: -1, found: make(chan struct{}), ready: make(chan struct{})}
 	// A merge takes at least six bytes ("a b",), so the rest of the file
 	// holds at most this many chunks: sending one never waits.
 	a.work = make(chan *mergeChunk, (len(data)-from)/(6*chunkMerges)+1)
@@ -226,20 +229,30 @@ func (a *ahead) decodeChunk(c *mergeChunk, i int) (next int, more bool) {
 // left out), or bad JSON.
 func (a *ahead) decodeMerge(c *mergeChunk, i int) (m, n []byte, end int) {
 	off := len(c.text)
-	c.text = slices.Grow(c.text, 64)
-	m, n, na, k, end := quotedMerge(a.data, i, c.text[off:cap(c.text)])
+	na, k := 0, 0
+	end = -1
+	if a.byteLvl {
+		c.text = slices.Grow(c.text, 64)
+		m, n, na, k, end = quotedMerge(a.data, i, c.text[off:cap(c.text)])
+	}
 	if end < 0 {
-		// Escapes, or a merge too long for the room left.
+		// Escapes, a merge too long for the room left, or not byte-level.
 		sc := &a.sc
 		sc.data, sc.pos = a.data, i
 		var err error
 		if m, n, err = readMerge(sc, &a.first); err != nil || len(m) > maxTokenLen || len(n) > maxTokenLen {
 			return nil, nil, -1
 		}
-		var ok1, ok2 bool
-		c.text, ok1 = appendFromByteLevel(c.text, m)
-		na = len(c.text) - off
-		c.text, ok2 = appendFromByteLevel(c.text, n)
+		ok1, ok2 := true, true
+		if a.byteLvl {
+			c.text, ok1 = appendFromByteLevel(c.text, m)
+			na = len(c.text) - off
+			c.text, ok2 = appendFromByteLevel(c.text, n)
+		} else {
+			c.text = append(c.text, m...)
+			na = len(m)
+			c.text = append(c.text, n...)
+		}
 		if !ok1 || !ok2 {
 			c.text = c.text[:off]
 			return nil, nil, -1

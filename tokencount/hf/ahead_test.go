@@ -21,7 +21,13 @@ import (
 // vocabulary and the merges.
 func aheadFile(t *testing.T, edit func(vocab map[string]int32, merges []json.RawMessage) []json.RawMessage, extra string, ordered bool) []byte {
 	t.Helper()
-	data, err := os.ReadFile("testdata/bytelevel.json")
+	return aheadFileOf(t, "bytelevel", edit, extra, ordered)
+}
+
+// aheadFileOf is aheadFile for testdata/name.json, a BPE.
+func aheadFileOf(t *testing.T, name string, edit func(vocab map[string]int32, merges []json.RawMessage) []json.RawMessage, extra string, ordered bool) []byte {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +61,13 @@ func aheadFile(t *testing.T, edit func(vocab map[string]int32, merges []json.Raw
 	if extra != "" {
 		members = slices.Insert(members, 1, extra)
 	}
-	m := `{"type": "BPE", "dropout": null, "unk_token": null, "fuse_unk": false, "byte_fallback": false, ` + strings.Join(members, ", ") + "}"
+	// The model's other members as they are, before the vocabulary.
+	var others map[string]json.RawMessage
+	json.Unmarshal(file["model"], &others)
+	delete(others, "vocab")
+	delete(others, "merges")
+	first, _ := json.Marshal(others)
+	m := string(first[:len(first)-1]) + ", " + strings.Join(members, ", ") + "}"
 	var out bytes.Buffer
 	out.WriteString("{")
 	for _, key := range []string{"added_tokens", "normalizer", "pre_tokenizer", "post_processor", "decoder"} {
@@ -107,14 +119,19 @@ func TestReadAhead(t *testing.T) {
 			return m
 		}, "", 3000},
 		{"another merges array", same, `"extra": {"merges": ["Ġ Ġ"]}`, 0},
+		{"sentencepiece", same, "", 3000}, // not byte-level: tokens as they are
 	}
 	texts := []string{"The quick brown fox, isn't it?", "  indented\n\tcode(x) { return x*2 }", "naïve café 日本語 🙂"}
 	for _, c := range cases {
 		ahead := c.edit
 		var want, got *Tokenizer
 		var info int32
+		name := "bytelevel"
+		if c.name == "sentencepiece" {
+			name = c.name
+		}
 		for _, ordered := range []bool{false, true} {
-			data := aheadFile(t, ahead, c.extra, ordered)
+			data := aheadFileOf(t, name, ahead, c.extra, ordered)
 			if ordered {
 				f, err := readFile(data)
 				if err != nil {

@@ -164,21 +164,14 @@ func readBPEVocab(sc *scan, small []byte, pre json.RawMessage) *bpeRead {
 	}
 	start := sc.pos
 	rest := len(sc.data) - start
-	var a *ahead
-	if byteLvl {
-		a = readAhead(sc.data, start, m.UnkToken)
-	}
+	a := readAhead(sc.data, start, m.UnkToken, byteLvl)
 	t, info, err := readVocabTableAt(sc, byteLvl, min(rest/32, maxVocab), min(rest/4, maxSlab))
 	if err != nil {
-		if a != nil {
-			a.cancel()
-		}
+		a.cancel()
 		sc.pos = start
 		return nil
 	}
-	if a != nil {
-		a.setVocab(t, info.byID)
-	}
+	a.setVocab(t, info.byID)
 	return &bpeRead{byteLvl: byteLvl, unk: m.UnkToken, vocab: t, info: info, ahead: a}
 }
 
