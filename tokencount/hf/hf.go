@@ -79,6 +79,10 @@ func LoadFile(path string, opts Options) (*Tokenizer, error) {
 // component this package does not implement is refused with an error
 // wrapping ErrUnsupported that names it; a file that is not a valid
 // tokenizer gives an error wrapping ErrFormat.
+//
+// Load reads all of r first. A BPE's merges, most of a large file, are
+// read on a second goroutine while the vocabulary before them is read;
+// that goroutine has ended when Load returns.
 func Load(r io.Reader, opts Options) (*Tokenizer, error) {
 	if opts.MaxFileSize < 0 {
 		return nil, fmt.Errorf("%w: MaxFileSize is %d: must not be negative", ErrConfig, opts.MaxFileSize)
