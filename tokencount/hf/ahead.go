@@ -243,18 +243,8 @@ func (a *ahead) decodeMerge(c *mergeChunk, i int) (m, n []byte, end int) {
 		if m, n, err = readMerge(sc, &a.first); err != nil || len(m) > maxTokenLen || len(n) > maxTokenLen {
 			return nil, nil, -1
 		}
-		ok1, ok2 := true, true
-		if a.byteLvl {
-			c.text, ok1 = appendFromByteLevel(c.text, m)
-			na = len(c.text) - off
-			c.text, ok2 = appendFromByteLevel(c.text, n)
-		} else {
-			c.text = append(c.text, m...)
-			na = len(m)
-			c.text = append(c.text, n...)
-		}
-		if !ok1 || !ok2 {
-			c.text = c.text[:off]
+		var okM, okN bool
+		if c.text, na, okM, okN = appendMerge(c.text, m, n, a.byteLvl); !okM || !okN {
 			return nil, nil, -1
 		}
 		k, end = len(c.text)-off, sc.pos

@@ -58,21 +58,13 @@ func (r *mergeReader) add(a, c []byte) error {
 		return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
 	}
 	off := len(r.text)
-	na := len(a)
-	if r.byteLvl {
-		var ok1, ok2 bool
-		r.text, ok1 = appendFromByteLevel(r.text, a)
-		na = len(r.text) - off
-		r.text, ok2 = appendFromByteLevel(r.text, c)
-		if !ok1 || !ok2 {
-			r.text = r.text[:off]
-			if (ok1 || r.skipped[string(a)]) && (ok2 || r.skipped[string(c)]) {
-				return nil // a merge of tokens byte-level input never has
-			}
-			return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
+	var na int
+	var okA, okC bool
+	if r.text, na, okA, okC = appendMerge(r.text, a, c, r.byteLvl); !okA || !okC {
+		if (okA || r.skipped[string(a)]) && (okC || r.skipped[string(c)]) {
+			return nil // a merge of tokens byte-level input never has
 		}
-	} else {
-		r.text = append(append(r.text, a...), c...)
+		return fmt.Errorf("%q %q: a token not in the vocabulary", a, c)
 	}
 	r.recs = append(r.recs, mergeRec{uint32(off), rank, uint16(na), uint16(len(r.text) - off - na)})
 	r.odd = r.odd || oddMerge(a, c, r.unk)
@@ -80,6 +72,23 @@ func (r *mergeReader) add(a, c []byte) error {
 		return r.flush()
 	}
 	return nil
+}
+
+// appendMerge appends the tokens a and c of a merge, decoded from the
+// byte-level alphabet when byteLvl, and returns dst, how many bytes the
+// first takes, and whether each decoded; when one did not, dst is as it
+// was given.
+func appendMerge(dst, a, c []byte, byteLvl bool) (out []byte, na int, okA, okC bool) {
+	if !byteLvl {
+		return append(append(dst, a...), c...), len(a), true, true
+	}
+	off := len(dst)
+	dst, okA = appendFromByteLevel(dst, a)
+	na = len(dst) - off
+	if dst, okC = appendFromByteLevel(dst, c); !okA || !okC {
+		dst = dst[:off]
+	}
+	return dst, na, okA, okC
 }
 
 // addQuoted reads a merge at sc of a byte-level tokenizer, "a b" or

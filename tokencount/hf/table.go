@@ -161,7 +161,8 @@ func (t *tokenTable) getMany(toks []string, ids []int32, oks []bool) uint32 {
 		}
 		ws[k] = head(tok)
 		hs[k] = t.hash(tok, ws[k])
-		// A load and nothing else: the processor's window holds many.
+		// The home slot read now, its value not waited for: the
+		// processor has the loads of the whole batch in flight.
 		touch += t.slots[t.home(hs[k])].info
 	}
 	for k, tok := range toks[:n] {
