@@ -69,9 +69,7 @@ func TestRichFilterEveryPath(t *testing.T) {
 			for _, rec := range excluded {
 				marker := strings.Fields(rec.Text)[1] // "u<doc><i>:"
 				require.NotContains(t, p.Text, marker, "passage %s#%d-%d holds excluded %s", p.DocID, p.First, p.Last, rec.ID)
-				if rec.DocID == p.DocID && p.End > p.Start {
-					require.False(t, p.Start < rec.End && rec.Start < p.End, "passage %s [%d, %d) spans %s", p.DocID, p.Start, p.End, rec.ID)
-				}
+				requireNotSpanned(t, p, rec)
 			}
 			for _, h := range p.Hits {
 				require.True(t, filter.Match(h.Record), "hit %s", h.ID)
