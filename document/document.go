@@ -27,6 +27,15 @@ type Document struct {
 	// Summary, if not empty, is the document's summary: headers use it as
 	// is, and no Summarizer is called for the document.
 	Summary string
+	// Source is where the document was read from, for citations: a file's
+	// path (slash-separated, relative to the folder that was read) or a
+	// URL. Empty when unknown.
+	Source string
+	// Marks, sorted by Offset, say where in the source the text comes
+	// from, for sources with pages, sheets, rows or lines that the text
+	// does not keep (see [Mark]); nil when there are none. [Document.Locate]
+	// reads them.
+	Marks []Mark
 }
 
 // Outline returns the outline of the document's text, read as its Format.

@@ -22,3 +22,19 @@ func ExampleOutline() {
 	// [Travel policy Ground transport Ride-hailing]
 	// [Travel policy Meals]
 }
+
+// A parser of a paged source marks where each page starts; Locate then
+// names the pages of any stretch of the text, as a citation does.
+func ExampleDocument_Locate() {
+	d := document.Document{
+		Text:  "First page.\nSecond page.\nThird page.",
+		Marks: []document.Mark{{Offset: 0, Page: 1}, {Offset: 12, Page: 2}, {Offset: 25, Page: 3}},
+	}
+	fmt.Println(d.Locate(0, 5))
+	fmt.Println(d.Locate(12, 24))
+	fmt.Println(d.Locate(5, 30))
+	// Output:
+	// p. 1
+	// p. 2
+	// pp. 1-3
+}
