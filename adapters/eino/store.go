@@ -180,10 +180,12 @@ type retrieveOptions struct {
 	filter map[string]any
 }
 
-// WithFilter restricts a [Retriever]'s search to the records whose metadata
-// holds each key of filter with exactly its value (meta.DocIDKey selects
-// documents), mapped by meta.Filter; a filter it refuses fails the call
-// with an error wrapping meta.ErrUnsupported.
+// WithFilter restricts a [Retriever]'s or [PassageRetriever]'s search to the
+// records that filter matches, mapped by meta.Filter (values held exactly,
+// lists, $in, $gt, $gte, $lt and $lte; meta.DocIDKey selects documents); a
+// filter it refuses fails the call with an error wrapping
+// meta.ErrUnsupported. On a PassageRetriever it narrows the Retriever's own
+// filter (meta.Combine).
 func WithFilter(filter map[string]any) retriever.Option {
 	return retriever.WrapImplSpecificOptFn(func(o *retrieveOptions) { o.filter = filter })
 }

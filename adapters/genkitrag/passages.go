@@ -20,9 +20,9 @@ import (
 // meta.ScoreKindKey what the score is: fused for a Hybrid search).
 //
 // The request's [RetrieverOptions]: K runs the Retriever with that many
-// passages; Filter with that filter, unless the Retriever has one of its own
-// (an error wrapping meta.ErrUnsupported: the two cannot always be
-// intersected); ScoreThreshold keeps passages scoring at least that, for a
+// passages; Filter with that filter and the Retriever's own together (their
+// intersection, by meta.Combine: a request's filter narrows the Retriever's
+// and never widens or replaces it); ScoreThreshold keeps passages scoring at least that, for a
 // Vector search only (on fused or keyword scores it is an error wrapping
 // meta.ErrUnsupported). An empty name or a nil Retriever gives an error
 // wrapping [ErrConfig].
