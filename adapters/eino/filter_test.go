@@ -2,6 +2,8 @@ package eino_test
 
 import (
 	"context"
+	"errors"
+	"math"
 	"testing"
 
 	"github.com/cloudwego/eino/components/retriever"
@@ -65,6 +67,17 @@ func TestRetrieverFilterOperators(t *testing.T) {
 		}
 		if err != nil {
 			t.Errorf("%s: %v", c.Name, err)
+		}
+	}
+}
+
+// TestPassagesScoreBeyondFloat32: a document score that no float32 holds
+// is refused, not turned into +Inf.
+func TestPassagesScoreBeyondFloat32(t *testing.T) {
+	for _, s := range []float64{1e39, math.Inf(-1)} {
+		d := (&schema.Document{ID: "a", Content: "text", MetaData: map[string]any{meta.DocIDKey: "a"}}).WithScore(s)
+		if ps, err := eino.Passages([]*schema.Document{d}); !errors.Is(err, meta.ErrUnsupported) {
+			t.Errorf("score %v: %+v, %v", s, ps, err)
 		}
 	}
 }

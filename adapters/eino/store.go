@@ -264,8 +264,9 @@ func embedWith(ctx context.Context, e vectorstore.Embedder, call embedding.Embed
 // document's ID field as the record's ID when its metadata has none): what a
 // [Retriever] or a [PassageRetriever] returns becomes what it was, ready for
 // retrieve.Items with its Citation labels and the budget, and a store's hit
-// for ragkit's windows (Passage.Hits). A nil document or one meta.ToPassage
-// refuses gives an error naming its position.
+// for ragkit's windows (Passage.Hits). A nil document, one whose score
+// meta.Score32 refuses (not a finite float32) or one meta.ToPassage refuses
+// gives an error naming its position.
 func Passages(docs []*schema.Document) ([]retrieve.Passage, error) {
 	ps := make([]retrieve.Passage, len(docs))
 	for i, d := range docs {
@@ -283,7 +284,11 @@ func Passages(docs []*schema.Document) ([]retrieve.Passage, error) {
 			}
 			m[meta.IDKey] = d.ID
 		}
-		p, err := meta.ToPassage(d.Content, m, "", float32(d.Score()))
+		score, err := meta.Score32(d.Score())
+		if err != nil {
+			return nil, fmt.Errorf("eino: document %d: %w", i, err)
+		}
+		p, err := meta.ToPassage(d.Content, m, "", score)
 		if err != nil {
 			return nil, fmt.Errorf("eino: document %d: %w", i, err)
 		}

@@ -2,6 +2,8 @@ package genkitrag_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/firebase/genkit/go/ai"
@@ -76,6 +78,17 @@ func TestRetrieverFilterOperators(t *testing.T) {
 		}
 		if err != nil {
 			t.Errorf("%s: %v", c.Name, err)
+		}
+	}
+}
+
+// TestPassagesScoreBeyondFloat32: a document score that no float32 holds
+// is refused, not turned into +Inf.
+func TestPassagesScoreBeyondFloat32(t *testing.T) {
+	for _, s := range []any{1e39, json.Number("1e39"), json.Number("1e999")} {
+		d := ai.DocumentFromText("text", map[string]any{meta.DocIDKey: "a", meta.ScoreKey: s})
+		if ps, err := genkitrag.Passages([]*ai.Document{d}); !errors.Is(err, meta.ErrUnsupported) {
+			t.Errorf("score %v: %+v, %v", s, ps, err)
 		}
 	}
 }
