@@ -58,7 +58,45 @@ func (r *run) plan() [][]text {
 	for _, j := range ready {
 		r.write(j)
 	}
-	return r.batches(queue)
+	return r.checkCached(r.batches(queue))
+}
+
+// checkCached takes or refuses the cached vectors read before the run knew
+// its vectors' length, and returns the batches left to embed. The length
+// is the Embedder's: so that a Cache entry of another length is a miss, as
+// documented, and never the length the Embedder's vectors are then held
+// to, the first batch is embedded first when the length is not known yet.
+// Only a run that has nothing to embed takes the length of its first
+// cached vector.
+func (r *run) checkCached(batches [][]text) [][]text {
+	if len(r.unchecked) == 0 {
+		return batches
+	}
+	r.mu.Lock()
+	known := r.dim != 0
+	r.mu.Unlock()
+	if !known && len(batches) > 0 && r.ctx.Err() == nil {
+		r.embed(batches[0])
+		batches = batches[1:]
+	}
+	var again []text
+	var ready []*job
+	for _, t := range r.unchecked {
+		if r.checkDim(t.cached) != nil {
+			t.cached = nil
+			again = append(again, t)
+			continue
+		}
+		r.mu.Lock()
+		r.stats.Cached++
+		r.mu.Unlock()
+		ready = append(ready, r.deliver(t.key, t.cached)...)
+	}
+	r.unchecked = nil
+	for _, j := range ready {
+		r.write(j)
+	}
+	return append(batches, r.batches(again)...)
 }
 
 // lookup fills the vectors of j that the run or the cache knows, and
@@ -74,19 +112,22 @@ func (r *run) lookup(j *job) ([]text, error) {
 			r.stats.Reused++
 			continue
 		}
-		if v, err := r.cached(k); err != nil {
+		v, checked, err := r.cached(k)
+		if err != nil {
 			return nil, err
-		} else if v != nil {
+		}
+		if v != nil && checked {
 			r.pool[k] = v
 			r.stats.Cached++
 			continue
 		}
-		t := text{key: k, text: j.chunks[i].EmbedText, tokens: j.chunks[i].EmbedTokens}
+		// A vector v not checked yet waits for the run's length.
+		t := text{key: k, text: j.chunks[i].EmbedText, tokens: j.chunks[i].EmbedTokens, cached: v}
 		if r.cfg.MaxBatchTokens > 0 {
 			if r.cfg.Tokenizer != nil {
 				t.tokens = r.cfg.Tokenizer.Count(t.text)
 			}
-			if t.tokens > r.cfg.MaxBatchTokens {
+			if t.tokens > r.cfg.MaxBatchTokens && v == nil {
 				return nil, fmt.Errorf("%w: chunk %d counts %d tokens, over MaxBatchTokens %d", ErrChunk, i, t.tokens, r.cfg.MaxBatchTokens)
 			}
 		}
@@ -97,10 +138,12 @@ func (r *run) lookup(j *job) ([]text, error) {
 
 // cached returns the vector Config.Cache holds for key, or nil if it holds
 // none or one that is not a valid vector (which the run then embeds again
-// and replaces in the cache).
-func (r *run) cached(key string) ([]float32, error) {
+// and replaces in the cache). checked says whether the vector has the
+// run's length; a vector read before the run knew its length is returned
+// unchecked, and seeds nothing.
+func (r *run) cached(key string) (v []float32, checked bool, err error) {
 	if r.cfg.Cache == nil {
-		return nil, nil
+		return nil, false, nil
 	}
 	type entry struct {
 		s  string
@@ -111,13 +154,22 @@ func (r *run) cached(key string) ([]float32, error) {
 		return entry{s, ok}, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCache, err)
+		return nil, false, fmt.Errorf("%w: %w", ErrCache, err)
 	}
-	v := decodeVector(e.s)
-	if !e.ok || v == nil || r.checkDim(v) != nil {
-		return nil, nil
+	v = decodeVector(e.s)
+	if !e.ok || v == nil || checkVector(v) != nil {
+		return nil, false, nil
 	}
-	return v, nil
+	r.mu.Lock()
+	dim := r.dim
+	r.mu.Unlock()
+	switch {
+	case dim == 0:
+		return v, false, nil
+	case len(v) != dim:
+		return nil, false, nil
+	}
+	return v, true, nil
 }
 
 // storedVector returns the vector of key known to the run, reading it from
@@ -152,6 +204,10 @@ func (r *run) enqueue(j *job, missing []text, queue []text) []text {
 	for _, t := range missing {
 		w, queued := r.waiting[t.key]
 		switch {
+		case !queued && t.cached != nil:
+			r.unchecked = append(r.unchecked, t)
+			r.waiting[t.key] = []*job{j}
+			j.pending++
 		case !queued:
 			queue = append(queue, t)
 			r.waiting[t.key] = []*job{j}
@@ -270,7 +326,7 @@ func (r *run) checkVectors(vecs [][]float32, n int) error {
 // rules (vectorstore.CheckRecords: empty, zero, not finite, too long), or
 // one of another length than the run's first vector.
 func (r *run) checkDim(v []float32) error {
-	if err := vectorstore.CheckRecords("", 0, vectorstore.Record{ID: "v", DocID: "v", Text: "v", Vector: v}); err != nil {
+	if err := checkVector(v); err != nil {
 		return err
 	}
 	r.mu.Lock()
@@ -282,6 +338,12 @@ func (r *run) checkDim(v []float32) error {
 		return fmt.Errorf("%d dimensions, the run's other vectors have %d", len(v), r.dim)
 	}
 	return nil
+}
+
+// checkVector reports a vector that no store should hold, by the stores'
+// own rules (vectorstore.CheckRecords).
+func checkVector(v []float32) error {
+	return vectorstore.CheckRecords("", 0, vectorstore.Record{ID: "v", DocID: "v", Text: "v", Vector: v})
 }
 
 // encodeVector and decodeVector turn a vector into a Cache's string and

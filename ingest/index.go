@@ -182,6 +182,11 @@ type text struct {
 	key    string
 	text   string
 	tokens int
+	// cached is the Cache's vector for the text, read before the run
+	// knew its vectors' length: it is taken once an Embed call has told
+	// the length (see checkCached), and the text embedded if it has
+	// another. Nil for a text to embed.
+	cached []float32
 }
 
 // A run is the state of one Index call.
@@ -197,6 +202,9 @@ type run struct {
 	pool    map[string][]float32          // vectors known so far, by key
 	waiting map[string][]*job             // jobs waiting for each key
 	stored  map[string]vectorstore.Record // records read without their vector, by key
+	// unchecked are the texts whose cached vector waits for the run's
+	// length (see text.cached), one a key, in the order of the documents.
+	unchecked []text
 
 	chunkTime, headerTime, embedTime, storeTime atomic.Int64
 }

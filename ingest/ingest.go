@@ -119,8 +119,11 @@ type Config struct {
 	// under a SHA-256 of the embed text and EmbedderName; vectors found in
 	// the store's records of the same document are reused without it.
 	// Vectors are stored as strings of 4 bytes a dimension (IEEE 754,
-	// little-endian). A value read back that is not a valid vector is
-	// taken as a miss, embedded again and replaced; an error from the
+	// little-endian). A value read back that is not a valid vector, or
+	// has another length than the Embedder's vectors, is taken as a miss,
+	// embedded again and replaced (a run that finds cached vectors before
+	// it knows that length makes its first Embed call before it uses
+	// them); an error from the
 	// Cache fails the document (wrapping ErrCache), so that a broken
 	// cache never turns silently into paid Embed calls. A
 	// contextheader.MemoryCache keeps them in memory.

@@ -26,6 +26,9 @@ const (
 	// window or segment says as a whole, at the cost of a model call over
 	// every passage of the pool. It needs an Embedder, with [Keywords]
 	// too.
+	//
+	// With either, a passage vector holding a NaN or an infinity gives
+	// an error wrapping vectorstore.ErrInvalidArgument.
 	EmbeddedVectors
 )
 
@@ -169,7 +172,7 @@ func (r *Retriever) passageVectors(ctx context.Context, ps []Passage) ([][]float
 		if len(vecs) != len(ps) {
 			return nil, fmt.Errorf("%w: retrieve: the embedder returned %d vectors for %d passages", vectorstore.ErrInvalidArgument, len(vecs), len(ps))
 		}
-		return vecs, nil
+		return vecs, checkFinite(vecs, ps, "the embedder")
 	}
 	src := r.source()
 	vecs := make([][]float32, len(ps))
@@ -182,7 +185,22 @@ func (r *Retriever) passageVectors(ctx context.Context, ps []Passage) ([][]float
 			return nil, fmt.Errorf("%w: Diversity.Vectors is StoredVectors: the store returned no vectors for passage %s: use EmbeddedVectors", ErrConfig, passageID(p))
 		}
 	}
-	return vecs, nil
+	return vecs, checkFinite(vecs, ps, "the store")
+}
+
+// checkFinite returns an error wrapping vectorstore.ErrInvalidArgument if
+// a component of a passage's vector is NaN or infinite, which from names:
+// a NaN makes every comparison of the picking false, so that it would stop
+// at the first passage without a word.
+func checkFinite(vecs [][]float32, ps []Passage, from string) error {
+	for i, v := range vecs {
+		for j, x := range v {
+			if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
+				return fmt.Errorf("%w: retrieve: %s gave passage %s a vector whose component %d is %v", vectorstore.ErrInvalidArgument, from, passageID(ps[i]), j, x)
+			}
+		}
+	}
+	return nil
 }
 
 // mean returns the mean of the records' unit-length vectors (nil if none

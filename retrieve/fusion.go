@@ -49,7 +49,8 @@ type FusionConfig struct {
 	// [DefaultFusion]'s K in a [Retriever].
 	K int
 	// Weights, if not nil, weights each list, in the order of the lists:
-	// one weight each, finite and not negative. Nil weights every list 1
+	// one weight each, finite and not negative, summing to at most
+	// math.MaxFloat32 (a fused score is a float32). Nil weights every list 1
 	// in [Fuse]; a [Retriever] reads nil as [DefaultFusion]'s weights.
 	Weights []float64
 }
@@ -68,10 +69,17 @@ func (c FusionConfig) check(n int) error {
 	if len(c.Weights) != n {
 		return fmt.Errorf("%w: Fusion.Weights has %d weights: must have one per list (%d)", ErrConfig, len(c.Weights), n)
 	}
+	sum := 0.0
 	for i, w := range c.Weights {
 		if !(w >= 0) || math.IsInf(w, 1) {
 			return fmt.Errorf("%w: Fusion.Weights[%d] is %v: must be finite and 0 or more", ErrConfig, i, w)
 		}
+		sum += w
+	}
+	// A fused score is at most the sum of the weights, and becomes a
+	// float32 Score: past math.MaxFloat32 it would be +Inf.
+	if sum > math.MaxFloat32 {
+		return fmt.Errorf("%w: Fusion.Weights sum to %v: must be at most math.MaxFloat32 (%v), the largest Score", ErrConfig, sum, math.MaxFloat32)
 	}
 	return nil
 }
@@ -104,8 +112,9 @@ type fused struct {
 //
 // The fused score is at most the sum of the weights over K+1; it ranks
 // the hits of one fusion and means nothing on its own. Nil or empty
-// lists are allowed. A negative K, or Weights of the wrong length or with
-// a negative or not finite weight, gives an error wrapping [ErrConfig].
+// lists are allowed. A negative K, or Weights of the wrong length, with a
+// negative or not finite weight or summing to more than math.MaxFloat32,
+// gives an error wrapping [ErrConfig].
 // Cost: linear in the total number of hits, plus sorting the result.
 func Fuse(cfg FusionConfig, lists ...[]vectorstore.Hit) ([]vectorstore.Hit, error) {
 	if err := cfg.check(len(lists)); err != nil {

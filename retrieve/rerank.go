@@ -3,6 +3,7 @@ package retrieve
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -24,8 +25,21 @@ const DefaultRerankDepth = 20
 // cancelled. openai.Reranker (package llm/openai) is one, for servers
 // that answer POST /rerank (Hugging Face text-embeddings-inference, vLLM,
 // llama.cpp's server, Jina and Cohere-compatible APIs).
+//
+// A Reranker that finds itself that it has the wrong number of scores (a
+// server's reply of another length) may return an error with a method
+// ScoreCount() (scores, texts int), as openai.Reranker's does: a
+// [Retriever] then wraps it in [ErrReranker], as it does a slice of the
+// wrong length.
 type Reranker interface {
 	Rerank(ctx context.Context, query string, texts []string) ([]float64, error)
+}
+
+// scoreCounter is the error of a Reranker that got the wrong number of
+// scores (see [Reranker]).
+type scoreCounter interface {
+	error
+	ScoreCount() (scores, texts int)
 }
 
 // rerank rescores the best RerankDepth passages of ps (ranked best
@@ -52,6 +66,11 @@ func (r *Retriever) rerank(ctx context.Context, question string, ps []Passage) (
 		}
 		part := texts[lo:min(lo+batch, len(texts))]
 		got, err := parallel.Call(func() ([]float64, error) { return r.cfg.Reranker.Rerank(ctx, question, part) })
+		var counted scoreCounter
+		if errors.As(err, &counted) {
+			scores, texts := counted.ScoreCount()
+			return nil, fmt.Errorf("%w: retrieve: the reranker found %d scores for %d passages: %w", ErrReranker, scores, texts, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("retrieve: reranking passages %d to %d: %w", lo, lo+len(part)-1, err)
 		}
@@ -59,7 +78,9 @@ func (r *Retriever) rerank(ctx context.Context, question string, ps []Passage) (
 			return nil, fmt.Errorf("%w: retrieve: the reranker returned %d scores for %d passages", ErrReranker, len(got), len(part))
 		}
 		for i, s := range got {
-			if math.IsNaN(s) || math.IsInf(s, 0) {
+			// A Passage's Score is a float32: 1e39 is finite as a
+			// float64 and +Inf as the Score it becomes.
+			if f := float64(float32(s)); math.IsNaN(f) || math.IsInf(f, 0) {
 				return nil, fmt.Errorf("%w: retrieve: the reranker scored passage %d (%s) %v: scores must be finite", ErrReranker, lo+i, passageID(ps[lo+i]), s)
 			}
 		}

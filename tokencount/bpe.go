@@ -2,6 +2,7 @@ package tokencount
 
 import (
 	"fmt"
+	"io"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -119,6 +120,18 @@ func newBPE(s spec) (*BPE, error) {
 
 // Name returns the encoding's name, such as "cl100k_base".
 func (b *BPE) Name() string { return b.name }
+
+// String returns "tokencount.BPE(" + the encoding's name + ")".
+func (b *BPE) String() string {
+	if b == nil {
+		return "tokencount.BPE(nil)"
+	}
+	return "tokencount.BPE(" + b.name + ")"
+}
+
+// Format prints b as [BPE.String] does, with any verb: the vocabulary and
+// caches behind it are megabytes, and no verb walks them.
+func (b *BPE) Format(f fmt.State, verb rune) { io.WriteString(f, b.String()) }
 
 // Count returns the number of tokens in text, equal to
 // len(EncodeOrdinary(text)) of tiktoken-go for the same encoding.

@@ -30,7 +30,7 @@ func ExampleForModel() {
 	fmt.Println(err)
 	// Output:
 	// o200k_base 6
-	// tokencount: unknown model: "my-local-model"
+	// tokencount: unknown model: "my-local-model" (tokencount knows OpenAI's models; module github.com/ragkit/ragkit/tokencount/hf counts for the others from their tokenizer.json)
 }
 
 func ExampleAppendTokenEnds() {

@@ -84,7 +84,8 @@ func EncodingForModel(model string) (string, error) {
 		}
 	}
 	if enc == "" {
-		return "", fmt.Errorf("%w: %q", ErrUnknownModel, model)
+		return "", fmt.Errorf("%w: %q (tokencount knows OpenAI's models; module "+
+			"github.com/ragkit/ragkit/tokencount/hf counts for the others from their tokenizer.json)", ErrUnknownModel, model)
 	}
 	return enc, nil
 }
@@ -94,7 +95,9 @@ func EncodingForModel(model string) (string, error) {
 // "gpt-4o", "gpt-4.1", "gpt-5", "o1", "o3-mini" and
 // "o4-mini" use o200k_base; "gpt-4", "gpt-3.5-turbo" and the
 // "text-embedding-3-*" models use cl100k_base. An unknown model returns an
-// error wrapping [ErrUnknownModel].
+// error wrapping [ErrUnknownModel] that points to module
+// github.com/ragkit/ragkit/tokencount/hf, which counts for the other
+// models (Llama, Mistral, Qwen, ...) from their tokenizer.json.
 func ForModel(model string) (Tokenizer, error) {
 	enc, err := EncodingForModel(model)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"math"
+	"sort"
 	"strconv"
 
 	"github.com/ragkit/ragkit/tokencount"
@@ -85,7 +86,10 @@ type ExtractorConfig struct {
 	// a segment that does not fit in what remains is cut, from its less
 	// valuable end, until it fits, and kept, marked Trimmed, if it is
 	// still worth MinValue; selection goes on with the next best run
-	// until the budget is spent.
+	// until the budget is spent. The cut is found with O(log n) counts
+	// of at most the segment's text, assuming that removing a unit never
+	// raises the count (as for [ExpanderConfig.MaxTokens]); a segment
+	// never exceeds the budget, whatever the Tokenizer.
 	MaxTotalTokens int
 	// Separator, if not empty, joins the units' texts in place of the
 	// original text between them.
@@ -279,11 +283,24 @@ func (x *Extractor) segment(c *candidates, a, b int, v float64) Window {
 
 // trim cuts run [a, b] from its less valuable end until it fits in limit
 // tokens, and keeps it if it is still worth MinValue.
+//
+// The cuts are made one unit at a time, and the first that fits is
+// taken; but each cut's text lies within the one before, so on the
+// assumption that removing a unit never raises the count (as for
+// [ExpanderConfig.MaxTokens]) the cuts that fit are the last ones, and
+// bisection finds the first with O(log n) counts of at most the run's
+// text, where counting each cut in turn cost O(n²). Only a cut that was
+// counted and fits is taken, whatever the Tokenizer.
 func (x *Extractor) trim(c *candidates, a, b, limit int) (Window, bool) {
 	v := 0.0
 	for i := a; i <= b; i++ {
 		v += c.values[i]
 	}
+	type cut struct {
+		a, b int
+		v    float64
+	}
+	cuts := make([]cut, 0, b-a)
 	for a < b {
 		if c.values[a] <= c.values[b] {
 			v -= c.values[a]
@@ -292,8 +309,16 @@ func (x *Extractor) trim(c *candidates, a, b, limit int) (Window, bool) {
 			v -= c.values[b]
 			b--
 		}
-		if w := x.segment(c, a, b, v); w.Tokens <= limit {
-			ok := v > 0 && v >= x.cfg.MinValue
+		cuts = append(cuts, cut{a, b, v})
+	}
+	fits := func(i int) bool {
+		return x.cfg.Tokenizer.Count(join(c.units, cuts[i].a, cuts[i].b, x.cfg.Separator)) <= limit
+	}
+	for i := sort.Search(len(cuts), fits); i < len(cuts); i++ {
+		// The first pass takes the cut bisection found; a count that
+		// rose as the text shrank makes it go on to the next.
+		if w := x.segment(c, cuts[i].a, cuts[i].b, cuts[i].v); w.Tokens <= limit {
+			ok := w.Value > 0 && w.Value >= x.cfg.MinValue
 			w.Trimmed = true
 			return w, ok
 		}

@@ -116,15 +116,24 @@ func TestExpandCapWalk(t *testing.T) {
 // BenchmarkExpandLong grows one window over 1,000 and 4,000 units under a
 // token cap that they all fit.
 func BenchmarkExpandLong(b *testing.B) {
+	benchmarkLong(b, func(b *testing.B, n int, tok tokencount.Tokenizer) (func() error, string) {
+		e, hits, text := longWindow(b, n, tok)
+		return func() error { _, err := e.Expand(context.Background(), hits); return err }, text
+	})
+}
+
+// benchmarkLong runs, for 1,000 and 4,000 units, the call that setup makes
+// over a text of that many units, counted with cl100k_base.
+func benchmarkLong(b *testing.B, setup func(b *testing.B, n int, tok tokencount.Tokenizer) (call func() error, text string)) {
 	tok, err := tokencount.Encoding("cl100k_base")
 	require.NoError(b, err)
 	for _, n := range []int{1000, 4000} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			e, hits, text := longWindow(b, n, tok)
+			call, text := setup(b, n, tok)
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := e.Expand(context.Background(), hits); err != nil {
+				if err := call(); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -36,9 +36,9 @@ func (r *PassageRetriever) GetType() string { return typeName }
 // the passage's score as the document's Score.
 //
 // Options: retriever.WithTopK runs the Retriever with that many passages;
-// [WithFilter] with that filter, unless the Retriever has a filter of its own
-// (an error wrapping meta.ErrUnsupported: the two cannot always be
-// intersected); retriever.WithScoreThreshold keeps passages scoring at least
+// [WithFilter] with that filter and the Retriever's own together (their
+// intersection, by meta.Combine: a call's filter narrows the Retriever's and
+// never widens or replaces it); retriever.WithScoreThreshold keeps passages scoring at least
 // that, for a Vector search only (cosine similarities; on fused or keyword
 // scores it is an error wrapping meta.ErrUnsupported); WithEmbedding embeds
 // the question with that embedder. retriever.WithIndex, WithSubIndex and

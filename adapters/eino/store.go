@@ -180,10 +180,12 @@ type retrieveOptions struct {
 	filter map[string]any
 }
 
-// WithFilter restricts a [Retriever]'s search to the records whose metadata
-// holds each key of filter with exactly its value (meta.DocIDKey selects
-// documents), mapped by meta.Filter; a filter it refuses fails the call
-// with an error wrapping meta.ErrUnsupported.
+// WithFilter restricts a [Retriever]'s or [PassageRetriever]'s search to the
+// records that filter matches, mapped by meta.Filter (values held exactly,
+// lists, $in, $gt, $gte, $lt and $lte; meta.DocIDKey selects documents); a
+// filter it refuses fails the call with an error wrapping
+// meta.ErrUnsupported. On a PassageRetriever it narrows the Retriever's own
+// filter (meta.Combine).
 func WithFilter(filter map[string]any) retriever.Option {
 	return retriever.WrapImplSpecificOptFn(func(o *retrieveOptions) { o.filter = filter })
 }
@@ -262,8 +264,9 @@ func embedWith(ctx context.Context, e vectorstore.Embedder, call embedding.Embed
 // document's ID field as the record's ID when its metadata has none): what a
 // [Retriever] or a [PassageRetriever] returns becomes what it was, ready for
 // retrieve.Items with its Citation labels and the budget, and a store's hit
-// for ragkit's windows (Passage.Hits). A nil document or one meta.ToPassage
-// refuses gives an error naming its position.
+// for ragkit's windows (Passage.Hits). A nil document, one whose score
+// meta.Score32 refuses (not a finite float32) or one meta.ToPassage refuses
+// gives an error naming its position.
 func Passages(docs []*schema.Document) ([]retrieve.Passage, error) {
 	ps := make([]retrieve.Passage, len(docs))
 	for i, d := range docs {
@@ -281,7 +284,11 @@ func Passages(docs []*schema.Document) ([]retrieve.Passage, error) {
 			}
 			m[meta.IDKey] = d.ID
 		}
-		p, err := meta.ToPassage(d.Content, m, "", float32(d.Score()))
+		score, err := meta.Score32(d.Score())
+		if err != nil {
+			return nil, fmt.Errorf("eino: document %d: %w", i, err)
+		}
+		p, err := meta.ToPassage(d.Content, m, "", score)
 		if err != nil {
 			return nil, fmt.Errorf("eino: document %d: %w", i, err)
 		}

@@ -20,9 +20,9 @@ import (
 // meta.ScoreKindKey what the score is: fused for a Hybrid search).
 //
 // The request's [RetrieverOptions]: K runs the Retriever with that many
-// passages; Filter with that filter, unless the Retriever has one of its own
-// (an error wrapping meta.ErrUnsupported: the two cannot always be
-// intersected); ScoreThreshold keeps passages scoring at least that, for a
+// passages; Filter with that filter and the Retriever's own together (their
+// intersection, by meta.Combine: a request's filter narrows the Retriever's
+// and never widens or replaces it); ScoreThreshold keeps passages scoring at least that, for a
 // Vector search only (on fused or keyword scores it is an error wrapping
 // meta.ErrUnsupported). An empty name or a nil Retriever gives an error
 // wrapping [ErrConfig].
@@ -73,8 +73,8 @@ func passageFunc(name string, r *retrieve.Retriever) (ai.RetrieverFunc, error) {
 // meta.ToPassage: what a retriever of this package returns becomes what it
 // was, ready for retrieve.Items with its Citation labels and the budget, and
 // a store's hit for ragkit's windows (Passage.Hits). A nil document, one with
-// parts other than text, or one meta.ToPassage refuses gives an error naming
-// its position.
+// parts other than text, one whose score meta.Score32 refuses (not a finite
+// float32) or one meta.ToPassage refuses gives an error naming its position.
 func Passages(docs []*ai.Document) ([]retrieve.Passage, error) {
 	ps := make([]retrieve.Passage, len(docs))
 	for i, d := range docs {
@@ -82,15 +82,18 @@ func Passages(docs []*ai.Document) ([]retrieve.Passage, error) {
 		if err != nil {
 			return nil, err
 		}
-		var score float32
+		var score float64
 		switch s := d.Metadata[meta.ScoreKey].(type) {
 		case float64:
-			score = float32(s)
+			score = s
 		case json.Number:
-			f, _ := s.Float64()
-			score = float32(f)
+			score, _ = s.Float64()
 		}
-		if ps[i], err = meta.ToPassage(t, d.Metadata, "", score); err != nil {
+		score32, err := meta.Score32(score)
+		if err != nil {
+			return nil, fmt.Errorf("genkitrag: document %d: %w", i, err)
+		}
+		if ps[i], err = meta.ToPassage(t, d.Metadata, "", score32); err != nil {
 			return nil, fmt.Errorf("genkitrag: document %d: %w", i, err)
 		}
 	}

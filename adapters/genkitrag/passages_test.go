@@ -57,8 +57,12 @@ func TestPassageRetriever(t *testing.T) {
 	}
 	filtered, _ := retrieve.New(retrieve.Config{Store: mem, Embedder: cfg.Embedder, Filter: vectorstore.Filter{DocIDs: []string{"meals"}}})
 	fr, _ := genkitrag.NewPassageRetriever("filtered", filtered)
-	if _, err := fr.Retrieve(ctx, &ai.RetrieverRequest{Query: ai.DocumentFromText(question, nil), Options: &genkitrag.RetrieverOptions{Filter: map[string]any{"year": 2024}}}); !errors.Is(err, meta.ErrUnsupported) {
-		t.Errorf("second filter: %v", err)
+	// A filter on a Retriever that has one narrows it.
+	for year, want := range map[int]int{2024: 1, 2023: 0} {
+		got, err := fr.Retrieve(ctx, &ai.RetrieverRequest{Query: ai.DocumentFromText(question, nil), Options: &genkitrag.RetrieverOptions{Filter: map[string]any{"year": year}}})
+		if err != nil || len(got.Documents) != want || want == 1 && got.Documents[0].Metadata[meta.DocIDKey] != "meals" {
+			t.Errorf("second filter, year %d: %v, %v", year, got, err)
+		}
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()

@@ -23,9 +23,10 @@ type RetrieverOptions struct {
 	// ScoreThreshold, if set, keeps the documents whose cosine similarity
 	// to the query is at least this, in [-1, 1].
 	ScoreThreshold *float64 `json:"scoreThreshold,omitempty"`
-	// Filter keeps the documents whose metadata holds each key with
-	// exactly its value (meta.DocIDKey selects documents), mapped by
-	// meta.Filter.
+	// Filter keeps the documents it matches, mapped by meta.Filter
+	// (values held exactly, lists, $in, $gt, $gte, $lt and $lte;
+	// meta.DocIDKey selects documents). On a passage retriever it narrows
+	// the Retriever's own filter (meta.Combine).
 	Filter map[string]any `json:"filter,omitempty"`
 }
 

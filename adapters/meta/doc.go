@@ -75,4 +75,10 @@
 // or a list). The other operators ($ne, $nin, $exists, $and, $or), whose
 // handling of a missing key differs between frameworks, and the other field
 // keys give [ErrUnsupported].
+//
+// A filter is an access boundary. When a component configured with a filter
+// (a retrieve.Retriever's Config.Filter) is given another for one call, the
+// call runs with their intersection, [Combine]: the call's filter narrows
+// the configured one and never widens or replaces it. Every adapter
+// combines filters by that rule.
 package meta

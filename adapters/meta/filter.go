@@ -19,7 +19,9 @@ import (
 //     or a time.Time, compare the stored value as a number or a time
 //     (vectorstore.Range and TimeRange, whose rules say which stored
 //     values parse: a value that does not never matches); several
-//     operators in one map must all hold.
+//     operators in one map must all hold. The zero time.Time is refused
+//     as an operand (it is no instant a stored time could be compared
+//     with).
 //
 // [DocIDKey] selects documents instead, by one ID (a string) or several
 // ([]string, or []any of strings). A nil or empty m is the zero Filter,
@@ -27,7 +29,8 @@ import (
 //
 // What ragkit's filters cannot say alike gives an error wrapping
 // [ErrUnsupported]: another operator ($ne, $nin, $exists, $and, $or: their
-// handling of a missing key differs between frameworks), an empty list,
+// handling of a missing key differs between frameworks), an empty list, a
+// zero time.Time operand,
 // and [IDKey], [IndexKey], [LastKey], [StartKey], [EndKey], [TokensKey],
 // [ScoreKey] and [ScoreKindKey], which are not metadata.
 func Filter(m map[string]any) (vectorstore.Filter, error) {
@@ -139,6 +142,11 @@ func operators(k string, ops map[string]any) ([]vectorstore.Cond, error) {
 // strict bound is the next float64 (or nanosecond) past the operand.
 func compare(k, op string, x any) (vectorstore.Cond, error) {
 	if t, ok := x.(time.Time); ok {
+		if t.IsZero() {
+			// vectorstore.TimeRange reads the zero time as an open
+			// bound: {"$lte": time.Time{}} would match every time.
+			return vectorstore.Cond{}, fmt.Errorf("%w: the zero time.Time as an operand", ErrUnsupported)
+		}
 		switch op {
 		case "$gt":
 			return vectorstore.TimeRange(k, t.Add(1), time.Time{}), nil
@@ -205,4 +213,76 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Combine returns the filter a call runs with when a component configured
+// with the filter configured (a retrieve.Config.Filter, say) is given the
+// filter call for one call: their intersection, the records both match. A
+// filter is an access boundary, so the call's filter narrows the
+// configured one and never replaces it; either may be the zero Filter,
+// which leaves the other as it is. Every adapter combines filters by this
+// rule and no other.
+//
+// DocIDs are intersected (no common ID matches nothing), Metadata pairs
+// are merged (two values for one key match nothing) and the Where
+// conditions are joined by vectorstore.And. The result may break the
+// limits of vectorstore.Cond that neither part breaks alone, in which case
+// the store refuses the query with an error wrapping
+// vectorstore.ErrInvalidArgument.
+func Combine(configured, call vectorstore.Filter) vectorstore.Filter {
+	switch {
+	case call.IsZero():
+		return configured
+	case configured.IsZero():
+		return call
+	}
+	out := vectorstore.Filter{DocIDs: configured.DocIDs, Metadata: configured.Metadata}
+	var where []vectorstore.Cond
+	for _, w := range []vectorstore.Cond{configured.Where, call.Where} {
+		if (vectorstore.Filter{Where: w}).IsZero() {
+			continue
+		}
+		where = append(where, w)
+	}
+	switch {
+	case len(call.DocIDs) == 0:
+	case len(out.DocIDs) == 0:
+		out.DocIDs = call.DocIDs
+	default:
+		var both []string
+		for _, id := range configured.DocIDs {
+			if slices.Contains(call.DocIDs, id) {
+				both = append(both, id)
+			}
+		}
+		if len(both) == 0 {
+			// An empty DocIDs would match every document: say "none"
+			// with a condition no record satisfies instead.
+			both = configured.DocIDs
+			where = append(where, vectorstore.Or())
+		}
+		out.DocIDs = both
+	}
+	if len(call.Metadata) > 0 {
+		out.Metadata = make(map[string]string, len(configured.Metadata)+len(call.Metadata))
+		for k, v := range configured.Metadata {
+			out.Metadata[k] = v
+		}
+		for _, k := range sortedKeys(call.Metadata) {
+			v := call.Metadata[k]
+			if have, ok := out.Metadata[k]; ok && have != v {
+				where = append(where, vectorstore.Eq(k, v)) // and the configured value: none
+				continue
+			}
+			out.Metadata[k] = v
+		}
+	}
+	switch len(where) {
+	case 0:
+	case 1:
+		out.Where = where[0]
+	default:
+		out.Where = vectorstore.And(where...)
+	}
+	return out
 }

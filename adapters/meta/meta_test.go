@@ -169,6 +169,10 @@ func TestFilter(t *testing.T) {
 		{meta.IndexKey: 2},
 		{meta.IDKey: "x"},
 		{"x": nil},
+		// The zero time is no instant: as an open bound it would match
+		// every time.
+		{"at": map[string]any{"$lte": time.Time{}}},
+		{"at": map[string]any{"$gte": time.Time{}}},
 	} {
 		if _, err := meta.Filter(m); !errors.Is(err, meta.ErrUnsupported) {
 			t.Errorf("Filter(%v): err = %v; want ErrUnsupported", m, err)

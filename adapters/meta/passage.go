@@ -2,6 +2,7 @@ package meta
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/retrieve"
@@ -116,4 +117,16 @@ func intValue(key string, v any) (int, error) {
 		return 0, fmt.Errorf("metadata %q: %w: %T %v is not an integer", key, ErrUnsupported, v, v)
 	}
 	return n, nil
+}
+
+// Score32 returns a framework document's score as the float32 of a
+// retrieve.Passage's Score, or an error wrapping [ErrUnsupported] for a
+// score that is NaN or infinite, or finite but beyond what a float32
+// holds (1e39 would become +Inf).
+func Score32(score float64) (float32, error) {
+	f := float32(score)
+	if g := float64(f); math.IsNaN(g) || math.IsInf(g, 0) {
+		return 0, fmt.Errorf("%w: a score of %v, which is not a finite float32", ErrUnsupported, score)
+	}
+	return f, nil
 }

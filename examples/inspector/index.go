@@ -26,12 +26,15 @@ type indexKey struct {
 // indexKey. It is built in the background; done is closed when it is ready
 // or failed.
 type index struct {
-	key   indexKey
-	store *vectorstore.Memory
-	dec   *contextheader.Decorator // nil without headers
-	done  chan struct{}
-	err   error         // set before done is closed
-	took  time.Duration // set before done is closed
+	key indexKey
+	// ctx bounds the build; cancel ends it when the index is forgotten.
+	ctx    context.Context
+	cancel context.CancelFunc
+	store  *vectorstore.Memory
+	dec    *contextheader.Decorator // nil without headers
+	done   chan struct{}
+	err    error         // set before done is closed
+	took   time.Duration // set before done is closed
 	// failed says which documents could not be indexed, and why; the
 	// others were. Set before done is closed.
 	failed []string
@@ -42,14 +45,25 @@ type index struct {
 }
 
 // maxIndexes is how many indexes are kept: toggling a setting back and
-// forth costs nothing after the first time.
-const maxIndexes = 4
+// forth costs nothing after the first time. A forgotten index's build is
+// cancelled, so at most maxIndexes builds exist, of which maxBuilds run
+// at once (the others wait their turn).
+const (
+	maxIndexes = 4
+	maxBuilds  = 2
+)
+
+// errForgotten ends the build of an index forgotten for newer ones.
+var errForgotten = errors.New("the index was dropped for newer settings before it was built: reload to build it again")
 
 // indexes keeps the recent indexes, built on demand, each built once.
 type indexes struct {
 	ctx    context.Context // the server's: a build outlives the request that started it
 	corpus *corpusInfo
 	models *models
+	// running holds a token per build running: at most maxBuilds. Nil
+	// until the first build.
+	running chan struct{}
 
 	mu    sync.Mutex
 	byKey map[indexKey]*index
@@ -65,12 +79,18 @@ func (ixs *indexes) get(key indexKey) *index {
 	}
 	if len(ixs.order) == maxIndexes {
 		// The oldest is forgotten, not closed: a request may still be
-		// reading it; the garbage collector frees it after.
+		// reading it; the garbage collector frees it after. Its build,
+		// if it is still running, has no one left to serve: it ends.
+		ixs.byKey[ixs.order[0]].cancel()
 		delete(ixs.byKey, ixs.order[0])
 		ixs.order = ixs.order[1:]
 	}
+	if ixs.running == nil {
+		ixs.running = make(chan struct{}, maxBuilds)
+	}
 	ix := &index{key: key, store: &vectorstore.Memory{}, done: make(chan struct{}),
 		chunks: make([][]chunker.Chunk, len(ixs.corpus.docs))}
+	ix.ctx, ix.cancel = context.WithCancel(ixs.ctx)
 	ixs.byKey[key] = ix
 	ixs.order = append(ixs.order, key)
 	go ixs.build(ix)
@@ -100,8 +120,18 @@ func (ixs *indexes) building() (ingest.Stats, bool) {
 // forgotten, so that the next request tries again.
 func (ixs *indexes) build(ix *index) {
 	start := time.Now()
-	ix.err = ixs.index(ix)
+	select {
+	case ixs.running <- struct{}{}:
+		ix.err = ixs.index(ix)
+		<-ixs.running
+	case <-ix.ctx.Done():
+		ix.err = ix.ctx.Err()
+	}
 	ix.took = time.Since(start)
+	if ix.err != nil && ix.ctx.Err() != nil && ixs.ctx.Err() == nil {
+		ix.err = errForgotten
+	}
+	ix.cancel() // the build is over: its context holds nothing more
 	if ix.err != nil {
 		ixs.mu.Lock()
 		if ixs.byKey[ix.key] == ix {
@@ -163,9 +193,9 @@ func (ixs *indexes) index(ix *index) error {
 	if err != nil {
 		return err
 	}
-	_, err = indexer.Index(ixs.ctx, ixs.corpus.docs...)
+	_, err = indexer.Index(ix.ctx, ixs.corpus.docs...)
 	var batch *contextheader.BatchError
-	if errors.As(err, &batch) && ixs.ctx.Err() == nil {
+	if errors.As(err, &batch) && ix.ctx.Err() == nil {
 		// One bad document does not hide the others: the page lists it.
 		for _, f := range batch.Failed {
 			ix.failed = append(ix.failed, f.Error())

@@ -14,6 +14,14 @@
 // github.com/ragkit/ragkit/examples/quickstart/corpus, so that both
 // programs read the same files) unless -dir names a folder, on a loopback
 // address only. With -model the page streams the model's answer.
+//
+// The page has no authentication, so it serves only requests addressed to
+// localhost (not a rebound name) and made by its own pages or the user: a
+// request that a page of another site or origin makes (its Sec-Fetch-Site
+// or Origin says so) is refused with 403 before it can start an index
+// build, embeddings or a chat call. At most four indexes are kept and two
+// built at once; the build of an index dropped for newer settings is
+// cancelled.
 package main
 
 import (

@@ -58,11 +58,16 @@ func newApp(ctx context.Context, o options, m *models) (*app, error) {
 }
 
 // ServeHTTP refuses requests addressed to another host name (a web page
-// elsewhere rebinding its name to this machine) and sets the headers
+// elsewhere rebinding its name to this machine) and requests a page of
+// another site or origin makes (see sameOrigin), and sets the headers
 // every response carries.
 func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !loopbackHost(r.Host) {
 		http.Error(w, "inspector: only served to localhost", http.StatusForbidden)
+		return
+	}
+	if !sameOrigin(r) {
+		http.Error(w, "inspector: only served to its own pages (this request came from another site)", http.StatusForbidden)
 		return
 	}
 	h := w.Header()
@@ -70,6 +75,24 @@ func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	a.mux.ServeHTTP(w, r)
+}
+
+// sameOrigin reports whether r may come from the inspector's own page or
+// from the user: its Sec-Fetch-Site, if any, is same-origin or none (a
+// typed address, a bookmark) and its Origin, if any, is the server's own.
+// The Host check stops DNS rebinding, not this: an <img> or a form of a
+// page elsewhere makes the browser send a GET to 127.0.0.1 itself, and
+// every GET here may start work (an index build, embeddings, a chat call).
+// A browser too old to send either header is let through, as a client
+// that is not a browser is.
+func sameOrigin(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+	default: // same-site (another port of localhost), cross-site
+		return false
+	}
+	o := r.Header.Get("Origin")
+	return o == "" || strings.EqualFold(o, "http://"+r.Host)
 }
 
 func loopbackHost(hostport string) bool {

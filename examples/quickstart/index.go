@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"sync"
 
 	"github.com/ragkit/ragkit/chunker"
@@ -103,12 +104,19 @@ func (ix *index) index(ctx context.Context, o options, m *models, store *vectors
 	var progress func(ingest.Stats)
 	if o.dir != "" || !m.offline() {
 		// A folder of any size, or a model: work worth watching.
+		// One write a line, starting with \r: the writer of stderr
+		// (see progressWriter) ends the line before anything else.
 		progress = func(s ingest.Stats) {
-			fmt.Fprint(stderr, "\r")
+			var b strings.Builder
+			b.WriteString("\r")
 			if m.chat != nil {
-				fmt.Fprintf(stderr, "summarised %d of %d documents with %s, ", s.Summarized, s.TotalDocuments, m.chatModel)
+				fmt.Fprintf(&b, "summarised %d of %d documents with %s, ", s.Summarized, s.TotalDocuments, m.chatModel)
 			}
-			fmt.Fprintf(stderr, "indexed %d of %d documents, %d chunks embedded", s.Documents+s.Failed, s.TotalDocuments, s.Embedded)
+			fmt.Fprintf(&b, "indexed %d of %d documents, %d chunks embedded", s.Documents, s.TotalDocuments, s.Embedded)
+			if s.Failed > 0 {
+				fmt.Fprintf(&b, ", %d failed", s.Failed)
+			}
+			io.WriteString(stderr, b.String())
 		}
 	}
 	indexer, err := ingest.New(ingest.Config{

@@ -20,9 +20,10 @@
 // -dir loads a folder's Markdown and .txt files with package loader, which
 // skips hidden, dependency and build folders; every file left out (too
 // large, empty, a dangling link or a loop) is reported before any work.
-// With a model, -timeout bounds each request, retries included, and a
-// document the model fails to summarise gets the offline summary instead,
-// with a warning. go run ./examples/quickstart -h lists every flag.
+// With a model, -timeout bounds each request, retries included, and each
+// pause of a streamed answer; a model that timed out gets no more
+// requests (the other model does), and a document the model fails to
+// summarise gets the offline summary instead, with a warning. go run ./examples/quickstart -h lists every flag.
 //
 // Results go to standard output, progress and notes to standard error.
 package main
@@ -66,8 +67,9 @@ var stdin io.Reader = os.Stdin
 // tests run exactly what a user runs.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// Progress, retry logs and summary warnings come from several
-	// goroutines: one lock keeps their writes whole.
-	stderr = &lockedWriter{w: stderr}
+	// goroutines: one lock keeps their writes whole, and a line that is
+	// not progress starts on a line of its own.
+	stderr = &progressWriter{w: stderr}
 	opts, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
@@ -89,14 +91,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return askAll(ctx, opts, models, ix, stdout, stderr)
 }
 
-// lockedWriter serialises writes to w.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// progressWriter serialises writes to w, and keeps a progress line (a
+// write that starts with \r, redrawn in place) apart from the rest: a
+// write of anything else after one starts on a new line, so that a retry
+// warning is not written over the progress.
+type progressWriter struct {
+	mu       sync.Mutex
+	w        io.Writer
+	progress bool // the last write was a progress line, not ended
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+func (l *progressWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if len(p) == 0 {
+		return 0, nil
+	}
+	redraw := p[0] == '\r'
+	if l.progress && !redraw && p[0] != '\n' {
+		if _, err := io.WriteString(l.w, "\n"); err != nil {
+			return 0, err
+		}
+	}
+	l.progress = redraw && p[len(p)-1] != '\n'
 	return l.w.Write(p)
 }

@@ -476,7 +476,7 @@ func TestTimeoutHungServer(t *testing.T) {
 	})
 	err, _ := runFailing(t, "-openai-base-url", srv.URL+"/v1", "-embed-model", "fake-embed", "-timeout", "300ms", "-q", "x")
 	require.ErrorIs(t, err, openai.ErrTimeout)
-	assert.Contains(t, err.Error(), "no reply within -timeout 300ms, retries included")
+	assert.Contains(t, err.Error(), "no reply from fake-embed within -timeout 300ms, retries included")
 	assert.Equal(t, int64(1), srv.calls.Load(), "no retry after the deadline, and the second batch does not wait again")
 }
 
@@ -494,6 +494,9 @@ func TestTimeoutQuietStream(t *testing.T) {
 	})
 	err, _ := runFailing(t, modelArgs(srv, "-timeout", "300ms", "-q", "What is the meal allowance?")...)
 	require.ErrorIs(t, err, openai.ErrTimeout)
+	// The pause is bounded by -timeout, not the client's 30 s default.
+	// Before: "no data for 30s", after 30 s.
+	assert.Contains(t, err.Error(), "no data for 300ms")
 }
 
 // The key comes from -api-key, or else from $OPENAI_API_KEY, whatever the

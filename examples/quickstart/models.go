@@ -55,17 +55,19 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 		// -api-key, or else the client's own default, $OPENAI_API_KEY,
 		// whatever the base URL.
 		APIKey: o.apiKey,
-		// -timeout bounds one attempt and a whole call with its retries;
-		// the limiter below also stops later calls once one timed out.
-		Timeout:  o.timeout,
-		Deadline: o.timeout,
-		Logger:   retryLogger(stderr),
+		// -timeout bounds one attempt and a whole call with its retries,
+		// and each pause of a streamed answer; the limiters below also
+		// stop later calls to a model once one timed out.
+		Timeout:      o.timeout,
+		Deadline:     o.timeout,
+		StallTimeout: o.timeout,
+		Logger:       retryLogger(stderr),
 	})
 	if err != nil {
 		return nil, err
 	}
-	limit := &limiter{timeout: o.timeout}
 	if o.embedModel != "" {
+		limit := &limiter{timeout: o.timeout, model: o.embedModel}
 		if err := m.useEmbedder(o, client, limit); err != nil {
 			return nil, err
 		}
@@ -75,7 +77,9 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 		if err != nil {
 			return nil, err
 		}
-		var sum contextheader.Summarizer = timedSummarizer{s, limit}
+		// A limiter of its own: a chat model that times out is no
+		// reason to stop asking the embedding model.
+		var sum contextheader.Summarizer = timedSummarizer{s, &limiter{timeout: o.timeout, model: o.model}}
 		if o.summaryFallback {
 			sum = &fallbackSummarizer{model: sum, offline: offline, name: o.model, stderr: stderr}
 		}
@@ -129,24 +133,26 @@ func retryLogger(stderr io.Writer) *slog.Logger {
 	}))
 }
 
-// A limiter bounds each request to the model, retries included, by
+// A limiter bounds each request to one model, retries included, by
 // -timeout (the client's Timeout bounds one attempt only), and remembers
-// a server that did not answer or could not be reached: later requests
-// fail at once with the same error instead of each waiting as long, so a
+// that the model did not answer or could not be reached: its later
+// requests fail at once, saying so, instead of each waiting as long, so a
 // run against a hung server ends after about -timeout, not after one
-// -timeout per batch.
+// -timeout per batch. Each model has its own limiter: the chat model's
+// timeout does not fail the embedding model's requests.
 type limiter struct {
 	timeout time.Duration
+	model   string // named in the errors
 	down    atomic.Pointer[error]
 }
 
 func (l *limiter) do(ctx context.Context, call func(context.Context) error) error {
 	if err := l.down.Load(); err != nil {
-		return *err
+		return fmt.Errorf("not sent, as an earlier request to %s failed: %w", l.model, *err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	err := timeoutError(call(ctx), l.timeout)
+	err := timeoutError(call(ctx), l.timeout, l.model)
 	if errors.Is(err, openai.ErrTimeout) || errors.Is(err, openai.ErrConnection) {
 		l.down.CompareAndSwap(nil, &err)
 	}
@@ -182,10 +188,11 @@ func (t timedSummarizer) Summarize(ctx context.Context, text string) (s string, 
 	return s, err
 }
 
-// timeoutError names -timeout in a deadline that a timed call ran out of.
-func timeoutError(err error, d time.Duration) error {
+// timeoutError names the model and -timeout in a deadline that a timed
+// call ran out of.
+func timeoutError(err error, d time.Duration, model string) error {
 	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, openai.ErrTimeout) {
-		return fmt.Errorf("%w: no reply within -timeout %v, retries included", openai.ErrTimeout, d)
+		return fmt.Errorf("%w: no reply from %s within -timeout %v, retries included", openai.ErrTimeout, model, d)
 	}
 	return err
 }
@@ -212,7 +219,7 @@ func (f *fallbackSummarizer) SummarizeDocument(ctx context.Context, doc string) 
 	if err == nil || ctx.Err() != nil {
 		return s, err
 	}
-	fmt.Fprintf(f.stderr, "\nwarning: %s could not summarise the document that starts %q, using the offline extractive summary: %v\n",
+	fmt.Fprintf(f.stderr, "warning: %s could not summarise the document that starts %q, using the offline extractive summary: %v\n",
 		f.name, opening(doc), err)
 	return f.offline.SummarizeDocument(ctx, doc)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -60,7 +61,13 @@ type Config struct {
 	APIKey string `json:"-"`
 	// HTTPClient sends the requests; nil means a client of the package's
 	// own over http.DefaultTransport. Give one to set a proxy, TLS
-	// settings or extra headers (through its Transport).
+	// settings or extra headers (through its Transport). The Client
+	// sends through a copy of it that follows a redirect only to the
+	// same origin (scheme, host and port) as the request's, so that the
+	// key and the request's body never reach another server; a redirect
+	// elsewhere is an [*APIError] with the redirect's status. The copy
+	// calls the client's own CheckRedirect, if any, for the redirects it
+	// follows; the client given is not changed.
 	HTTPClient *http.Client `json:"-"`
 	// Timeout bounds each attempt: the whole exchange for a plain call
 	// (an embeddings batch, a chat completion), and the wait for the
@@ -130,7 +137,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{}
 	}
-	c.http = cfg.HTTPClient
+	c.http = sameOriginRedirects(cfg.HTTPClient)
 	c.cfg = cfg
 	return c, nil
 }
@@ -265,9 +272,54 @@ func (c *Client) send(ctx, actx context.Context, timeout time.Duration, path str
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
-		return nil, c.apiError(resp)
+		e := c.apiError(resp)
+		if loc, err := resp.Location(); err == nil && resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+			e.Message = fmt.Sprintf("a redirect to another origin (%s) is not followed, so that the key and the request stay with %s: set BaseURL to the server meant", origin(loc), origin(req.URL))
+			c.cleanAPIError(e)
+		}
+		return nil, e
 	}
 	return resp, nil
+}
+
+// sameOriginRedirects returns a copy of hc that follows a redirect only to
+// the origin of the request it started from; hc's own CheckRedirect (or
+// the default's limit of 10 redirects) then decides.
+func sameOriginRedirects(hc *http.Client) *http.Client {
+	out := *hc
+	next := hc.CheckRedirect
+	out.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if origin(req.URL) != origin(via[0].URL) {
+			// Go's own rule compares host names only: another port,
+			// or https -> http on one host, would get the key, and a
+			// 307 or 308 the body, wherever it points.
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &out
+}
+
+// origin returns u's scheme, host and port (the scheme's default if it
+// names none), in lower case: "https://api.example.com:443".
+func origin(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // maxErrorBody bounds the error body read: enough for any API error, not

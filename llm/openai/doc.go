@@ -76,7 +76,10 @@
 // # The API key
 //
 // The key is sent, as a bearer token, to the server [Config.BaseURL]
-// names, whichever that is (a key from $OPENAI_API_KEY too). It never
+// names, whichever that is (a key from $OPENAI_API_KEY too), and to no
+// other: a redirect is followed only to the same origin (scheme, host and
+// port), so that neither the key nor a request's body reaches another
+// server; a redirect elsewhere is an [*APIError] with its status. It never
 // appears in an error, a log record or the printed form of a [Config] or
 // [Client] (with any fmt verb, log/slog or encoding/json): every string
 // the client makes from what a server sent (an error's message, type and

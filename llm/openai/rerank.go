@@ -93,7 +93,9 @@ func (r *Reranker) Config() RerankerConfig { return r.cfg }
 // A query or text that is empty or white space, or not valid UTF-8, is an
 // error wrapping [ErrInvalid] that names it. An answer without
 // exactly one score for each text of a batch (an index missing, repeated
-// or out of range) wraps [ErrBadResponse].
+// or out of range) wraps [ErrBadResponse]; one with another number of
+// scores than texts also has a method ScoreCount() (scores, texts int),
+// by which a retrieve.Retriever reports it as retrieve.ErrReranker.
 func (r *Reranker) Rerank(ctx context.Context, query string, texts []string) ([]float64, error) {
 	if r == nil || r.cfg.Client == nil {
 		return nil, errorf("%w: a zero Reranker: use openai.NewReranker", ErrConfig)
@@ -192,7 +194,7 @@ func (c *Client) decodeRerank(body []byte, out []float64) error {
 		return errorf("%w: rerank: %v (body starts %q)", ErrBadResponse, c.cleanError(err), c.excerpt(body))
 	}
 	if len(results) != len(out) {
-		return errorf("%w: rerank: %d scores for %d texts", ErrBadResponse, len(results), len(out))
+		return &scoreCountError{errorf("%w: rerank: %d scores for %d texts", ErrBadResponse, len(results), len(out)), len(results), len(out)}
 	}
 	seen := make([]bool, len(out))
 	for i, res := range results {
@@ -212,3 +214,16 @@ func (c *Client) decodeRerank(body []byte, out []float64) error {
 	}
 	return nil
 }
+
+// scoreCountError is an answer with another number of scores than texts.
+// Its ScoreCount method is the one retrieve.Reranker documents, so that
+// a retrieve.Retriever wraps it in retrieve.ErrReranker, which this
+// package cannot import.
+type scoreCountError struct {
+	err           error
+	scores, texts int
+}
+
+func (e *scoreCountError) Error() string                   { return e.err.Error() }
+func (e *scoreCountError) Unwrap() error                   { return e.err }
+func (e *scoreCountError) ScoreCount() (scores, texts int) { return e.scores, e.texts }

@@ -25,7 +25,9 @@ import (
 // connection drops, the server falls silent for longer than
 // Config.StallTimeout, or it sends an error event), ChatStream returns an
 // error wrapping [ErrStreamInterrupted] together with the Reply so far;
-// an error event is also an [*APIError] with InStream set. If onDelta
+// an error event is also an [*APIError] with InStream set, and a reply
+// that holds no event at all (a proxy's HTML page) also wraps
+// [ErrBadResponse] and quotes the start of the body. If onDelta
 // returns an error, the stream is closed and that error is returned, with
 // the Reply so far. The time onDelta takes never counts as the server's
 // silence.
@@ -87,6 +89,25 @@ type stream struct {
 
 	reply Reply
 	text  strings.Builder
+	// events counts the events read; head keeps the body's start, to
+	// quote a body that held none (an HTML page from a proxy).
+	events int
+	head   *headReader
+}
+
+// headReader keeps the first bytes read through it, up to max.
+type headReader struct {
+	r    io.Reader
+	head []byte
+	max  int
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if keep := min(n, h.max-len(h.head)); keep > 0 {
+		h.head = append(h.head, p[:keep]...)
+	}
+	return n, err
 }
 
 // streamChunk is the part of a chunk the client reads:
@@ -109,12 +130,16 @@ type streamChunk struct {
 }
 
 func (s *stream) read(body io.Reader) (Reply, error) {
-	events := newEventReader(kickReader{body, s.wd})
+	// Enough of the body for excerpt, which cleans a little more than it
+	// shows.
+	s.head = &headReader{r: body, max: 256 + len(s.c.secret())}
+	events := newEventReader(kickReader{s.head, s.wd})
 	for {
 		data, err := events.next()
 		if err != nil {
 			return s.result(s.broken(err))
 		}
+		s.events++
 		if string(data) == "[DONE]" {
 			return s.result(nil)
 		}
@@ -171,6 +196,10 @@ func (s *stream) broken(err error) error {
 		return s.ctx.Err()
 	case s.reply.FinishReason != "":
 		return nil
+	case errors.Is(err, io.EOF) && s.events == 0 && s.head != nil && len(s.head.head) > 0:
+		// Not an event stream at all: say what it was, as the
+		// embeddings path does for a body it cannot read.
+		return errorf("%w: %w: a %d reply with no event (body starts %q)", ErrStreamInterrupted, ErrBadResponse, s.status, s.c.excerpt(s.head.head))
 	case errors.Is(err, io.EOF):
 		return errorf("%w: the stream ended without [DONE] after %d bytes of reply", ErrStreamInterrupted, n)
 	case s.wd.fired.Load():

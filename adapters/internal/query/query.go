@@ -15,17 +15,17 @@ import (
 // Options are a call's options; the zero value changes nothing.
 type Options struct {
 	K         int                // passages to return; 0 keeps the Retriever's
-	Filter    vectorstore.Filter // the zero Filter keeps the Retriever's
+	Filter    vectorstore.Filter // narrows the Retriever's (meta.Combine); the zero Filter keeps it
 	Threshold *float64           // keep passages scoring at least this
 	Vector    []float32          // the question's vector, if the call embedded it
 }
 
 // Run returns the passages of r for question under o, and the kind of their
 // scores. K and Filter run a Retriever of r's configuration with Passages K
-// (and Depth at least K) and that Filter; a Filter on a Retriever that has
-// one of its own gives an error wrapping meta.ErrUnsupported (the two would
-// have to be intersected, which a Filter cannot always say), as does a
-// Threshold on scores other than cosine similarities (meta.CheckThreshold).
+// (and Depth at least K) and the intersection of Filter with r's own filter
+// (meta.Combine: a call's filter narrows the Retriever's, never replaces
+// it). A Threshold on scores other than cosine similarities gives an error
+// wrapping meta.ErrUnsupported (meta.CheckThreshold).
 func Run(ctx context.Context, r *retrieve.Retriever, question string, o Options) ([]retrieve.Passage, meta.ScoreKind, error) {
 	cfg := r.Config()
 	kind := meta.KindOf(cfg.Search)
@@ -37,17 +37,12 @@ func Run(ctx context.Context, r *retrieve.Retriever, question string, o Options)
 	if o.K < 0 {
 		return nil, kind, fmt.Errorf("%w: k is %d: must be positive", vectorstore.ErrInvalidArgument, o.K)
 	}
-	if !isZero(o.Filter) && !isZero(cfg.Filter) {
-		return nil, kind, fmt.Errorf("%w: a filter on a Retriever that has one (its Config.Filter)", meta.ErrUnsupported)
-	}
-	if o.K > 0 || !isZero(o.Filter) {
+	if o.K > 0 || !o.Filter.IsZero() {
 		if o.K > 0 {
 			cfg.Passages = o.K
 			cfg.Depth = max(cfg.Depth, o.K)
 		}
-		if !isZero(o.Filter) {
-			cfg.Filter = o.Filter
-		}
+		cfg.Filter = meta.Combine(cfg.Filter, o.Filter)
 		var err error
 		if r, err = retrieve.New(cfg); err != nil {
 			return nil, kind, err
@@ -87,6 +82,3 @@ func CheckStore(errConfig error, store vectorstore.VectorStore, e vectorstore.Em
 	}
 	return nil
 }
-
-// isZero reports whether f matches every record.
-func isZero(f vectorstore.Filter) bool { return len(f.DocIDs) == 0 && len(f.Metadata) == 0 }
