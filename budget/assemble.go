@@ -369,7 +369,7 @@ func (p *plan) droppedWhy() string {
 		why = "its Cut is NoCut"
 	case !p.cuttable(0):
 		why = "the newest item is never cut"
-	case len(p.cutsFor(0).pos) == 0:
+	case p.cutsFor(0).n() == 0:
 		why = "it has no sentence or word boundary to cut at"
 	case p.c.fixed(p.marker) > p.budget:
 		why = fmt.Sprintf("the marker %q alone takes %d tokens", p.marker, p.c.fixed(p.marker))

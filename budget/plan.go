@@ -300,7 +300,7 @@ func (p *plan) est(st state) int {
 	t := p.ovh + p.sum[n] + (p.nitems[n]-1)*p.sepTok
 	if st.cut >= 0 {
 		c := p.cutsFor(st.k)
-		t += c.est(st.cut) + p.markTok - p.item(p.units[st.k].cutItem)
+		t += c.est(st.cut, p.markTok) - p.item(p.units[st.k].cutItem)
 	}
 	return t
 }
@@ -414,7 +414,8 @@ func (p *plan) cutsFor(k int) *cutPoints {
 			p.cuts = map[int]*cutPoints{}
 		}
 		i := p.units[k].cutItem
-		c = newCutPoints(p.c.tok, p.sec.Items[i].Text, p.item(i), p.side)
+		it := &p.sec.Items[i]
+		c = newCutPoints(p.c.tok, it.Text, p.item(i), p.side, it.Keep)
 		p.cuts[k] = c
 	}
 	return c
