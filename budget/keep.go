@@ -16,18 +16,20 @@ import (
 // then those of the second span, and so on; the other sentences follow
 // by their distance from the nearest span, so that the text farthest
 // from every span goes first. Only when not even the first span's
-// sentences fit is a sentence cut at its words: the words of the first
-// span, then the words around it. Each cut keeps a superset of the text
+// sentences fit are they cut at words: the words of the first span from
+// its start, then the words around it. Each cut keeps a superset of the text
 // of the cut before it, so the search over cuts stays a search over a
 // growing text.
 type keepCuts struct {
 	text  string
 	sents []segment.Span // the text's sentences, in text order
 	// order lists sentence indices, kept longest first: sentence cut m
-	// keeps sents[order[:m+1]].
+	// keeps sents[order[:first+m]], first being the number of sentences
+	// the first span touches.
 	order []int
-	// words are the cuts inside the first kept sentence, as single
-	// stretches of it, shortest first; they come before the sentence
+	first int
+	// words are the cuts inside the first span's sentences, as single
+	// stretches of them, shortest first; they come before the sentence
 	// cuts.
 	words []segment.Span
 	// tokSum and gaps are, for sentence cut m, the estimated tokens of
@@ -38,8 +40,9 @@ type keepCuts struct {
 
 func newKeepCuts(text string, sents, keep []segment.Span) *keepCuts {
 	k := &keepCuts{text: text, sents: sents}
-	k.order = keepOrder(sents, keep)
-	k.words = wordStretches(text, sents[k.order[0]], keep[0])
+	k.order, k.first = keepOrder(sents, keep)
+	lo, hi := k.order[0], k.order[k.first-1] // the first span's sentences, in text order
+	k.words = wordStretches(text, segment.Span{Start: sents[lo].Start, End: sents[hi].End}, keep[0])
 	return k
 }
 
@@ -47,8 +50,9 @@ func newKeepCuts(text string, sents, keep []segment.Span) *keepCuts {
 // sentences of each span in turn, each in text order, then the rest
 // nearest to a span first (ties in text order). It is O(n log n) in the
 // sentences and spans, however the spans overlap: a sentence already
-// taken is skipped, not visited again.
-func keepOrder(sents, keep []segment.Span) []int {
+// taken is skipped, not visited again. It also returns how many
+// sentences the first span touches.
+func keepOrder(sents, keep []segment.Span) ([]int, int) {
 	n := len(sents)
 	taken := make([]bool, n)
 	next := make([]int, n+1) // next[i]: a lower bound of the first untaken sentence >= i
@@ -64,7 +68,8 @@ func keepOrder(sents, keep []segment.Span) []int {
 		return i
 	}
 	order := make([]int, 0, n)
-	for _, h := range keep {
+	first := 0
+	for j, h := range keep {
 		lo := sort.Search(n, func(i int) bool { return sents[i].End > h.Start })
 		hi := sort.Search(n, func(i int) bool { return sents[i].Start >= h.End })
 		if lo == hi { // a span in the space between sentences: the next one
@@ -75,6 +80,9 @@ func keepOrder(sents, keep []segment.Span) []int {
 			taken[i] = true
 			order = append(order, i)
 			next[i] = i + 1
+		}
+		if j == 0 {
+			first = len(order)
 		}
 	}
 	spans := mergeSpans(keep)
@@ -87,7 +95,7 @@ func keepOrder(sents, keep []segment.Span) []int {
 		}
 	}
 	slices.SortFunc(rest, func(a, b int) int { return cmp.Or(cmp.Compare(dist[a], dist[b]), cmp.Compare(a, b)) })
-	return append(order, rest...)
+	return append(order, rest...), first
 }
 
 // mergeSpans returns the union of spans as disjoint spans in order.
@@ -122,9 +130,9 @@ func distance(spans []segment.Span, s segment.Span) int {
 	return d
 }
 
-// wordStretches returns the cuts inside sentence s, shortest first: the
-// words of span h from its first one, then one word more on each side in
-// turn, short of the whole sentence.
+// wordStretches returns the cuts inside the stretch s of sentences,
+// shortest first: the words of span h from its first one, then one word
+// more on each side in turn, short of the whole stretch.
 func wordStretches(text string, s, h segment.Span) []segment.Span {
 	ws := segment.Words(text[s.Start:s.End])
 	if len(ws) < 2 {
@@ -154,12 +162,12 @@ func wordStretches(text string, s, h segment.Span) []segment.Span {
 			out = append(out, segment.Span{Start: ws[l].Start, End: ws[r].End})
 		}
 	}
-	return out[:len(out)-1] // the last is every word of the sentence
+	return out[:len(out)-1] // the last is every word of the stretch
 }
 
 // n returns the number of cuts: the word cuts, and a sentence cut for
 // every number of sentences short of all of them.
-func (k *keepCuts) n() int { return len(k.words) + len(k.sents) - 1 }
+func (k *keepCuts) n() int { return len(k.words) + len(k.sents) - k.first }
 
 // est estimates the tokens kept by cut j, markers included at markTok
 // each. ends are the token ends of the whole text; without them (a
@@ -184,7 +192,7 @@ func (k *keepCuts) est(j, markTok int, ends []int, tokens int) int {
 	if k.tokSum == nil {
 		k.sums(toks)
 	}
-	m := j - len(k.words)
+	m := j - len(k.words) + k.first - 1
 	return k.tokSum[m] + markTok*k.gaps[m]
 }
 
@@ -201,7 +209,8 @@ func (k *keepCuts) marks(a, b int) int {
 	return n
 }
 
-// sums fills tokSum and gaps in one pass over the order: a sentence
+// sums fills tokSum and gaps, indexed by the number of sentences kept
+// less one, in one pass over the order: a sentence
 // taken between two sentences left out splits their run in two, one
 // taken between two kept ones joins two runs.
 func (k *keepCuts) sums(toks func(segment.Span) int) {
@@ -232,7 +241,7 @@ func (k *keepCuts) kept(j int, marker string) string {
 	if j < len(k.words) {
 		stretches = []segment.Span{k.words[j]}
 	} else {
-		stretches = k.sentenceStretches(j - len(k.words))
+		stretches = k.sentenceStretches(j - len(k.words) + k.first - 1)
 	}
 	var b strings.Builder
 	prev := 0
@@ -256,8 +265,8 @@ func (k *keepCuts) kept(j int, marker string) string {
 	return b.String()
 }
 
-// sentenceStretches returns the stretches kept by sentence cut m: its
-// sentences in text order, neighbours joined with the space between them.
+// sentenceStretches returns the stretches kept by the first m+1
+// sentences of the order: in text order, neighbours joined with the space between them.
 func (k *keepCuts) sentenceStretches(m int) []segment.Span {
 	idx := slices.Clone(k.order[:m+1])
 	slices.Sort(idx)

@@ -3,11 +3,14 @@ package retrieve
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/internal/parallel"
+	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount"
 )
 
 var (
@@ -34,6 +37,17 @@ type ItemConfig struct {
 	// Role is the chat role of every item (see [budget.Item]); empty
 	// leaves it to the section.
 	Role string
+	// MaxTokens, if positive, is the room of one passage in the prompt:
+	// an item whose text (label included) counts more is cut to it
+	// before the budget sees it, keeping its hits and the text nearest to
+	// them, so that one long passage (a segment that grew to a whole
+	// document) cannot take a context section's whole budget and push the
+	// next passage's best hit out. Half the context section's budget
+	// leaves room for the hits of two passages at least. Zero leaves
+	// passages whole, for the budget alone to cut. It needs Tokenizer.
+	MaxTokens int
+	// Tokenizer counts the items for MaxTokens: the prompt's tokenizer.
+	Tokenizer tokencount.Tokenizer
 }
 
 // Items returns one [budget.Item] per passage, in order: Text is the
@@ -41,12 +55,26 @@ type ItemConfig struct {
 // names the document and the passage's units ("doc#3-5", or "doc#4" for
 // one unit), and Rank follows the order, from len(passages) for the first
 // down to 1, so that [budget.DropLowestRank] keeps the best passages
-// longest. A passage with an empty or white-space text, or a text or
+// longest. Keep holds the passage's HitSpans, moved past the label, so
+// that a cut keeps the hits first and gives up the text farthest from
+// them (see [budget.Item]). A passage with an empty or white-space text, or a text or
 // label that is not valid UTF-8, gives an error that names it; no
 // passages give no items and no error.
 func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
 	if len(passages) == 0 {
 		return nil, nil
+	}
+	var fit *budget.Assembler
+	switch {
+	case cfg.MaxTokens < 0:
+		return nil, fmt.Errorf("%w: ItemConfig.MaxTokens is %d: must not be negative", ErrConfig, cfg.MaxTokens)
+	case cfg.MaxTokens > 0 && cfg.Tokenizer == nil:
+		return nil, fmt.Errorf("%w: ItemConfig.Tokenizer is required with MaxTokens", ErrConfig)
+	case cfg.MaxTokens > 0:
+		var err error
+		if fit, err = budget.New(budget.Config{Tokenizer: cfg.Tokenizer, Limit: math.MaxInt}); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
 	}
 	items := make([]budget.Item, len(passages))
 	for i, p := range passages {
@@ -55,9 +83,75 @@ func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: passage %d (%s)", err, i, id)
 		}
-		items[i] = budget.Item{Text: text, ID: id, Rank: float64(len(passages) - i), Role: cfg.Role}
+		items[i] = budget.Item{Text: text, ID: id, Rank: float64(len(passages) - i), Role: cfg.Role,
+			Keep: keepSpans(p, len(text)-len(p.Text))}
+		if fit != nil {
+			if items[i], err = sizeItem(fit, items[i], cfg.MaxTokens); err != nil {
+				return nil, fmt.Errorf("%w: passage %d (%s)", err, i, id)
+			}
+		}
 	}
 	return items, nil
+}
+
+// keepSpans returns the passage's hit spans that lie within its text,
+// moved by off, the bytes of the label before it, and then the label,
+// if any: the source a model cites is kept after the hits.
+func keepSpans(p Passage, off int) []segment.Span {
+	var keep []segment.Span
+	for _, s := range p.HitSpans {
+		if s.Start >= 0 && s.Start < s.End && s.End <= len(p.Text) {
+			keep = append(keep, segment.Span{Start: s.Start + off, End: s.End + off})
+		}
+	}
+	if off > 1 {
+		keep = append(keep, segment.Span{Start: 0, End: off - 1}) // the label, without its line break
+	}
+	return keep
+}
+
+// sizeItem cuts it to maxTokens with fit, keeping its protected spans
+// first; what survives of each span is a protected span of the cut item,
+// in the same order. An item that cannot be cut to fit is returned
+// whole, for the budget to drop.
+func sizeItem(fit *budget.Assembler, it budget.Item, maxTokens int) (budget.Item, error) {
+	res, err := fit.Assemble(budget.Section{Name: "passage", MaxTokens: maxTokens, Items: []budget.Item{it}})
+	if err != nil {
+		return it, err
+	}
+	r := res.Sections[0].Items[0]
+	if r.Status != budget.Truncated {
+		return it, nil
+	}
+	orig, keep := it.Text, it.Keep
+	it.Text, it.Keep = r.Text, nil
+	// The pieces between markers are stretches of the original text, in
+	// order: each maps a range of it into the cut text.
+	type piece struct{ from, to, at int }
+	var pieces []piece
+	from, at := 0, 0
+	for _, p := range strings.Split(r.Text, budget.DefaultMarker) {
+		s, e := at, at+len(p)
+		at = e + len(budget.DefaultMarker)
+		s, e = s+len(p)-len(strings.TrimLeft(p, " \n")), e-(len(p)-len(strings.TrimRight(p, " \n")))
+		if s >= e {
+			continue
+		}
+		i := strings.Index(orig[from:], r.Text[s:e])
+		if i < 0 {
+			return it, nil // a marker inside the text: no spans rather than wrong ones
+		}
+		pieces = append(pieces, piece{from + i, from + i + e - s, s})
+		from += i + e - s
+	}
+	for _, k := range keep {
+		for _, p := range pieces {
+			if s, e := max(k.Start, p.from), min(k.End, p.to); s < e {
+				it.Keep = append(it.Keep, segment.Span{Start: p.at + s - p.from, End: p.at + e - p.from})
+			}
+		}
+	}
+	return it, nil
 }
 
 // render returns a passage's text with its label, if any, on the line

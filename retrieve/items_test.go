@@ -1,0 +1,74 @@
+package retrieve_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/retrieve"
+	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount/tokentest"
+	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/window"
+)
+
+// Every passage knows where its hits are: each span holds its hit's text,
+// best first, whatever widened it.
+func TestHitSpans(t *testing.T) {
+	store, emb := folder(t, 12, threeNotes...)
+	x, err := window.NewExtractor(window.ExtractorConfig{Source: store})
+	require.NoError(t, err)
+	e, err := window.NewExpander(window.ExpanderConfig{Source: store, Size: 1})
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		name string
+		w    retrieve.Widener
+	}{{"hits alone", nil}, {"windows", e}, {"segments", x}} {
+		t.Run(tt.name, func(t *testing.T) {
+			ps, err := newRetriever(t, retrieve.Config{Store: store, Embedder: emb, Widener: tt.w}).Retrieve(bg, "How many vacation days after five years?")
+			require.NoError(t, err)
+			require.NotEmpty(t, ps)
+			for _, p := range ps {
+				require.Len(t, p.HitSpans, len(p.Hits), "passage %s#%d", p.DocID, p.First)
+				for i, s := range p.HitSpans {
+					require.Equal(t, p.Hits[i].Text, p.Text[s.Start:s.End], "passage %s#%d, hit %d", p.DocID, p.First, i)
+				}
+			}
+		})
+	}
+}
+
+// Items gives the hits to the budget as protected spans, past the label,
+// and with MaxTokens cuts a long passage around its best hit.
+func TestItemsKeep(t *testing.T) {
+	text := "Intro one. Intro two. The answer is 42. Outro one. Outro two."
+	hit := segment.Span{Start: 22, End: 39}
+	p := retrieve.Passage{DocID: "d", Title: "Doc", Text: text, HitSpans: []segment.Span{hit},
+		Hits: []vectorstore.Hit{{Record: vectorstore.Record{DocID: "d", Text: text[hit.Start:hit.End]}}}}
+	items, err := retrieve.Items([]retrieve.Passage{p}, retrieve.ItemConfig{Label: retrieve.Citation})
+	require.NoError(t, err)
+	it := items[0]
+	require.Equal(t, []segment.Span{{Start: 6 + hit.Start, End: 6 + hit.End}, {Start: 0, End: 5}}, it.Keep, "the hit past the label, then the label")
+	require.Equal(t, "The answer is 42.", it.Text[it.Keep[0].Start:it.Keep[0].End])
+
+	tok := tokentest.Words{}
+	items, err = retrieve.Items([]retrieve.Passage{p}, retrieve.ItemConfig{MaxTokens: 6, Tokenizer: tok})
+	require.NoError(t, err)
+	it = items[0]
+	require.Equal(t, "[…] The answer is 42. […]", it.Text)
+	require.Equal(t, []segment.Span{{Start: 6, End: 23}}, it.Keep, "the hit in the cut text")
+	require.LessOrEqual(t, tok.Count(it.Text), 6)
+
+	// A second cut, by the section's budget, still keeps the hit first.
+	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 100})
+	require.NoError(t, err)
+	res, err := a.Assemble(budget.Section{Name: "context", MaxTokens: 4, Items: items})
+	require.NoError(t, err)
+	require.Equal(t, "[…] The answer […]", res.Text)
+
+	for _, cfg := range []retrieve.ItemConfig{{MaxTokens: -1, Tokenizer: tok}, {MaxTokens: 5}} {
+		_, err := retrieve.Items([]retrieve.Passage{p}, cfg)
+		require.ErrorIs(t, err, retrieve.ErrConfig)
+	}
+}
