@@ -2,6 +2,8 @@ package ragkit_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -93,4 +95,52 @@ func TestAnswerSurvivesTheBudget(t *testing.T) {
 			require.Contains(t, ctx.Items[tt.passage].Text, tt.answer, "the answer survives the budget")
 		})
 	}
+}
+
+// A passage that starts inside a Markdown table carries the table's
+// header rows in the text the model reads, counted in its tokens, not
+// only in the embedded header.
+func TestTablePassageKeepsItsColumnNames(t *testing.T) {
+	ctx := context.Background()
+	tok, err := tokencount.Encoding("cl100k_base")
+	require.NoError(t, err)
+	var b strings.Builder
+	b.WriteString("# Office figures\n\nEach office's figures for the year.\n\n")
+	head := "| Office | Revenue | Staff |\n|:--|--:|--:|"
+	b.WriteString(head + "\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "| Office %d | %d | %d |\n", i, 1000+i*37, 10+i)
+	}
+	text := b.String()
+	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 60, Format: document.Markdown})
+	require.NoError(t, err)
+	dec, err := contextheader.New(contextheader.Config{Tokenizer: tok})
+	require.NoError(t, err)
+	emb, store := &vectorstore.Lexical{}, &vectorstore.Memory{}
+	ix, err := ingest.New(ingest.Config{Chunker: c, Headers: dec, Embedder: emb, Store: store})
+	require.NoError(t, err)
+	_, err = ix.Index(ctx, document.Document{ID: "figures.md", Title: "Figures", Format: document.Markdown, Text: text})
+	require.NoError(t, err)
+	r, err := retrieve.New(retrieve.Config{Store: store, Embedder: emb, Passages: 1, Search: retrieve.Keywords})
+	require.NoError(t, err)
+	ps, err := r.Retrieve(ctx, "Which office had revenue 2221?")
+	require.NoError(t, err)
+	require.Len(t, ps, 1)
+	require.Contains(t, ps[0].Text, "| Office 33 |")
+	require.NotContains(t, ps[0].Text, "| Office | Revenue", "the passage starts inside the table")
+
+	items, err := retrieve.Items(ps, retrieve.ItemConfig{Label: retrieve.Citation})
+	require.NoError(t, err)
+	require.Equal(t, "[Figures, Office figures]\n"+head+"\n"+ps[0].Text, items[0].Text)
+	asm, err := budget.New(budget.Config{Tokenizer: tok, Limit: 1000})
+	require.NoError(t, err)
+	res, err := asm.Assemble(budget.Section{Name: "context", Items: items})
+	require.NoError(t, err)
+	require.Equal(t, tok.Count(items[0].Text), res.Tokens, "the header rows count in the prompt's tokens")
+
+	// Cut to a few rows, the passage keeps the header rows first, and rows
+	// of the hit after them.
+	res, err = asm.Assemble(budget.Section{Name: "context", MaxTokens: 40, Items: items})
+	require.NoError(t, err)
+	require.Contains(t, res.Text, head+"\n| Office 3")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
+	"github.com/ragkit/ragkit/vectorstore"
 )
 
 var (
@@ -55,9 +56,14 @@ type ItemConfig struct {
 // names the document and the passage's units ("doc#3-5", or "doc#4" for
 // one unit), and Rank follows the order, from len(passages) for the first
 // down to 1, so that [budget.DropLowestRank] keeps the best passages
-// longest. Keep holds the passage's HitSpans, moved past the label, so
-// that a cut keeps the hits first and gives up the text farthest from
-// them (see [budget.Item]). A passage with an empty or white-space text, or a text or
+// longest. A passage that starts inside a Markdown table gets the
+// table's header rows before its text, when its hits' contextual headers
+// hold them (a contextheader Table part), so that the rows the model
+// reads keep their column names; they count in the item's tokens. Keep
+// holds the header rows, then the passage's HitSpans, moved past the
+// label and header rows, then the label, so that a cut keeps the hits
+// (with the column names their rows need) first and gives up the text
+// farthest from them (see [budget.Item]). A passage with an empty or white-space text, or a text or
 // label that is not valid UTF-8, gives an error that names it; no
 // passages give no items and no error.
 func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
@@ -79,12 +85,12 @@ func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
 	items := make([]budget.Item, len(passages))
 	for i, p := range passages {
 		id := passageID(p)
-		text, err := render(p, cfg.Label)
+		text, labelLen, headLen, err := render(p, cfg.Label)
 		if err != nil {
 			return nil, fmt.Errorf("%w: passage %d (%s)", err, i, id)
 		}
 		items[i] = budget.Item{Text: text, ID: id, Rank: float64(len(passages) - i), Role: cfg.Role,
-			Keep: keepSpans(p, len(text)-len(p.Text))}
+			Keep: keepSpans(p, len(text)-len(p.Text), labelLen, headLen)}
 		if fit != nil {
 			if items[i], err = sizeItem(fit, items[i], cfg.MaxTokens); err != nil {
 				return nil, fmt.Errorf("%w: passage %d (%s)", err, i, id)
@@ -94,18 +100,27 @@ func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
 	return items, nil
 }
 
-// keepSpans returns the passage's hit spans that lie within its text,
-// moved by off, the bytes of the label before it, and then the label,
-// if any: the source a model cites is kept after the hits.
-func keepSpans(p Passage, off int) []segment.Span {
+// keepSpans returns the protected spans of a passage's item: the header
+// rows of its table (headLen bytes after the label), which the rows kept
+// need to be read; then the passage's hit spans that lie within its
+// text, moved by off, the bytes of what comes before it; then the label
+// of labelLen bytes, the source a model cites.
+func keepSpans(p Passage, off, labelLen, headLen int) []segment.Span {
 	var keep []segment.Span
+	if headLen > 0 {
+		s := 0
+		if labelLen > 0 {
+			s = labelLen + 1
+		}
+		keep = append(keep, segment.Span{Start: s, End: s + headLen})
+	}
 	for _, s := range p.HitSpans {
 		if s.Start >= 0 && s.Start < s.End && s.End <= len(p.Text) {
 			keep = append(keep, segment.Span{Start: s.Start + off, End: s.End + off})
 		}
 	}
-	if off > 1 {
-		keep = append(keep, segment.Span{Start: 0, End: off - 1}) // the label, without its line break
+	if labelLen > 0 {
+		keep = append(keep, segment.Span{Start: 0, End: labelLen})
 	}
 	return keep
 }
@@ -154,29 +169,85 @@ func sizeItem(fit *budget.Assembler, it budget.Item, maxTokens int) (budget.Item
 	return it, nil
 }
 
-// render returns a passage's text with its label, if any, on the line
-// before it.
-func render(p Passage, label func(Passage) string) (string, error) {
+// render returns a passage's text as the model reads it: its label, if
+// any, on the line before it, then the header rows of the table it starts
+// inside, if its hits know them, then Text; and the bytes of the label
+// and of the header rows.
+func render(p Passage, label func(Passage) string) (text string, labelLen, headLen int, err error) {
 	if !utf8.ValidString(p.Text) {
-		return "", ErrInvalidUTF8
+		return "", 0, 0, ErrInvalidUTF8
 	}
 	if strings.TrimSpace(p.Text) == "" {
-		return "", ErrEmptyText
+		return "", 0, 0, ErrEmptyText
+	}
+	text = p.Text
+	if head := tableHead(p); head != "" {
+		text, headLen = head+"\n"+text, len(head)
 	}
 	if label == nil {
-		return p.Text, nil
+		return text, 0, headLen, nil
 	}
 	l, err := parallel.Call(func() (string, error) { return label(p), nil })
 	if err != nil {
-		return "", err
+		return "", 0, 0, err
 	}
 	if !utf8.ValidString(l) {
-		return "", ErrInvalidUTF8
+		return "", 0, 0, ErrInvalidUTF8
 	}
 	if l == "" {
-		return p.Text, nil
+		return text, 0, headLen, nil
 	}
-	return l + "\n" + p.Text, nil
+	return l + "\n" + text, len(l), headLen, nil
+}
+
+// tableHead returns the header rows (header line and delimiter line) of
+// the Markdown table that p starts inside, or "" if it starts elsewhere
+// or at the table's own head. They come from the contextual header of the
+// passage's first hit in document order that has table header rows in
+// its header (the record's vectorstore.KeywordsKey, as package ingest
+// stores a contextheader header with a Table part): the model reads the
+// column names the search saw.
+func tableHead(p Passage) string {
+	first, _, _ := strings.Cut(strings.TrimLeft(p.Text, " \t\r\n"), "\n")
+	if !strings.Contains(first, "|") {
+		return ""
+	}
+	best := -1
+	head := ""
+	for _, h := range p.Hits {
+		if best >= 0 && h.Index >= best {
+			continue
+		}
+		if hd := headRows(h.Metadata[vectorstore.KeywordsKey]); hd != "" {
+			best, head = h.Index, hd
+		}
+	}
+	if head == "" || strings.Contains(p.Text, head[:strings.IndexByte(head, '\n')]) {
+		return ""
+	}
+	return head
+}
+
+// headRows returns the first line of header that is followed by a table
+// delimiter line, with that line, or "".
+func headRows(header string) string {
+	lines := strings.Split(header, "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		if strings.Contains(lines[i], "|") && delimiterRow(lines[i+1]) {
+			return lines[i] + "\n" + lines[i+1]
+		}
+	}
+	return ""
+}
+
+// delimiterRow reports whether line is a Markdown table's delimiter
+// row: pipes, dashes, colons and spaces, with a pipe and a dash.
+func delimiterRow(line string) bool {
+	line = strings.TrimSpace(line)
+	if !strings.Contains(line, "|") || !strings.Contains(line, "-") {
+		return false
+	}
+	return strings.Trim(line, "|-: \t") == ""
 }
 
 // Citation is a label for [ItemConfig.Label]: the passage's title (or,

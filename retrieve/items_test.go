@@ -72,3 +72,26 @@ func TestItemsKeep(t *testing.T) {
 		require.ErrorIs(t, err, retrieve.ErrConfig)
 	}
 }
+
+// The header rows of a table come before a passage only when it starts
+// inside the table: not at its head, not outside it, not without them.
+func TestItemsTableHead(t *testing.T) {
+	header := "Figures\nOffices\n| Office | Staff |\n|---|--:|"
+	hit := vectorstore.Hit{Record: vectorstore.Record{DocID: "d", Index: 3, Metadata: map[string]string{vectorstore.KeywordsKey: header}}}
+	for _, tt := range []struct {
+		name, text, header, want string
+	}{
+		{"inside the table", "| Lyon | 12 |\n| Oslo | 9 |", header, "| Office | Staff |\n|---|--:|\n| Lyon | 12 |\n| Oslo | 9 |"},
+		{"at its head", "| Office | Staff |\n|---|--:|\n| Lyon | 12 |", header, "| Office | Staff |\n|---|--:|\n| Lyon | 12 |"},
+		{"outside tables", "Lyon has 12 staff.", header, "Lyon has 12 staff."},
+		{"no header rows known", "| Lyon | 12 |", "Figures\nOffices", "| Lyon | 12 |"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := hit
+			h.Metadata = map[string]string{vectorstore.KeywordsKey: tt.header}
+			items, err := retrieve.Items([]retrieve.Passage{{DocID: "d", Text: tt.text, Hits: []vectorstore.Hit{h}}}, retrieve.ItemConfig{})
+			require.NoError(t, err)
+			require.Equal(t, tt.want, items[0].Text)
+		})
+	}
+}
