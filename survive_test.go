@@ -54,9 +54,8 @@ func inspectorPrompt(t *testing.T, question string, contextBudget int) ([]retrie
 	require.NoError(t, err)
 	ps, err := r.Retrieve(ctx, question)
 	require.NoError(t, err)
-	// Each passage has room for half the context, as retrieve.ItemConfig
-	// suggests, so that two passages' hits fit.
-	items, err := retrieve.Items(ps, retrieve.ItemConfig{Label: retrieve.Citation, MaxTokens: contextBudget / 2, Tokenizer: tok})
+	// The passages share the context's budget, less its heading.
+	items, err := retrieve.Items(ps, retrieve.ItemConfig{Label: retrieve.Citation, Room: contextBudget - tok.Count("Context:\n"), Tokenizer: tok})
 	require.NoError(t, err)
 	asm, err := budget.New(budget.Config{Tokenizer: tok, Limit: 8192, Reserve: 1024})
 	require.NoError(t, err)
@@ -138,9 +137,10 @@ func TestTablePassageKeepsItsColumnNames(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, tok.Count(items[0].Text), res.Tokens, "the header rows count in the prompt's tokens")
 
-	// Cut to a few rows, the passage keeps the header rows first, and rows
-	// of the hit after them.
+	// Cut to a few rows, the passage keeps the header rows and the row
+	// that matches the question.
 	res, err = asm.Assemble(budget.Section{Name: "context", MaxTokens: 40, Items: items})
 	require.NoError(t, err)
-	require.Contains(t, res.Text, head+"\n| Office 3")
+	require.Contains(t, res.Text, head)
+	require.Contains(t, res.Text, "| Office 33 | 2221 | 43 |")
 }

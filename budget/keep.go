@@ -76,10 +76,14 @@ func keepOrder(sents, keep []segment.Span) ([]int, int) {
 			lo = min(lo, n-1)
 			hi = lo + 1
 		}
+		var batch []int
 		for i := find(lo); i < hi; i = find(i) {
-			taken[i] = true
-			order = append(order, i)
+			batch = append(batch, i)
 			next[i] = i + 1
+		}
+		order = append(order, nearestFirst(batch, taken)...)
+		for _, i := range batch {
+			taken[i] = true
 		}
 		if j == 0 {
 			first = len(order)
@@ -96,6 +100,46 @@ func keepOrder(sents, keep []segment.Span) ([]int, int) {
 	}
 	slices.SortFunc(rest, func(a, b int) int { return cmp.Or(cmp.Compare(dist[a], dist[b]), cmp.Compare(a, b)) })
 	return append(order, rest...), first
+}
+
+// nearestFirst orders batch, ascending sentence indices not taken, by
+// their distance in sentences from the nearest taken sentence, ties in
+// text order: a span's sentences next to the ones kept already (a focus
+// sentence inside a hit) are kept before those far from them. It is
+// linear in the batch: a run of consecutive indices is bounded by taken
+// sentences or by none.
+func nearestFirst(batch []int, taken []bool) []int {
+	dist := make([]int, len(batch))
+	for s := 0; s < len(batch); {
+		e := s
+		for e+1 < len(batch) && batch[e+1] == batch[e]+1 {
+			e++
+		}
+		a, b := batch[s], batch[e]
+		left := a > 0 && taken[a-1]
+		right := b+1 < len(taken) && taken[b+1]
+		for t := s; t <= e; t++ {
+			d := len(taken) // no taken neighbour: text order
+			if left {
+				d = batch[t] - a + 1
+			}
+			if right {
+				d = min(d, b-batch[t]+1)
+			}
+			dist[t] = d
+		}
+		s = e + 1
+	}
+	idx := make([]int, len(batch))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(dist[x], dist[y]) })
+	out := make([]int, len(batch))
+	for i, k := range idx {
+		out[i] = batch[k]
+	}
+	return out
 }
 
 // mergeSpans returns the union of spans as disjoint spans in order.

@@ -54,6 +54,8 @@ func TestKeepCuts(t *testing.T) {
 			want: "[…]\n\nLast paragraph ends it."},
 		{name: "the strategy's side does not matter", keep: []string{"answer is here"}, budget: 6, strategy: budget.TruncateStart,
 			want: "[…] The answer is here. […]"},
+		{name: "a hit's sentences nearest the first span go first", keep: []string{"Seven eight nine.", "One two three. Four five six. The answer is here. Seven eight nine. Ten eleven twelve."}, budget: 9,
+			want: "[…] The answer is here. Seven eight nine. […]"},
 		{name: "without spans, the start is kept", budget: 6,
 			want: "Title of the report. […]"},
 	}

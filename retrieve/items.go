@@ -38,16 +38,20 @@ type ItemConfig struct {
 	// Role is the chat role of every item (see [budget.Item]); empty
 	// leaves it to the section.
 	Role string
-	// MaxTokens, if positive, is the room of one passage in the prompt:
-	// an item whose text (label included) counts more is cut to it
-	// before the budget sees it, keeping its hits and the text nearest to
-	// them, so that one long passage (a segment that grew to a whole
-	// document) cannot take a context section's whole budget and push the
-	// next passage's best hit out. Half the context section's budget
-	// leaves room for the hits of two passages at least. Zero leaves
-	// passages whole, for the budget alone to cut. It needs Tokenizer.
-	MaxTokens int
-	// Tokenizer counts the items for MaxTokens: the prompt's tokenizer.
+	// Room, if positive, is the tokens the items will have together in
+	// the prompt: the context section's budget, less its heading. Items
+	// then sizes the passages to share it, so that one long passage (a
+	// segment that grew to a whole document) cannot take the whole
+	// budget and push the next passage's best hit out: the best passage
+	// gets the most room, the i'th (from 1) 1/√i of it, each at least
+	// [MinShare] tokens (fewer passages get room where the room cannot
+	// give that much; the budget drops the others), and a passage shorter
+	// than its share leaves the rest to the others. A passage longer than
+	// its share is cut to it as the budget cuts, keeping its protected
+	// spans first. Zero leaves passages whole, for the budget alone to
+	// cut. It needs Tokenizer.
+	Room int
+	// Tokenizer counts the items for Room: the prompt's tokenizer.
 	Tokenizer tokencount.Tokenizer
 }
 
@@ -60,8 +64,8 @@ type ItemConfig struct {
 // table's header rows before its text, when its hits' contextual headers
 // hold them (a contextheader Table part), so that the rows the model
 // reads keep their column names; they count in the item's tokens. Keep
-// holds the header rows, then the passage's HitSpans, moved past the
-// label and header rows, then the label, so that a cut keeps the hits
+// holds the header rows, then the passage's Focus and HitSpans, moved
+// past the label and header rows, then the label, so that a cut keeps the hits
 // (with the column names their rows need) first and gives up the text
 // farthest from them (see [budget.Item]). A passage with an empty or white-space text, or a text or
 // label that is not valid UTF-8, gives an error that names it; no
@@ -72,11 +76,11 @@ func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
 	}
 	var fit *budget.Assembler
 	switch {
-	case cfg.MaxTokens < 0:
-		return nil, fmt.Errorf("%w: ItemConfig.MaxTokens is %d: must not be negative", ErrConfig, cfg.MaxTokens)
-	case cfg.MaxTokens > 0 && cfg.Tokenizer == nil:
-		return nil, fmt.Errorf("%w: ItemConfig.Tokenizer is required with MaxTokens", ErrConfig)
-	case cfg.MaxTokens > 0:
+	case cfg.Room < 0:
+		return nil, fmt.Errorf("%w: ItemConfig.Room is %d: must not be negative", ErrConfig, cfg.Room)
+	case cfg.Room > 0 && cfg.Tokenizer == nil:
+		return nil, fmt.Errorf("%w: ItemConfig.Tokenizer is required with Room", ErrConfig)
+	case cfg.Room > 0:
 		var err error
 		if fit, err = budget.New(budget.Config{Tokenizer: cfg.Tokenizer, Limit: math.MaxInt}); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
@@ -91,10 +95,10 @@ func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
 		}
 		items[i] = budget.Item{Text: text, ID: id, Rank: float64(len(passages) - i), Role: cfg.Role,
 			Keep: keepSpans(p, len(text)-len(p.Text), labelLen, headLen)}
-		if fit != nil {
-			if items[i], err = sizeItem(fit, items[i], cfg.MaxTokens); err != nil {
-				return nil, fmt.Errorf("%w: passage %d (%s)", err, i, id)
-			}
+	}
+	if cfg.Room > 0 {
+		if err := share(fit, cfg.Tokenizer, items, cfg.Room); err != nil {
+			return nil, err
 		}
 	}
 	return items, nil
@@ -114,9 +118,11 @@ func keepSpans(p Passage, off, labelLen, headLen int) []segment.Span {
 		}
 		keep = append(keep, segment.Span{Start: s, End: s + headLen})
 	}
-	for _, s := range p.HitSpans {
-		if s.Start >= 0 && s.Start < s.End && s.End <= len(p.Text) {
-			keep = append(keep, segment.Span{Start: s.Start + off, End: s.End + off})
+	for _, spans := range [][]segment.Span{p.Focus, p.HitSpans} {
+		for _, s := range spans {
+			if s.Start >= 0 && s.Start < s.End && s.End <= len(p.Text) {
+				keep = append(keep, segment.Span{Start: s.Start + off, End: s.End + off})
+			}
 		}
 	}
 	if labelLen > 0 {

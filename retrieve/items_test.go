@@ -1,6 +1,7 @@
 package retrieve_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -40,7 +41,7 @@ func TestHitSpans(t *testing.T) {
 }
 
 // Items gives the hits to the budget as protected spans, past the label,
-// and with MaxTokens cuts a long passage around its best hit.
+// and with Room cuts a long passage around its best hit.
 func TestItemsKeep(t *testing.T) {
 	text := "Intro one. Intro two. The answer is 42. Outro one. Outro two."
 	hit := segment.Span{Start: 22, End: 39}
@@ -53,7 +54,7 @@ func TestItemsKeep(t *testing.T) {
 	require.Equal(t, "The answer is 42.", it.Text[it.Keep[0].Start:it.Keep[0].End])
 
 	tok := tokentest.Words{}
-	items, err = retrieve.Items([]retrieve.Passage{p}, retrieve.ItemConfig{MaxTokens: 6, Tokenizer: tok})
+	items, err = retrieve.Items([]retrieve.Passage{p}, retrieve.ItemConfig{Room: 7, Tokenizer: tok}) // a token for the separator
 	require.NoError(t, err)
 	it = items[0]
 	require.Equal(t, "[…] The answer is 42. […]", it.Text)
@@ -67,7 +68,7 @@ func TestItemsKeep(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "[…] The answer […]", res.Text)
 
-	for _, cfg := range []retrieve.ItemConfig{{MaxTokens: -1, Tokenizer: tok}, {MaxTokens: 5}} {
+	for _, cfg := range []retrieve.ItemConfig{{Room: -1, Tokenizer: tok}, {Room: 5}} {
 		_, err := retrieve.Items([]retrieve.Passage{p}, cfg)
 		require.ErrorIs(t, err, retrieve.ErrConfig)
 	}
@@ -92,6 +93,61 @@ func TestItemsTableHead(t *testing.T) {
 			items, err := retrieve.Items([]retrieve.Passage{{DocID: "d", Text: tt.text, Hits: []vectorstore.Hit{h}}}, retrieve.ItemConfig{})
 			require.NoError(t, err)
 			require.Equal(t, tt.want, items[0].Text)
+		})
+	}
+}
+
+// A passage's Focus is the sentence of its hits that matches the
+// question's words: where in a hit of several sentences the answer is.
+func TestFocus(t *testing.T) {
+	store, emb := folder(t, 60, threeNotes...)
+	ps, err := newRetriever(t, retrieve.Config{Store: store, Embedder: emb}).Retrieve(bg, "How many vacation days after five years of service?")
+	require.NoError(t, err)
+	require.NotEmpty(t, ps)
+	p := ps[0]
+	require.NotEmpty(t, p.Focus)
+	require.Equal(t, "Every employee receives 25 vacation days a year, and 30 after five years of service.", p.Text[p.Focus[0].Start:p.Focus[0].End])
+	require.Greater(t, len(p.Text), p.Focus[0].End-p.Focus[0].Start, "the hit holds more than its focus")
+}
+
+// With Room, a long first passage is cut so that the next passage's hit
+// still fits: the budget alone gives the first all the room and drops
+// the second.
+func TestItemsRoom(t *testing.T) {
+	long := strings.Repeat("Filler words about nothing much at all here. ", 12) + "The first answer is here. " + strings.Repeat("More filler about nothing at all. ", 6)
+	hit1 := strings.Index(long, "The first answer")
+	short := "The second answer is 7."
+	ps := []retrieve.Passage{
+		{DocID: "a", Text: long, HitSpans: []segment.Span{{Start: hit1, End: hit1 + len("The first answer is here.")}}},
+		{DocID: "b", Text: short, HitSpans: []segment.Span{{Start: 0, End: len(short)}}},
+	}
+	tok := tokentest.Words{}
+	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 1000})
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		name string
+		room int
+		want []string
+	}{
+		{"the budget alone", 0, []string{"The first answer is here."}},
+		{"sized to the room", 60, []string{"The first answer is here.", short}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := retrieve.ItemConfig{}
+			if tt.room > 0 {
+				cfg = retrieve.ItemConfig{Room: tt.room, Tokenizer: tok}
+			}
+			items, err := retrieve.Items(ps, cfg)
+			require.NoError(t, err)
+			res, err := a.Assemble(budget.Section{Name: "context", MaxTokens: 60, Strategy: budget.DropLowestRank, Cut: budget.CutEnd, Items: items})
+			require.NoError(t, err)
+			require.LessOrEqual(t, res.Tokens, 60)
+			for _, w := range tt.want {
+				require.Contains(t, res.Text, w)
+			}
+			if tt.room == 0 {
+				require.NotContains(t, res.Text, short, "without Room, the first passage pushes the second out")
+			}
 		})
 	}
 }

@@ -69,6 +69,12 @@ type Passage struct {
 	// Widener that rewrites the text) has no span. [Items] gives them to
 	// the budget as the items' protected spans, so that a cut keeps them.
 	HitSpans []segment.Span
+	// Focus are the sentences of the hits that share the most of the
+	// question's words, best first, at most a few: where in its hits a
+	// passage most likely answers (a hit is a whole chunk, its answer one
+	// sentence of it). [Items] protects them before the hits. Empty when
+	// no sentence shares a word with the question but the commonest.
+	Focus []segment.Span
 }
 
 // compare orders passages best first by the rule of [Passage].
