@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
 	"github.com/ragkit/ragkit/budget"
@@ -207,4 +208,61 @@ func BenchmarkBudgetRetrieval(b *testing.B) {
 			return text
 		})
 	}
+}
+
+// budgetPlain is the plain layout of a RAG prompt: instructions, the
+// retrieved candidates best first with no budget of their own, and the
+// question, in an 8,192-token window: the candidates fill what the other
+// two leave.
+func budgetPlain(candidates []string) []budget.Section {
+	items := make([]budget.Item, len(candidates))
+	for i, c := range candidates {
+		items[i] = budget.Item{Text: c, ID: fmt.Sprint("chunk-", i), Rank: -float64(i)}
+	}
+	return []budget.Section{
+		{Name: "instructions", Priority: 3, Required: true, Items: []budget.Item{{Text: "Answer from the context only. Cite the passages you use."}}},
+		{Name: "context", Priority: 1, Strategy: budget.DropLowestRank, Heading: "Context:", Items: items},
+		{Name: "question", Priority: 2, Required: true, Items: []budget.Item{{Text: "Question: Why are they unhappy with their rooms at the Pension Bertolini?"}}},
+	}
+}
+
+// BenchmarkBudgetPlain fills an 8,192-token prompt from 200 candidates
+// (budgetPlain). Besides time it reports the tokenizer's work: Count
+// calls, the bytes they read, the prompt's bytes, and the bytes read as
+// a multiple of the prompt ("x-prompt": 1 would be a single count of the
+// result); and "x-count", the time of Assemble as a multiple of the time
+// of one Count of the prompt it returns, both timed in every iteration,
+// one after the other, so that the ratio holds on a busy machine.
+func BenchmarkBudgetPlain(b *testing.B) {
+	bpe := budgetTokenizer(b)
+	sections := budgetPlain(budgetCandidates(b, bpe, "room_with_a_view.txt", 200))
+	c := tokentest.NewCounting(bpe)
+	a, err := budget.New(budget.Config{Tokenizer: c, Limit: 8192})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := a.Assemble(sections...) // warm the encoding's cache
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Reset()
+	b.SetBytes(int64(budgetInputBytes(sections)))
+	b.ReportAllocs()
+	runs := 0
+	var assemble, count time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := a.Assemble(sections...); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		bpe.Count(res.Text)
+		assemble, count = assemble+t1.Sub(t0), count+time.Since(t1)
+		runs++
+	}
+	b.ReportMetric(float64(c.Counts())/float64(runs), "counts/op")
+	b.ReportMetric(float64(c.Bytes())/float64(runs), "tokenized-B/op")
+	b.ReportMetric(float64(len(res.Text)), "prompt-B")
+	b.ReportMetric(float64(c.Bytes())/float64(runs)/float64(len(res.Text)), "x-prompt")
+	b.ReportMetric(float64(assemble)/float64(count), "x-count")
 }

@@ -258,6 +258,16 @@ func (p *plan) ensure(k int) {
 func (p *plan) countFixed() {
 	p.ovh = p.c.fixed(p.prefix) + p.c.fixed(p.suffix)
 	p.sepTok = p.c.fixed(p.sep)
+	if len(p.units) > 1 {
+		// What a join adds in place: the separator often merges with the
+		// end of the text before it ("." and "\n\n" are one token of
+		// cl100k_base), and a join costed at the separator's own count
+		// would overestimate every block by a token per item. One count
+		// of the first two items joined calibrates it.
+		a, b := p.units[0].items[0], p.units[1].items[0]
+		j := p.c.count(p.sec.Items[a].Text+p.sep+p.sec.Items[b].Text) - p.item(a) - p.item(b)
+		p.sepTok = max(j, -1) // -1 at most: estimates must not fall as items are added
+	}
 	switch p.side {
 	case CutStart:
 		p.markTok = p.c.fixed(p.marker + " ")
@@ -327,6 +337,19 @@ func (p *plan) single(st state) (int, bool) {
 		return 0, false
 	}
 	return p.units[0].items[0], true
+}
+
+// bytes returns the length of the section's block in its current state;
+// a section kept whole is not rendered for it.
+func (p *plan) bytes() int {
+	if p.st != p.full() || len(p.units) == 0 {
+		return len(p.block())
+	}
+	n := len(p.prefix) + len(p.suffix) + len(p.sep)*(len(p.sec.Items)-1)
+	for _, it := range p.sec.Items {
+		n += len(it.Text)
+	}
+	return n
 }
 
 // block returns the section's block in its current state.
