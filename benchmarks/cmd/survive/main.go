@@ -89,6 +89,8 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintln(tw)
 	total := tally{prompt: make([]int, len(bs)*len(policies))}
+	var names []string             // units, in order
+	byUnits := map[string]*tally{} // over the corpora
 	for _, name := range strings.Split(*corpora, ",") {
 		c, err := eval.Load(name)
 		if err != nil {
@@ -99,22 +101,39 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			if err != nil {
 				return fmt.Errorf("%s %s: %w", c.Name, m.name, err)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t", c.Name, m.name, t.questions, pct(t.passages, t.questions))
-			for i, n := range t.prompt {
-				fmt.Fprintf(tw, "%s\t", pct(n, t.questions))
-				total.prompt[i] += n
+			t.row(tw, c.Name, m.name)
+			u := byUnits[m.name]
+			if u == nil {
+				u = &tally{prompt: make([]int, len(t.prompt))}
+				byUnits[m.name] = u
+				names = append(names, m.name)
 			}
-			fmt.Fprintln(tw)
-			total.questions += t.questions
-			total.passages += t.passages
+			u.add(t)
+			total.add(t)
 		}
 	}
-	fmt.Fprintf(tw, "all\t\t%d\t%s\t", total.questions, pct(total.passages, total.questions))
-	for _, n := range total.prompt {
-		fmt.Fprintf(tw, "%s\t", pct(n, total.questions))
+	for _, name := range names {
+		byUnits[name].row(tw, "all", name)
 	}
-	fmt.Fprintln(tw)
+	total.row(tw, "all", "")
 	return tw.Flush()
+}
+
+func (t *tally) add(u tally) {
+	t.questions += u.questions
+	t.passages += u.passages
+	for i, n := range u.prompt {
+		t.prompt[i] += n
+	}
+}
+
+// row prints t as a row of the table.
+func (t *tally) row(w io.Writer, corpus, units string) {
+	fmt.Fprintf(w, "%s\t%s\t%d\t%s\t", corpus, units, t.questions, pct(t.passages, t.questions))
+	for _, n := range t.prompt {
+		fmt.Fprintf(w, "%s\t", pct(n, t.questions))
+	}
+	fmt.Fprintln(w)
 }
 
 // A method is a way to cut documents and widen hits.
