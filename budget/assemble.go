@@ -350,6 +350,7 @@ func (p *plan) report(span [2]int) SectionReport {
 	for i, it := range p.sec.Items {
 		text, _ := p.itemText(p.st, i)
 		r.Items[i] = ItemReport{Index: i, ID: it.ID, Status: p.itemStatus(i), Text: text}
+		r.Items[i].SpansKept = p.spansKept(i, r.Items[i].Status)
 	}
 	switch {
 	case p.st == p.full():

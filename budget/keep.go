@@ -281,12 +281,7 @@ func (k *keepCuts) sums(toks func(segment.Span) int) {
 // them. The marker is set off from a kept stretch by the break the text
 // had there: a blank line, a line break or a space.
 func (k *keepCuts) kept(j int, marker string) string {
-	var stretches []segment.Span
-	if j < len(k.words) {
-		stretches = []segment.Span{k.words[j]}
-	} else {
-		stretches = k.sentenceStretches(j - len(k.words) + k.first - 1)
-	}
+	stretches := k.stretches(j)
 	var b strings.Builder
 	prev := 0
 	for _, s := range stretches {
@@ -307,6 +302,29 @@ func (k *keepCuts) kept(j int, marker string) string {
 		b.WriteString(marker)
 	}
 	return b.String()
+}
+
+// held reports, for each of spans, whether cut j keeps it whole (its
+// white space at either end aside), with one pass over the cut's
+// stretches and a binary search per span.
+func (k *keepCuts) held(j int, spans []segment.Span) []bool {
+	ts := k.stretches(j)
+	out := make([]bool, len(spans))
+	for i, s := range spans {
+		a, b := space.Trim(k.text, s.Start, s.End)
+		t := sort.Search(len(ts), func(t int) bool { return ts[t].End >= b }) // the first stretch that may hold b
+		out[i] = t < len(ts) && ts[t].Start <= a && a < b
+	}
+	return out
+}
+
+// stretches returns the stretches of the text that cut j keeps, in text
+// order.
+func (k *keepCuts) stretches(j int) []segment.Span {
+	if j < len(k.words) {
+		return []segment.Span{k.words[j]}
+	}
+	return k.sentenceStretches(j - len(k.words) + k.first - 1)
 }
 
 // sentenceStretches returns the stretches kept by the first m+1

@@ -3,6 +3,7 @@ package budget_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/segment"
+	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
 
@@ -81,10 +83,88 @@ func TestKeepInvalid(t *testing.T) {
 	}
 }
 
-// TestKeepProperties checks, on random texts, spans and budgets, that a
-// cut item keeps its first span whole whenever it keeps any other
-// sentence, that the pieces it keeps are the item's text in order, and
-// that counts stay exact.
+// keepCase generates one item with protected spans, a tokenizer and a
+// budget from c's choices.
+func (f fixture) keepCase(c *chooser) (tokencount.Tokenizer, budget.Item, int) {
+	var b strings.Builder
+	for j := 2 + c.n(12); j > 0; j-- {
+		if c.n(6) == 0 {
+			b.WriteString(pick(c, oddities))
+		} else {
+			b.WriteString(f.sentences[c.n(len(f.sentences))])
+		}
+		b.WriteString(pick(c, []string{" ", "\n", "\n\n"}))
+	}
+	text := b.String()
+	var keep []segment.Span
+	for j := 1 + c.n(3); j > 0; j-- {
+		s := c.n(len(text) - 1)
+		keep = append(keep, segment.Span{Start: s, End: s + 1 + c.n(min(80, len(text)-s))})
+	}
+	tok := pick(c, f.tokenizers)
+	return tok, budget.Item{Text: text, Keep: keep}, 1 + c.n(tok.Count(text)+5)
+}
+
+// checkKeep checks, for one item with protected spans cut to maxTokens,
+// that counts stay exact, that the pieces it keeps are the item's text in
+// order, that the spans reported kept are in its text, and that it keeps
+// its first span's sentences whenever it keeps any other sentence.
+func checkKeep(t *testing.T, tok tokencount.Tokenizer, it budget.Item, maxTokens int) {
+	t.Helper()
+	a := newAssembler(t, budget.Config{Tokenizer: tok, Limit: 1 << 20})
+	res, err := a.Assemble(budget.Section{Name: "s", MaxTokens: maxTokens, Items: []budget.Item{it}})
+	require.NoError(t, err)
+	require.Equal(t, tok.Count(res.Text), res.Tokens)
+	require.LessOrEqual(t, res.Tokens, maxTokens)
+	r := res.Sections[0].Items[0]
+	require.Len(t, r.SpansKept, len(it.Keep))
+	if r.Status != budget.Truncated {
+		return
+	}
+	text, keep := it.Text, it.Keep
+	var kept []segment.Span // where the pieces between markers are in text
+	at := 0
+	for _, p := range strings.Split(r.Text, budget.DefaultMarker) {
+		p = strings.TrimSpace(p)
+		k := strings.Index(text[at:], p)
+		require.GreaterOrEqual(t, k, 0, "kept %q is not the text in order", p)
+		kept = append(kept, segment.Span{Start: at + k, End: at + k + len(p)})
+		at += k + len(p)
+	}
+	for j, k := range keep {
+		if r.SpansKept[j] {
+			require.Contains(t, r.Text, strings.TrimSpace(text[k.Start:k.End]), "span %d reported kept", j)
+		}
+	}
+	// A sentence is kept when a piece holds it; sentences whose text
+	// occurs twice are left out, as a piece may be placed at the wrong one.
+	isKept := func(s segment.Span) bool {
+		for _, k := range kept {
+			if k.Start <= s.Start && s.End <= k.End {
+				return true
+			}
+		}
+		return false
+	}
+	first := keep[0]
+	var firsts, others []segment.Span
+	for _, s := range segment.Sentences(text) {
+		if strings.Count(text, text[s.Start:s.End]) > 1 {
+			continue
+		}
+		if s.Start < first.End && first.Start < s.End {
+			firsts = append(firsts, s)
+		} else {
+			others = append(others, s)
+		}
+	}
+	if slices.ContainsFunc(others, isKept) {
+		for _, h := range firsts {
+			require.True(t, isKept(h), "kept another sentence but not the first span's %q", text[h.Start:h.End])
+		}
+	}
+}
+
 func TestKeepProperties(t *testing.T) {
 	f := newFixture(t)
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -93,50 +173,49 @@ func TestKeepProperties(t *testing.T) {
 		n = 80
 	}
 	for i := range n {
-		var b strings.Builder
-		for j := 2 + rng.IntN(12); j > 0; j-- {
-			b.WriteString(f.sentences[rng.IntN(len(f.sentences))])
-			b.WriteString([]string{" ", "\n", "\n\n"}[rng.IntN(3)])
+		data := make([]byte, 64)
+		for j := range data {
+			data[j] = byte(rng.Uint32())
 		}
-		text := b.String()
-		var keep []segment.Span
-		for j := 1 + rng.IntN(3); j > 0; j-- {
-			s := rng.IntN(len(text) - 1)
-			keep = append(keep, segment.Span{Start: s, End: s + 1 + rng.IntN(min(80, len(text)-s))})
-		}
-		tok := f.tokenizers[rng.IntN(len(f.tokenizers))]
-		maxTokens := 1 + rng.IntN(tok.Count(text)+5)
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			a := newAssembler(t, budget.Config{Tokenizer: tok, Limit: 100000})
-			it := budget.Item{Text: text, Keep: keep}
-			res, err := a.Assemble(budget.Section{Name: "s", MaxTokens: maxTokens, Items: []budget.Item{it}})
+		tok, it, maxTokens := f.keepCase(&chooser{data})
+		t.Run(fmt.Sprint(i), func(t *testing.T) { checkKeep(t, tok, it, maxTokens) })
+	}
+}
+
+func FuzzKeep(f *testing.F) {
+	fx := newFixture(f)
+	f.Add([]byte{})
+	f.Add([]byte("\x05\x40\x01\x02\x03\x01\x00\x02\x01\x04\x02\x03\x01\x05\x07\x09\x11\x13\x17\x19"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tok, it, maxTokens := fx.keepCase(&chooser{data})
+		checkKeep(t, tok, it, maxTokens)
+	})
+}
+
+// The report says which protected spans survived: whether a passage's
+// hits are still in the prompt.
+func TestSpansKept(t *testing.T) {
+	const text = "One two three. The answer is here. Four five six. Another hit there. Seven eight nine."
+	it := budget.Item{Text: text, Keep: []segment.Span{spanOf(t, text, "answer is here"), spanOf(t, text, "Another hit there.")}}
+	a := newAssembler(t, budget.Config{Tokenizer: tokentest.Words{}, Limit: 10000})
+	for _, tt := range []struct {
+		name   string
+		budget int
+		want   []bool
+	}{
+		{"whole", 100, []bool{true, true}},
+		{"both hits", 11, []bool{true, true}},
+		{"the first hit only", 7, []bool{true, false}},
+		{"not even the first hit whole", 3, []bool{false, false}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := a.Assemble(budget.Section{Name: "s", MaxTokens: tt.budget, Items: []budget.Item{it}})
 			require.NoError(t, err)
-			require.Equal(t, tok.Count(res.Text), res.Tokens)
-			require.LessOrEqual(t, res.Tokens, maxTokens)
-			r := res.Sections[0].Items[0]
-			if r.Status != budget.Truncated {
-				return
-			}
-			pieces := strings.Split(r.Text, budget.DefaultMarker)
-			at := 0
-			for _, p := range pieces {
-				p = strings.TrimSpace(p)
-				k := strings.Index(text[at:], p)
-				require.GreaterOrEqual(t, k, 0, "kept %q is not the text in order", p)
-				at += k + len(p)
-			}
-			first := keep[0]
-			for _, s := range segment.Sentences(text) {
-				overlaps := s.Start < first.End && first.Start < s.End
-				if !overlaps && strings.Contains(r.Text, text[s.Start:s.End]) && !strings.Contains(text[first.Start:first.End], text[s.Start:s.End]) {
-					for _, h := range segment.Sentences(text) {
-						if h.Start < first.End && first.Start < h.End {
-							require.Contains(t, r.Text, text[h.Start:h.End], "kept another sentence but not the first span's")
-						}
-					}
-					return
-				}
-			}
+			require.Equal(t, tt.want, res.Sections[0].Items[0].SpansKept, "kept %q", res.Sections[0].Items[0].Text)
 		})
 	}
+	res, err := a.Assemble(budget.Section{Name: "s", MaxTokens: 1, Strategy: budget.DropLowestRank, Items: []budget.Item{it}})
+	require.NoError(t, err)
+	require.Equal(t, budget.Dropped, res.Sections[0].Items[0].Status)
+	require.Equal(t, []bool{false, false}, res.Sections[0].Items[0].SpansKept)
 }

@@ -415,6 +415,27 @@ func (p *plan) itemText(st state, i int) (string, bool) {
 	return "", false
 }
 
+// spansKept says which of item i's protected spans its text keeps whole
+// in the current state, where it has status st.
+func (p *plan) spansKept(i int, st Status) []bool {
+	keep := p.sec.Items[i].Keep
+	if len(keep) == 0 {
+		return nil
+	}
+	kept := make([]bool, len(keep))
+	switch {
+	case st == Preserved:
+		for j := range kept {
+			kept[j] = true
+		}
+	case st == Truncated:
+		if c := p.cutsFor(p.st.k); c.keep != nil {
+			return c.keep.held(p.st.cut, keep)
+		}
+	}
+	return kept
+}
+
 // itemStatus reports how item i fares in the current state.
 func (p *plan) itemStatus(i int) Status {
 	u := p.pos[i]
