@@ -266,3 +266,44 @@ func BenchmarkBudgetPlain(b *testing.B) {
 	b.ReportMetric(float64(c.Bytes())/float64(runs)/float64(len(res.Text)), "x-prompt")
 	b.ReportMetric(float64(assemble)/float64(count), "x-count")
 }
+
+// BenchmarkBudgetKeep assembles the reference five sections with 200
+// candidates, their retrieval items without protected spans and with one
+// (the middle sentence of each candidate, as a passage's best hit), so
+// that the cost of cuts that keep the hits shows against plain ones.
+func BenchmarkBudgetKeep(b *testing.B) {
+	bpe := budgetTokenizer(b)
+	candidates := budgetCandidates(b, bpe, "room_with_a_view.txt", 200)
+	for _, keep := range []bool{false, true} {
+		sections := budgetReference(candidates)
+		if keep {
+			items := sections[3].Items
+			for i := range items {
+				sents := segment.Sentences(items[i].Text)
+				items[i].Keep = []segment.Span{sents[len(sents)/2]}
+			}
+		}
+		b.Run(fmt.Sprintf("keep=%v", keep), func(b *testing.B) {
+			c := tokentest.NewCounting(bpe)
+			a, err := budget.New(budget.Config{Tokenizer: c, Limit: 8000, Reserve: 1000})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := a.Assemble(sections...); err != nil {
+				b.Fatal(err)
+			}
+			c.Reset()
+			b.SetBytes(int64(budgetInputBytes(sections)))
+			b.ReportAllocs()
+			runs := 0
+			for b.Loop() {
+				if _, err := a.Assemble(sections...); err != nil {
+					b.Fatal(err)
+				}
+				runs++
+			}
+			b.ReportMetric(float64(c.Counts())/float64(runs), "counts/op")
+			b.ReportMetric(float64(c.Bytes())/float64(runs), "tokenized-B/op")
+		})
+	}
+}

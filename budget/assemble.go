@@ -347,10 +347,19 @@ func (p *plan) report(span [2]int) SectionReport {
 		Limited: p.st != p.fitted,
 		Items:   make([]ItemReport, len(p.sec.Items)),
 	}
+	nkeep := 0
+	for _, it := range p.sec.Items {
+		nkeep += len(it.Keep)
+	}
+	kept := make([]bool, nkeep) // one allocation for all the items' SpansKept
 	for i, it := range p.sec.Items {
 		text, _ := p.itemText(p.st, i)
 		r.Items[i] = ItemReport{Index: i, ID: it.ID, Status: p.itemStatus(i), Text: text}
-		r.Items[i].SpansKept = p.spansKept(i, r.Items[i].Status)
+		if n := len(it.Keep); n > 0 {
+			r.Items[i].SpansKept = kept[:n:n]
+			p.spansKept(i, r.Items[i].Status, kept[:n])
+			kept = kept[n:]
+		}
 	}
 	switch {
 	case p.st == p.full():

@@ -304,18 +304,16 @@ func (k *keepCuts) kept(j int, marker string) string {
 	return b.String()
 }
 
-// held reports, for each of spans, whether cut j keeps it whole (its
-// white space at either end aside), with one pass over the cut's
-// stretches and a binary search per span.
-func (k *keepCuts) held(j int, spans []segment.Span) []bool {
+// held sets out[i] to whether cut j keeps spans[i] whole (its white
+// space at either end aside), with one pass over the cut's stretches and
+// a binary search per span.
+func (k *keepCuts) held(j int, spans []segment.Span, out []bool) {
 	ts := k.stretches(j)
-	out := make([]bool, len(spans))
 	for i, s := range spans {
 		a, b := space.Trim(k.text, s.Start, s.End)
 		t := sort.Search(len(ts), func(t int) bool { return ts[t].End >= b }) // the first stretch that may hold b
 		out[i] = t < len(ts) && ts[t].Start <= a && a < b
 	}
-	return out
 }
 
 // stretches returns the stretches of the text that cut j keeps, in text

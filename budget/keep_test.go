@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/budget"
@@ -218,4 +219,27 @@ func TestSpansKept(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, budget.Dropped, res.Sections[0].Items[0].Status)
 	require.Equal(t, []bool{false, false}, res.Sections[0].Items[0].SpansKept)
+}
+
+// Protected spans cost allocations for the item that is cut, not for the
+// candidates the budget drops.
+func TestKeepAllocsDoNotGrowWithDroppedCandidates(t *testing.T) {
+	tok := cl100k(t)
+	paras := paragraphs(t, tok, 50, 300)
+	a := newAssembler(t, budget.Config{Tokenizer: tok, Limit: 8000, Reserve: 1000})
+	allocs := func(n int) float64 {
+		items := make([]budget.Item, n)
+		for i, p := range paras[:n] {
+			sents := segment.Sentences(p)
+			items[i] = budget.Item{Text: p, Rank: -float64(i), Keep: []segment.Span{sents[len(sents)/2]}}
+		}
+		sec := budget.Section{Name: "retrieval", MaxTokens: 550, Strategy: budget.DropLowestRank, Cut: budget.CutEnd, Items: items}
+		return testing.AllocsPerRun(5, func() {
+			if _, err := a.Assemble(sec); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := allocs(40), allocs(400)
+	assert.LessOrEqual(t, large, small+10, "allocations for 400 candidates vs 40")
 }

@@ -415,25 +415,19 @@ func (p *plan) itemText(st state, i int) (string, bool) {
 	return "", false
 }
 
-// spansKept says which of item i's protected spans its text keeps whole
-// in the current state, where it has status st.
-func (p *plan) spansKept(i int, st Status) []bool {
-	keep := p.sec.Items[i].Keep
-	if len(keep) == 0 {
-		return nil
-	}
-	kept := make([]bool, len(keep))
-	switch {
-	case st == Preserved:
+// spansKept sets kept[j] to whether item i's text keeps its j'th
+// protected span whole in the current state, where it has status st.
+func (p *plan) spansKept(i int, st Status, kept []bool) {
+	switch st {
+	case Preserved:
 		for j := range kept {
 			kept[j] = true
 		}
-	case st == Truncated:
+	case Truncated:
 		if c := p.cutsFor(p.st.k); c.keep != nil {
-			return c.keep.held(p.st.cut, keep)
+			c.keep.held(p.st.cut, p.sec.Items[i].Keep, kept)
 		}
 	}
-	return kept
 }
 
 // itemStatus reports how item i fares in the current state.
