@@ -13,13 +13,13 @@ import (
 // keepCuts are the cuts of an item with protected spans (Item.Keep),
 // ordered by what they keep, least first. The text is cut at sentence
 // boundaries: the sentences that hold the first span are kept longest,
-// then those of the second span, and so on; the other sentences follow
-// by their distance from the nearest span, so that the text farthest
-// from every span goes first. Only when not even the first span's
-// sentences fit are they cut at words: the words of the first span from
-// its start, then the words around it. Each cut keeps a superset of the text
-// of the cut before it, so the search over cuts stays a search over a
-// growing text.
+// then those of the second span (those next to the sentences kept
+// already first), and so on; the other sentences follow by their
+// distance from the nearest span, so that the text farthest from every
+// span goes first. Only when not even the first span's sentences fit are
+// they cut at words: the words of the first span from its start, then
+// the words around it. Each cut keeps a superset of the text of the cut
+// before it, so the search over cuts stays a search over a growing text.
 type keepCuts struct {
 	text  string
 	sents []segment.Span // the text's sentences, in text order
@@ -32,9 +32,9 @@ type keepCuts struct {
 	// stretches of them, shortest first; they come before the sentence
 	// cuts.
 	words []segment.Span
-	// tokSum and gaps are, for sentence cut m, the estimated tokens of
-	// its sentences and the number of markers it needs; computed on the
-	// first estimate.
+	// tokSum and gaps are, for the first m+1 sentences of the order, the
+	// estimated tokens of those sentences and the number of markers they
+	// need; computed on the first estimate.
 	tokSum, gaps []int
 }
 
@@ -47,8 +47,9 @@ func newKeepCuts(text string, sents, keep []segment.Span) *keepCuts {
 }
 
 // keepOrder orders the sentences by how long they are kept: the
-// sentences of each span in turn, each in text order, then the rest
-// nearest to a span first (ties in text order). It is O(n log n) in the
+// sentences of each span in turn, those next to the sentences taken
+// already first (see nearestFirst), then the rest nearest to a span
+// first (ties in text order). It is O(n log n) in the
 // sentences and spans, however the spans overlap: a sentence already
 // taken is skipped, not visited again. It also returns how many
 // sentences the first span touches.

@@ -60,16 +60,23 @@ type ItemConfig struct {
 // names the document and the passage's units ("doc#3-5", or "doc#4" for
 // one unit), and Rank follows the order, from len(passages) for the first
 // down to 1, so that [budget.DropLowestRank] keeps the best passages
-// longest. A passage that starts inside a Markdown table gets the
-// table's header rows before its text, when its hits' contextual headers
-// hold them (a contextheader Table part), so that the rows the model
-// reads keep their column names; they count in the item's tokens. Keep
-// holds the header rows, then the passage's Focus and HitSpans, moved
-// past the label and header rows, then the label, so that a cut keeps the hits
+// longest.
+//
+// A passage that starts inside a Markdown table gets the table's header
+// rows before its text, when its hits' contextual headers hold them (a
+// contextheader Table part), so that the rows the model reads keep their
+// column names; they count in the item's tokens.
+//
+// Keep, the item's protected spans, holds the header rows, then the
+// passage's Focus and HitSpans (moved past the label and header rows),
+// then the label, so that a cut keeps the likely answer and its hits
 // (with the column names their rows need) first and gives up the text
-// farthest from them (see [budget.Item]). A passage with an empty or white-space text, or a text or
-// label that is not valid UTF-8, gives an error that names it; no
-// passages give no items and no error.
+// farthest from them (see [budget.Item]). With [ItemConfig.Room] a
+// passage cut to its share keeps, as its spans, what survived of them.
+//
+// A passage with an empty or white-space text, or a text or label that
+// is not valid UTF-8, gives an error that names it; no passages give no
+// items and no error.
 func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
 	if len(passages) == 0 {
 		return nil, nil
@@ -106,9 +113,9 @@ func Items(passages []Passage, cfg ItemConfig) ([]budget.Item, error) {
 
 // keepSpans returns the protected spans of a passage's item: the header
 // rows of its table (headLen bytes after the label), which the rows kept
-// need to be read; then the passage's hit spans that lie within its
-// text, moved by off, the bytes of what comes before it; then the label
-// of labelLen bytes, the source a model cites.
+// need to be read; then the passage's Focus and HitSpans that lie within
+// its text, moved by off, the bytes of what comes before it; then the
+// label of labelLen bytes, the source a model cites.
 func keepSpans(p Passage, off, labelLen, headLen int) []segment.Span {
 	var keep []segment.Span
 	if headLen > 0 {
@@ -132,9 +139,10 @@ func keepSpans(p Passage, off, labelLen, headLen int) []segment.Span {
 }
 
 // sizeItem cuts it to maxTokens with fit, keeping its protected spans
-// first; what survives of each span is a protected span of the cut item,
-// in the same order. An item that cannot be cut to fit is returned
-// whole, for the budget to drop.
+// first; what survives of each span (one span per stretch of the cut it
+// lies in) is a protected span of the cut item, in the same order. An
+// item that cannot be cut to fit is returned whole, for the budget to
+// drop.
 func sizeItem(fit *budget.Assembler, it budget.Item, maxTokens int) (budget.Item, error) {
 	res, err := fit.Assemble(budget.Section{Name: "passage", MaxTokens: maxTokens, Items: []budget.Item{it}})
 	if err != nil {

@@ -1,6 +1,7 @@
 package retrieve_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -150,4 +151,23 @@ func TestItemsRoom(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Room bounds nothing but the room: a huge one leaves the passages whole,
+// and one smaller than the passages' separators still gives items.
+func TestItemsRoomBounds(t *testing.T) {
+	ps := []retrieve.Passage{{DocID: "a", Text: "One two. Three four."}, {DocID: "b", Text: "Five six."}}
+	tok := tokentest.Words{}
+	for _, room := range []int{math.MaxInt, 1 << 40, 1} {
+		items, err := retrieve.Items(ps, retrieve.ItemConfig{Room: room, Tokenizer: tok})
+		require.NoError(t, err)
+		require.Len(t, items, 2)
+		if room > 100 {
+			require.Equal(t, ps[0].Text, items[0].Text)
+			require.Equal(t, ps[1].Text, items[1].Text)
+		}
+	}
+	huge := tokentest.Func(func(string) int { return math.MaxInt })
+	_, err := retrieve.Items(ps, retrieve.ItemConfig{Room: 100, Tokenizer: huge})
+	require.NoError(t, err)
 }

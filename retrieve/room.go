@@ -24,8 +24,15 @@ const MinShare = 40
 // measured better than equal ones and than 1/i (benchmarks/cmd/survive).
 func share(fit *budget.Assembler, tok tokencount.Tokenizer, items []budget.Item, room int) error {
 	counts := make([]int, len(items))
+	total := len(items) // a token per separator
 	for i, it := range items {
-		counts[i] = tok.Count(it.Text)
+		// Bounded so that no sum of counts overflows, whatever the
+		// tokenizer returns; the budget checks the counts themselves.
+		counts[i] = min(tok.Count(it.Text), math.MaxInt/(len(items)+2))
+		total += counts[i]
+	}
+	if total <= room {
+		return nil // they fit whole
 	}
 	for m := len(items); m >= 1; m-- {
 		caps := levels(counts[:m], room-m)
@@ -60,7 +67,13 @@ func levels(counts []int, room int) []int {
 		}
 		return sum
 	}
-	lo, hi := 0, max(0, room)*len(counts)+1 // at(lo) <= room
+	// Above the largest count times √len(counts) no cap grows: hi is
+	// bounded by the counts, not by room, which may be huge.
+	top := 0
+	for _, n := range counts {
+		top = max(top, n)
+	}
+	lo, hi := 0, top*(int(math.Sqrt(float64(len(counts))))+1)+1 // at(lo) <= room
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
 		if at(mid) <= room {
