@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -170,4 +171,32 @@ func TestItemsRoomBounds(t *testing.T) {
 	huge := tokentest.Func(func(string) int { return math.MaxInt })
 	_, err := retrieve.Items(ps, retrieve.ItemConfig{Room: 100, Tokenizer: huge})
 	require.NoError(t, err)
+}
+
+// FuzzItems checks Items on any passage text, hit spans and contextual
+// header: no panic, the passage's text ends the item's, and every
+// protected span lies within the item's text, with and without Room.
+func FuzzItems(f *testing.F) {
+	f.Add("| Lyon | 12 |\n| Oslo | 9 |", "T\n| Office | Staff |\n|---|--:|", 0, 5, 7)
+	f.Add("One. Two three. Four.", "", 5, 15, 3)
+	f.Add("a", "|\n|-", -3, 100, 0)
+	f.Fuzz(func(t *testing.T, text, header string, start, end, room int) {
+		if !utf8.ValidString(text) || !utf8.ValidString(header) || strings.TrimSpace(text) == "" {
+			return
+		}
+		p := retrieve.Passage{DocID: "d", Title: "T", Text: text, HitSpans: []segment.Span{{Start: start, End: end}},
+			Focus: []segment.Span{{Start: end, End: start}},
+			Hits:  []vectorstore.Hit{{Record: vectorstore.Record{DocID: "d", Metadata: map[string]string{vectorstore.KeywordsKey: header}}}}}
+		for _, cfg := range []retrieve.ItemConfig{{Label: retrieve.Citation}, {Label: retrieve.Citation, Room: max(0, room%500), Tokenizer: tokentest.Words{}}} {
+			items, err := retrieve.Items([]retrieve.Passage{p}, cfg)
+			require.NoError(t, err)
+			it := items[0]
+			if cfg.Room == 0 {
+				require.True(t, strings.HasSuffix(it.Text, text))
+			}
+			for _, s := range it.Keep {
+				require.True(t, 0 <= s.Start && s.Start < s.End && s.End <= len(it.Text), "span %v of %d bytes", s, len(it.Text))
+			}
+		}
+	})
 }
