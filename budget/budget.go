@@ -165,11 +165,12 @@ type Item struct {
 	// with spans that must be cut keeps them longest: the cut gives up
 	// the text farthest from them first, at sentence boundaries, and
 	// marks with [Config.Marker] each stretch it leaves out, before,
-	// between and after the stretches it keeps, each marker standing in
-	// the break (blank line, line break or space) the left-out text had.
-	// The sentences of the first span go last; only if not even they fit
-	// are they cut at words, keeping the span's words longest. The Cut
-	// side then says only which member of a group is cut. Each span must
+	// between and after the stretches it keeps, each marker set off from
+	// the kept text by the break the text had there (blank line, line
+	// break or space). The sentences of the first span go last; only if
+	// not even they fit are they cut at words, from the span's start.
+	// The Cut side then says only which member of a group is cut.
+	// [ItemReport.SpansKept] says which spans survived. Each span must
 	// have 0 <= Start < End <= len(Text). Empty means the strategy's own
 	// cut: the end or the start of the text.
 	Keep []segment.Span

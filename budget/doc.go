@@ -32,8 +32,9 @@
 //	[…] Revenue grew in every region. Gross margin was 43.0 percent. […]
 //
 // Counts stay exact as for any cut: the kept text, markers included, is
-// counted as it appears in the prompt. Items without spans are cut at the
-// end or the start of their text as their section's strategy says.
+// counted as it appears in the prompt. [ItemReport.SpansKept] says which
+// spans survived. Items without spans are cut at the end or the start of
+// their text as their section's strategy says.
 //
 // # Fitting
 //
