@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
 	"github.com/ragkit/ragkit/budget"
@@ -98,33 +99,43 @@ func BenchmarkBudgetAssemble(b *testing.B) {
 			sections := budgetReference(candidates)
 			for _, limit := range []int{8000, 1500} {
 				b.Run(fmt.Sprintf("corpus=%s/candidates=%d/limit=%d", name, n, limit), func(b *testing.B) {
-					c := tokentest.NewCounting(bpe)
-					a, err := budget.New(budget.Config{Tokenizer: c, Limit: limit, Reserve: limit / 8})
-					if err != nil {
-						b.Fatal(err)
-					}
-					if _, err := a.Assemble(sections...); err != nil { // warm the encoding's cache
-						b.Fatal(err)
-					}
-					c.Reset()
-					in := budgetInputBytes(sections)
-					b.SetBytes(int64(in))
-					b.ReportAllocs()
-					runs := 0
-					for b.Loop() {
-						if _, err := a.Assemble(sections...); err != nil {
-							b.Fatal(err)
-						}
-						runs++
-					}
-					b.ReportMetric(float64(c.Counts())/float64(runs), "counts/op")
+					c, runs := benchAssemble(b, bpe, budget.Config{Limit: limit, Reserve: limit / 8}, sections)
 					b.ReportMetric(float64(c.Ends())/float64(runs), "ends/op")
-					b.ReportMetric(float64(c.Bytes())/float64(runs), "tokenized-B/op")
-					b.ReportMetric(float64(c.Bytes())/float64(runs)/float64(in), "passes")
+					b.ReportMetric(float64(c.Bytes())/float64(runs)/float64(budgetInputBytes(sections)), "passes")
 				})
 			}
 		}
 	}
+}
+
+// benchAssemble runs cfg's Assemble of sections, with cfg.Tokenizer a
+// counting wrapper of tok, once to warm the encoding's cache and then in
+// the benchmark's loop, and reports time, allocations, the Count calls
+// and the bytes tokenized per assembly. It returns the counter and the
+// number of assemblies it counted, for the caller's own metrics.
+func benchAssemble(b *testing.B, tok tokencount.Tokenizer, cfg budget.Config, sections []budget.Section) (*tokentest.Counting, int) {
+	c := tokentest.NewCounting(tok)
+	cfg.Tokenizer = c
+	a, err := budget.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := a.Assemble(sections...); err != nil {
+		b.Fatal(err)
+	}
+	c.Reset()
+	b.SetBytes(int64(budgetInputBytes(sections)))
+	b.ReportAllocs()
+	runs := 0
+	for b.Loop() {
+		if _, err := a.Assemble(sections...); err != nil {
+			b.Fatal(err)
+		}
+		runs++
+	}
+	b.ReportMetric(float64(c.Counts())/float64(runs), "counts/op")
+	b.ReportMetric(float64(c.Bytes())/float64(runs), "tokenized-B/op")
+	return c, runs
 }
 
 // BenchmarkBudgetRetrieval compares ways of filling one 550-token
@@ -205,6 +216,85 @@ func BenchmarkBudgetRetrieval(b *testing.B) {
 				text = next
 			}
 			return text
+		})
+	}
+}
+
+// budgetPlain is the plain layout of a RAG prompt: instructions, the
+// retrieved candidates best first with no budget of their own, and the
+// question, in an 8,192-token window: the candidates fill what the other
+// two leave.
+func budgetPlain(candidates []string) []budget.Section {
+	items := make([]budget.Item, len(candidates))
+	for i, c := range candidates {
+		items[i] = budget.Item{Text: c, ID: fmt.Sprint("chunk-", i), Rank: -float64(i)}
+	}
+	return []budget.Section{
+		{Name: "instructions", Priority: 3, Required: true, Items: []budget.Item{{Text: "Answer from the context only. Cite the passages you use."}}},
+		{Name: "context", Priority: 1, Strategy: budget.DropLowestRank, Heading: "Context:", Items: items},
+		{Name: "question", Priority: 2, Required: true, Items: []budget.Item{{Text: "Question: Why are they unhappy with their rooms at the Pension Bertolini?"}}},
+	}
+}
+
+// BenchmarkBudgetPlain fills an 8,192-token prompt from 200 candidates
+// (budgetPlain). Besides time it reports the tokenizer's work: Count
+// calls, the bytes they read, the prompt's bytes, and the bytes read as
+// a multiple of the prompt ("x-prompt": 1 would be a single count of the
+// result); and "x-count", the time of Assemble as a multiple of the time
+// of one Count of the prompt it returns, both timed in every iteration,
+// one after the other, so that the ratio holds on a busy machine.
+func BenchmarkBudgetPlain(b *testing.B) {
+	bpe := budgetTokenizer(b)
+	sections := budgetPlain(budgetCandidates(b, bpe, "room_with_a_view.txt", 200))
+	c := tokentest.NewCounting(bpe)
+	a, err := budget.New(budget.Config{Tokenizer: c, Limit: 8192})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := a.Assemble(sections...) // warm the encoding's cache
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Reset()
+	b.SetBytes(int64(budgetInputBytes(sections)))
+	b.ReportAllocs()
+	runs := 0
+	var assemble, count time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := a.Assemble(sections...); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		bpe.Count(res.Text)
+		assemble, count = assemble+t1.Sub(t0), count+time.Since(t1)
+		runs++
+	}
+	b.ReportMetric(float64(c.Counts())/float64(runs), "counts/op")
+	b.ReportMetric(float64(c.Bytes())/float64(runs), "tokenized-B/op")
+	b.ReportMetric(float64(len(res.Text)), "prompt-B")
+	b.ReportMetric(float64(c.Bytes())/float64(runs)/float64(len(res.Text)), "x-prompt")
+	b.ReportMetric(float64(assemble)/float64(count), "x-count")
+}
+
+// BenchmarkBudgetKeep assembles the reference five sections with 200
+// candidates, their retrieval items without protected spans and with one
+// (the middle sentence of each candidate, as a passage's best hit), so
+// that the cost of cuts that keep the hits shows against plain ones.
+func BenchmarkBudgetKeep(b *testing.B) {
+	bpe := budgetTokenizer(b)
+	candidates := budgetCandidates(b, bpe, "room_with_a_view.txt", 200)
+	for _, keep := range []bool{false, true} {
+		sections := budgetReference(candidates)
+		if keep {
+			items := sections[3].Items
+			for i := range items {
+				sents := segment.Sentences(items[i].Text)
+				items[i].Keep = []segment.Span{sents[len(sents)/2]}
+			}
+		}
+		b.Run(fmt.Sprintf("keep=%v", keep), func(b *testing.B) {
+			benchAssemble(b, bpe, budget.Config{Limit: 8000, Reserve: 1000}, sections)
 		})
 	}
 }

@@ -182,10 +182,19 @@ func less(a, b state) bool { return a.k < b.k || a.k == b.k && a.cut < b.cut }
 // makes the whole fit goes to its floor, and that one keeps as much as
 // fits. That section is found by bisection over the order, so the whole
 // is measured O(log n) times for n sections, not once per section.
+//
+// A whole so long that it cannot fit but at more than eight bytes a
+// token (ordinary text has about four) is not counted at all: the search
+// that fills the space starts without it, from the estimates, and
+// measures only what it keeps and the next larger state. Were it to fit
+// after all, the search would find so: exactness does not depend on the
+// guess, only the work does.
 func (as *assembly) shed() error {
-	total := as.measure()
-	if total <= as.avail {
-		return nil
+	total, known := 0, as.bytes()/8 <= as.avail
+	if known {
+		if total = as.measure(); total <= as.avail {
+			return nil
+		}
 	}
 	order := slices.Clone(as.plans)
 	slices.SortFunc(order, func(a, b *plan) int {
@@ -217,9 +226,14 @@ func (as *assembly) shed() error {
 	// whole shrinks as more are shed.
 	j := sort.Search(len(cand), func(j int) bool { return shedTo(j+1) <= as.avail }) + 1
 	p := cand[j-1]
-	topTotal := total
-	if j > 1 {
+	topTotal, top := total, tops[j-1]
+	switch {
+	case j > 1:
 		topTotal = shedTo(j - 1)
+	case !known && top != p.full():
+		topTotal = shedTo(0) // a state cut to its budget: measure it after all
+	case !known:
+		top = state{len(p.units) + 1, -1} // nothing known above the floor
 	}
 	fl := p.floorState()
 	p.st = fl
@@ -230,11 +244,32 @@ func (as *assembly) shed() error {
 		totals[st] = n
 		return n, n <= as.avail && (p.budget == 0 || p.size(st) <= p.budget)
 	}
-	// The exact counts of top give the first guess of what the other
-	// sections and the joins add to p's block.
-	p.st = p.search(tops[j-1], as.avail, topTotal-p.size(tops[j-1]), size)
+	// The exact counts of top, or of the floor when top was not counted,
+	// give the first guess of what the other sections and the joins add
+	// to p's block.
+	var corr int
+	if top.k <= len(p.units) {
+		corr = topTotal - p.size(top)
+	} else if corr = totals[fl]; fl != (state{0, -1}) {
+		corr -= p.size(fl)
+	} else if corr > 0 {
+		corr += as.c.fixed(as.sep) // p's block will be joined to the others'
+	}
+	p.st = p.search(top, as.avail, corr, size)
 	as.total = totals[p.st]
 	return nil
+}
+
+// bytes returns the length of the text in the plans' current states,
+// without rendering sections kept whole.
+func (as *assembly) bytes() int {
+	n := 0
+	for _, p := range as.plans {
+		if b := p.bytes(); b > 0 {
+			n += b + len(as.sep)
+		}
+	}
+	return n
 }
 
 // render renders the text from the plans' current states and returns it
@@ -262,11 +297,33 @@ func (as *assembly) render() (string, [][2]int) {
 	return b.String(), spans
 }
 
-// measure counts the text of the plans' current states exactly.
+// measure counts the text of the plans' current states exactly. A text
+// that is one section's block is that block's count, which the section
+// remembers: it is not counted twice.
 func (as *assembly) measure() int {
+	if p := as.only(); p != nil {
+		as.total = p.size(p.st)
+		return as.total
+	}
 	text, _ := as.render()
 	as.total = as.c.count(text)
 	return as.total
+}
+
+// only returns the plan whose block is the whole text, if one is the
+// only plan that renders something, or nil.
+func (as *assembly) only() *plan {
+	var only *plan
+	for _, p := range as.plans {
+		if p.st == (state{0, -1}) {
+			continue // renders nothing
+		}
+		if only != nil {
+			return nil
+		}
+		only = p
+	}
+	return only
 }
 
 // result builds the Result from the plans' current states.
@@ -290,9 +347,19 @@ func (p *plan) report(span [2]int) SectionReport {
 		Limited: p.st != p.fitted,
 		Items:   make([]ItemReport, len(p.sec.Items)),
 	}
+	nkeep := 0
+	for _, it := range p.sec.Items {
+		nkeep += len(it.Keep)
+	}
+	kept := make([]bool, nkeep) // one allocation for all the items' SpansKept
 	for i, it := range p.sec.Items {
 		text, _ := p.itemText(p.st, i)
 		r.Items[i] = ItemReport{Index: i, ID: it.ID, Status: p.itemStatus(i), Text: text}
+		if n := len(it.Keep); n > 0 {
+			r.Items[i].SpansKept = kept[:n:n]
+			p.spansKept(i, r.Items[i].Status, kept[:n])
+			kept = kept[n:]
+		}
 	}
 	switch {
 	case p.st == p.full():
@@ -369,7 +436,7 @@ func (p *plan) droppedWhy() string {
 		why = "its Cut is NoCut"
 	case !p.cuttable(0):
 		why = "the newest item is never cut"
-	case len(p.cutsFor(0).pos) == 0:
+	case p.cutsFor(0).n() == 0:
 		why = "it has no sentence or word boundary to cut at"
 	case p.c.fixed(p.marker) > p.budget:
 		why = fmt.Sprintf("the marker %q alone takes %d tokens", p.marker, p.c.fixed(p.marker))

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/internal/space"
+	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -159,6 +160,20 @@ type Item struct {
 	// group is the boundary unit and may be cut, only its last member
 	// (CutEnd) or first member (CutStart) in Items order is cut.
 	Group string
+	// Keep holds protected spans: byte offsets into Text, most important
+	// first (the best search hit of a passage, then the next). An item
+	// with spans that must be cut keeps them longest: the cut gives up
+	// the text farthest from them first, at sentence boundaries, and
+	// marks with [Config.Marker] each stretch it leaves out, before,
+	// between and after the stretches it keeps, each marker set off from
+	// the kept text by the break the text had there (blank line, line
+	// break or space). The sentences of the first span go last; only if
+	// not even they fit are they cut at words, from the span's start.
+	// The Cut side then says only which member of a group is cut.
+	// [ItemReport.SpansKept] says which spans survived. Each span must
+	// have 0 <= Start < End <= len(Text). Empty means the strategy's own
+	// cut: the end or the start of the text.
+	Keep []segment.Span
 }
 
 // A Section is one part of the prompt, with its own budget and priority.
@@ -298,6 +313,17 @@ func validateSections(sections []Section) error {
 	return nil
 }
 
+// badSpan returns the index of the first of it.Keep that is empty or not
+// within its text, or -1.
+func badSpan(it *Item) int {
+	for k, s := range it.Keep {
+		if s.Start < 0 || s.Start >= s.End || s.End > len(it.Text) {
+			return k
+		}
+	}
+	return -1
+}
+
 func validateSection(s *Section) error {
 	switch {
 	case s.MaxTokens < 0:
@@ -321,6 +347,10 @@ func validateSection(s *Section) error {
 			why = "Text is not valid UTF-8"
 		case math.IsNaN(it.Rank):
 			why = "Rank is NaN"
+		case badSpan(it) >= 0:
+			k := badSpan(it)
+			why = fmt.Sprintf("Keep span %d is [%d, %d): it must have 0 <= Start < End <= len(Text) (%d)",
+				k, it.Keep[k].Start, it.Keep[k].End, len(it.Text))
 		default:
 			continue
 		}

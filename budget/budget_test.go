@@ -501,3 +501,51 @@ func TestErrorsAreDistinct(t *testing.T) {
 		}
 	}
 }
+
+// plainLayout is a RAG prompt's plain layout: instructions, candidates
+// best first with no budget of their own, the question.
+func plainLayout(candidates []string) []budget.Section {
+	items := make([]budget.Item, len(candidates))
+	for i, c := range candidates {
+		items[i] = budget.Item{Text: c, Rank: -float64(i)}
+	}
+	return []budget.Section{
+		{Name: "instructions", Priority: 3, Required: true, Items: []budget.Item{{Text: "Answer from the context only."}}},
+		{Name: "context", Priority: 1, Strategy: budget.DropLowestRank, Heading: "Context:", Items: items},
+		{Name: "question", Priority: 2, Required: true, Items: []budget.Item{{Text: "Question: Who is Lucy?"}}},
+	}
+}
+
+// TestPlainLayoutCost checks the tokenizer's work of filling a prompt
+// from many more candidates than fit: the candidates it keeps, counted
+// once each, the prompt and the next larger one, and the context's block
+// for the report; the whole text of all candidates is never counted (it
+// was, twice, at 9.6 times the prompt's bytes in all).
+func TestPlainLayoutCost(t *testing.T) {
+	tok := cl100k(t)
+	paras := paragraphs(t, tok, 60, 300)
+	require.GreaterOrEqual(t, len(paras), 200)
+	c := tokentest.NewCounting(tok)
+	res, err := newAssembler(t, budget.Config{Tokenizer: c, Limit: 8192}).Assemble(plainLayout(paras[:200])...)
+	require.NoError(t, err)
+	require.Equal(t, tok.Count(res.Text), res.Tokens)
+	require.Greater(t, res.Tokens, 8192-300, "the prompt is full")
+	assert.Less(t, float64(c.Bytes()), 4.3*float64(len(res.Text)), "bytes tokenized: %d for a prompt of %d", c.Bytes(), len(res.Text))
+}
+
+// A whole far too long to fit by its bytes is not counted before the
+// search; if it fits after all (a tokenizer with very long tokens), the
+// search keeps it whole.
+func TestLongTextThatFits(t *testing.T) {
+	tok := tokentest.FixedWidth{Bytes: 100}
+	paras := paragraphs(t, cl100k(t), 60, 300)[:100]
+	size := 0
+	for _, p := range paras {
+		size += len(p)
+	}
+	limit := size / 40 // more than 8 bytes a token, but tokens of 100 bytes fit
+	res, err := newAssembler(t, budget.Config{Tokenizer: tok, Limit: limit}).Assemble(plainLayout(paras)...)
+	require.NoError(t, err)
+	require.Equal(t, budget.Preserved, res.Sections[1].Status)
+	require.Equal(t, tok.Count(res.Text), res.Tokens)
+}

@@ -25,12 +25,20 @@ type cutPoints struct {
 	// inside a sentence rather than sentence boundaries.
 	words int
 	ends  []int // token ends of text, computed on first use
+	// keep, for an item with protected spans (Item.Keep), replaces pos:
+	// its cuts keep those spans longest.
+	keep *keepCuts
 }
 
-func newCutPoints(tok tokencount.Tokenizer, text string, tokens int, side Cut) *cutPoints {
+func newCutPoints(tok tokencount.Tokenizer, text string, tokens int, side Cut, keep []segment.Span) *cutPoints {
 	c := &cutPoints{tok: tok, text: text, tokens: tokens, side: side}
 	sents := segment.Sentences(text)
 	if len(sents) == 0 {
+		return c
+	}
+	if len(keep) > 0 {
+		c.keep = newKeepCuts(text, sents, keep)
+		c.words = len(c.keep.words)
 		return c
 	}
 	if side == CutStart {
@@ -85,15 +93,39 @@ func startPoints(text string, sents []segment.Span) (pos []int, words int) {
 	return pos, words
 }
 
-// est estimates the tokens of the text kept by cut j, without the marker,
-// from the token ends of the whole text: one pass of the tokenizer per
-// cut item, however many cuts are tried.
-func (c *cutPoints) est(j int) int {
+// n returns the number of cuts.
+func (c *cutPoints) n() int {
+	if c.keep != nil {
+		return c.keep.n()
+	}
+	return len(c.pos)
+}
+
+// est estimates the tokens of the text kept by cut j, with its markers,
+// each taken to cost markTok, from the token ends of the whole text: one
+// pass of the tokenizer per cut item, however many cuts are tried.
+func (c *cutPoints) est(j, markTok int) int {
+	if c.keep != nil {
+		return c.keep.est(j, markTok, c.tokenEnds(), c.tokens)
+	}
+	return c.estPos(j) + markTok
+}
+
+// tokenEnds returns the token ends of the whole text, or nil when the
+// tokenizer counts more tokens than bytes (see share).
+func (c *cutPoints) tokenEnds() []int {
 	if c.tokens > len(c.text) {
-		return c.share(j)
+		return nil
 	}
 	if c.ends == nil {
 		c.ends = tokencount.AppendTokenEnds(c.tok, make([]int, 0, len(c.text)/3+1), c.text)
+	}
+	return c.ends
+}
+
+func (c *cutPoints) estPos(j int) int {
+	if c.tokenEnds() == nil {
+		return c.share(j)
 	}
 	p := c.pos[j]
 	i, _ := slices.BinarySearch(c.ends, p+1) // tokens ending at or before p
@@ -120,6 +152,9 @@ func (c *cutPoints) share(j int) int {
 
 // kept returns the text kept by cut j, marked.
 func (c *cutPoints) kept(j int, marker string) string {
+	if c.keep != nil {
+		return c.keep.kept(j, marker)
+	}
 	p := c.pos[j]
 	if c.side == CutStart {
 		return marker + " " + c.text[p:]

@@ -18,6 +18,24 @@
 // part where the strategy allows ([Cut]): cut at a sentence boundary, or
 // at a word boundary if not even one sentence fits, with a marker.
 //
+// # Protected spans
+//
+// An item may name the parts of its text that matter most, as byte spans
+// in [Item.Keep], most important first: the search hits inside a
+// retrieved passage. A cut of such an item keeps them longest, whatever
+// the strategy's side: it gives up the sentences farthest from every span
+// first, then the spans' own sentences, the last span's first, so that the
+// first span is the last of the item to go (cut at its words if not even
+// its sentences fit). A marker stands where text was left out, before,
+// between and after the stretches kept:
+//
+//	[…] Revenue grew in every region. Gross margin was 43.0 percent. […]
+//
+// Counts stay exact as for any cut: the kept text, markers included, is
+// counted as it appears in the prompt. [ItemReport.SpansKept] says which
+// spans survived. Items without spans are cut at the end or the start of
+// their text as their section's strategy says.
+//
 // # Fitting
 //
 // [Assembler.Assemble] first fits each section to its MaxTokens. If the

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -159,4 +160,33 @@ func ExampleAssembler_Assemble_required() {
 	// question |     12 |      - |    - | preserved
 	// ---------+--------+--------+------+----------------------------------
 	// total    |     12 |     10 | 120% | limit 10, reserve 0: does not fit
+}
+
+// An item's protected spans survive its cut: the search hit in the middle
+// of a passage is kept, with the sentences nearest to it, and markers
+// show where text was left out.
+func ExampleItem_keep() {
+	tok, err := tokencount.Encoding("cl100k_base")
+	if err != nil {
+		panic(err)
+	}
+	text := "# Quarterly report\n\nPrepared by the finance team. Revenue grew in every region. " +
+		"Gross margin was 43.0 percent. Costs rose with the new office. Hiring slowed in June."
+	hit := strings.Index(text, "Gross margin")
+	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 4000})
+	if err != nil {
+		panic(err)
+	}
+	res, err := a.Assemble(budget.Section{Name: "retrieval", MaxTokens: 20, Items: []budget.Item{{
+		Text: text,
+		Keep: []segment.Span{{Start: hit, End: hit + len("Gross margin was 43.0 percent.")}},
+	}}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Text)
+	fmt.Println(res.Tokens, res.Tokens == tok.Count(res.Text))
+	// Output:
+	// […] Revenue grew in every region. Gross margin was 43.0 percent. […]
+	// 17 true
 }

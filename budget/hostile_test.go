@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/budget"
+	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 )
@@ -197,4 +198,23 @@ func TestShedIsNotQuadratic(t *testing.T) {
 	}
 	small, large := counted(500), counted(2000)
 	require.Less(t, float64(large)/float64(small), 8.0, "bytes counted: %d for 500 sections, %d for 2000", small, large)
+}
+
+// Many protected spans, each over the whole text, are handled in time
+// linear in the sentences and spans (a sentence taken is never visited
+// again), and the cut stays exact.
+func TestManyKeepSpans(t *testing.T) {
+	text := strings.Repeat("One short sentence here. ", 5000)
+	keep := make([]segment.Span, 0, 10000)
+	for i := range 5000 {
+		keep = append(keep, segment.Span{Start: 0, End: len(text)}, segment.Span{Start: i * 25, End: i*25 + 3})
+	}
+	tok := tokentest.Words{}
+	a, err := budget.New(budget.Config{Tokenizer: tok, Limit: 1 << 20})
+	require.NoError(t, err)
+	res, err := a.Assemble(budget.Section{Name: "s", MaxTokens: 1000, Items: []budget.Item{{Text: text, Keep: keep}}})
+	require.NoError(t, err)
+	require.Equal(t, tok.Count(res.Text), res.Tokens)
+	require.LessOrEqual(t, res.Tokens, 1000)
+	require.Greater(t, res.Tokens, 990)
 }

@@ -258,6 +258,16 @@ func (p *plan) ensure(k int) {
 func (p *plan) countFixed() {
 	p.ovh = p.c.fixed(p.prefix) + p.c.fixed(p.suffix)
 	p.sepTok = p.c.fixed(p.sep)
+	if len(p.units) > 1 {
+		// What a join adds in place: the separator often merges with the
+		// end of the text before it ("." and "\n\n" are one token of
+		// cl100k_base), and a join costed at the separator's own count
+		// would overestimate every block by a token per item. One count
+		// of the first two items joined calibrates it.
+		a, b := p.units[0].items[0], p.units[1].items[0]
+		j := p.c.count(p.sec.Items[a].Text+p.sep+p.sec.Items[b].Text) - p.item(a) - p.item(b)
+		p.sepTok = max(j, -1) // -1 at most: estimates must not fall as items are added
+	}
 	switch p.side {
 	case CutStart:
 		p.markTok = p.c.fixed(p.marker + " ")
@@ -300,7 +310,7 @@ func (p *plan) est(st state) int {
 	t := p.ovh + p.sum[n] + (p.nitems[n]-1)*p.sepTok
 	if st.cut >= 0 {
 		c := p.cutsFor(st.k)
-		t += c.est(st.cut) + p.markTok - p.item(p.units[st.k].cutItem)
+		t += c.est(st.cut, p.markTok) - p.item(p.units[st.k].cutItem)
 	}
 	return t
 }
@@ -327,6 +337,19 @@ func (p *plan) single(st state) (int, bool) {
 		return 0, false
 	}
 	return p.units[0].items[0], true
+}
+
+// bytes returns the length of the section's block in its current state;
+// a section kept whole is not rendered for it.
+func (p *plan) bytes() int {
+	if p.st != p.full() || len(p.units) == 0 {
+		return len(p.block())
+	}
+	n := len(p.prefix) + len(p.suffix) + len(p.sep)*(len(p.sec.Items)-1)
+	for _, it := range p.sec.Items {
+		n += len(it.Text)
+	}
+	return n
 }
 
 // block returns the section's block in its current state.
@@ -392,6 +415,21 @@ func (p *plan) itemText(st state, i int) (string, bool) {
 	return "", false
 }
 
+// spansKept sets kept[j] to whether item i's text keeps its j'th
+// protected span whole in the current state, where it has status st.
+func (p *plan) spansKept(i int, st Status, kept []bool) {
+	switch st {
+	case Preserved:
+		for j := range kept {
+			kept[j] = true
+		}
+	case Truncated:
+		if c := p.cutsFor(p.st.k); c.keep != nil {
+			c.keep.held(p.st.cut, p.sec.Items[i].Keep, kept)
+		}
+	}
+}
+
 // itemStatus reports how item i fares in the current state.
 func (p *plan) itemStatus(i int) Status {
 	u := p.pos[i]
@@ -414,7 +452,8 @@ func (p *plan) cutsFor(k int) *cutPoints {
 			p.cuts = map[int]*cutPoints{}
 		}
 		i := p.units[k].cutItem
-		c = newCutPoints(p.c.tok, p.sec.Items[i].Text, p.item(i), p.side)
+		it := &p.sec.Items[i]
+		c = newCutPoints(p.c.tok, it.Text, p.item(i), p.side, it.Keep)
 		p.cuts[k] = c
 	}
 	return c

@@ -47,6 +47,11 @@ type ItemReport struct {
 	// Text is the item's text as kept: Item.Text if preserved, the part
 	// kept and the marker if truncated, empty if dropped.
 	Text string
+	// SpansKept says, for each of the item's protected spans
+	// (Item.Keep), whether it is in Text whole: all true if the item was
+	// preserved, all false if it was dropped. Nil for an item without
+	// spans. It tells whether a passage's hits survived its cut.
+	SpansKept []bool
 }
 
 // A SectionReport says what became of one section.

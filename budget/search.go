@@ -58,7 +58,7 @@ func (p *plan) search(top state, limit, corr int, size func(state) (int, bool)) 
 	if !p.cuttable(k) {
 		return whole(k)
 	}
-	hiCut := len(p.cutsFor(k).pos)
+	hiCut := p.cutsFor(k).n()
 	if k == top.k && top.cut >= 0 {
 		hiCut = top.cut
 	}

@@ -19,6 +19,30 @@
 //	passages, err := r.Retrieve(ctx, "How many vacation days?")
 //	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation})
 //
+// # Into the prompt
+//
+// A passage knows where its hits are in its text ([Passage.HitSpans]) and
+// which of their sentences match the question's words best
+// ([Passage.Focus]). [Items] gives both to the budget as each item's
+// protected spans (budget.Item.Keep), after the header rows of a Markdown
+// table the passage starts inside and before its label, so that a cut
+// keeps the likely answer and gives up the text farthest from it, with a
+// marker where text was left out. [ItemConfig.Room], the context
+// section's budget less its heading, sizes the passages to share it: a
+// segment that grew to a whole document no longer takes the whole budget
+// and pushes the next document's best hit out.
+//
+//	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation,
+//		Room: 300 - tok.Count("Context:\n"), Tokenizer: tok})
+//
+// Which units to retrieve: on the evaluation's corpora, chunks of 128 to
+// 256 tokens, each hit a passage (no Widener), with Room keep the most
+// answers in the prompt at every budget, from 120 to 600 tokens of
+// context; segments (window.Extractor) find fewer and keep them as well
+// only in small prompts, and sentence windows trail both.
+// benchmarks/cmd/survive prints the table (answers in the passages and in
+// the prompt, by units and budget); benchmarks/README.md has it.
+//
 // # Ranking
 //
 // Passages are ranked by their strongest evidence: the scores of their

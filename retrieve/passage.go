@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
@@ -61,6 +62,19 @@ type Passage struct {
 	// Hits are the hits inside the passage, best first (ties in document
 	// order), without their vectors.
 	Hits []vectorstore.Hit
+	// HitSpans are where the hits are in Text, as byte spans, best first
+	// like Hits: the records the passage was widened from that were
+	// search hits. A hit is placed by its offsets where they agree with
+	// Text, by its text otherwise; one whose text is not in Text (a
+	// Widener that rewrites the text) has no span. [Items] gives them to
+	// the budget as the items' protected spans, so that a cut keeps them.
+	HitSpans []segment.Span
+	// Focus are the sentences of the hits that share the most of the
+	// question's words, best first, at most a few: where in its hits a
+	// passage most likely answers (a hit is a whole chunk, its answer one
+	// sentence of it). [Items] protects them before the hits. Empty when
+	// no sentence shares a word with the question but the commonest.
+	Focus []segment.Span
 }
 
 // compare orders passages best first by the rule of [Passage].
@@ -113,10 +127,31 @@ func (r *Retriever) passage(w window.Window) Passage {
 		p.Section = document.SplitSection(md[document.SectionKey])
 		p.Score = hits[0].Score
 	}
+	p.HitSpans = hitSpans(p.Text, p.Start, p.End, hits)
 	if p.Tokens == 0 && r.cfg.Tokenizer != nil {
 		p.Tokens = r.cfg.Tokenizer.Count(p.Text)
 	}
 	return p
+}
+
+// hitSpans returns the spans of hits in text, which starts at byte start
+// of its document and ends at end (both 0 when unknown), in the order of
+// hits.
+func hitSpans(text string, start, end int, hits []vectorstore.Hit) []segment.Span {
+	var spans []segment.Span
+	for _, h := range hits {
+		if h.Text == "" {
+			continue
+		}
+		i := h.Start - start
+		if end <= start || h.End-h.Start != len(h.Text) || i < 0 || i+len(h.Text) > len(text) || text[i:i+len(h.Text)] != h.Text {
+			if i = strings.Index(text, h.Text); i < 0 {
+				continue
+			}
+		}
+		spans = append(spans, segment.Span{Start: i, End: i + len(h.Text)})
+	}
+	return spans
 }
 
 // sortHits orders hits best first, ties in document order, keeping

@@ -310,7 +310,11 @@ func (r *Retriever) retrieve(ctx context.Context, question string, vector []floa
 	if r.cfg.MinScore != 0 {
 		ps = slices.DeleteFunc(ps, func(p Passage) bool { return float64(p.Score) < r.cfg.MinScore })
 	}
-	return r.pick(ctx, ps, r.cfg.Passages)
+	if ps, err = r.pick(ctx, ps, r.cfg.Passages); err != nil {
+		return nil, err
+	}
+	setFocus(question, ps)
+	return ps, nil
 }
 
 // checkPicking checks the settings of what happens after widening:

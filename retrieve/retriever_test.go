@@ -14,6 +14,7 @@ import (
 
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/retrieve"
+	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
@@ -434,8 +435,9 @@ func TestItems(t *testing.T) {
 	items, err := retrieve.Items(ps, retrieve.ItemConfig{Label: retrieve.Citation, Role: "user"})
 	require.NoError(t, err)
 	require.Equal(t, []budget.Item{
-		{Text: "[Travel policy, Hotels > Asia]\nHotels in Asia.", ID: "travel.md#3-5", Rank: 2, Role: "user"},
-		{Text: "[notes.txt]\nA note.", ID: "notes.txt#2", Rank: 1, Role: "user"},
+		{Text: "[Travel policy, Hotels > Asia]\nHotels in Asia.", ID: "travel.md#3-5", Rank: 2, Role: "user",
+			Keep: []segment.Span{{Start: 0, End: len("[Travel policy, Hotels > Asia]")}}}, // the label: no hits
+		{Text: "[notes.txt]\nA note.", ID: "notes.txt#2", Rank: 1, Role: "user", Keep: []segment.Span{{Start: 0, End: len("[notes.txt]")}}},
 	}, items)
 	items, err = retrieve.Items(ps, retrieve.ItemConfig{Label: func(retrieve.Passage) string { return "" }})
 	require.NoError(t, err)

@@ -25,6 +25,9 @@ const instructions = "Answer the question from the context below only. " +
 	"Cite the source of each fact in square brackets. " +
 	"If the context does not hold the answer, say that you do not know."
 
+// contextHeading is the heading of the prompt's context section.
+const contextHeading = "Context:"
+
 // promptStart and promptEnd frame the prompt that -prompt prints.
 const (
 	promptStart = "----- prompt -----"
@@ -138,7 +141,11 @@ func (a *asker) ask(ctx context.Context, n int, question string) error {
 	}
 	fmt.Fprintf(a.stdout, "\nQ%d. %s\n", n, question)
 	printPassages(a.stdout, passages)
-	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation})
+	// The passages share the context's budget (less its heading), each cut
+	// around its hits, so that one long segment cannot crowd out the next
+	// document's best hit.
+	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: retrieve.Citation,
+		Room: max(0, a.o.budget-a.m.tokenizer.Count(contextHeading+"\n")), Tokenizer: a.m.tokenizer})
 	if err != nil {
 		return err
 	}
@@ -146,7 +153,7 @@ func (a *asker) ask(ctx context.Context, n int, question string) error {
 		budget.Section{Name: "instructions", Priority: 3, Required: true, Role: openai.RoleSystem,
 			Items: []budget.Item{{Text: instructions}}},
 		budget.Section{Name: "context", Priority: 1, MaxTokens: a.o.budget, Strategy: budget.DropLowestRank,
-			Cut: budget.CutEnd, Heading: "Context:", Role: openai.RoleUser, Items: items},
+			Cut: budget.CutEnd, Heading: contextHeading, Role: openai.RoleUser, Items: items},
 		budget.Section{Name: "question", Priority: 2, Required: true, Role: openai.RoleUser,
 			Items: []budget.Item{{Text: "Question: " + question}}},
 	)
