@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/loader/internal/parse"
 )
 
 // FormatsModule is the module whose parsers read the formats that need
@@ -26,33 +27,69 @@ const FormatsModule = "github.com/ragkit/ragkit/formats"
 var elsewhere = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".docx": true, ".xlsx": true, ".pdf": true}
 
 // DefaultParsers returns a new map of the parsers that a load uses when
-// Config.Parsers is nil, for the caller to extend or trim:
+// Config.Parsers is nil, for the caller to extend or trim. Each reads
+// [ContentText] only, so that a binary file is never read as text
+// whatever its name, and each but plain text makes Markdown:
 //
 //   - Markdown (.md, .markdown, .mdown, .mkd, .mdx): the text as it is,
-//     as [document.Markdown];
+//     but YAML ("---") or TOML ("+++") front matter, which gives the
+//     Title (its title field) and Metadata (its other top-level fields)
+//     and is left out of the text;
 //   - plain text (.txt, .text, and names without an extension, such as
-//     README or LICENSE): the text as it is, as [document.Text].
-//
-// Each reads [ContentText] only, so a binary file is never read as text
-// whatever its name.
+//     README or LICENSE): the text as it is, as [document.Text];
+//   - CSV (.csv; comma, or semicolon when the header row says so) and TSV
+//     (.tsv, .tab): the first row is the header; each row a section of
+//     "column: value" lines under a heading that identifies it (the
+//     first column's value when those are all different, else "Row N"),
+//     so that a row means what it says in any chunk and a changed row
+//     changes its own chunk alone; a Mark per row (Row and Line);
+//   - JSON (.json) and JSON Lines (.jsonl, .ndjson): "path: value" lines
+//     ("server.ports[0]: 8080"); a top-level array's elements, and the
+//     lines of JSON Lines, are rows as a CSV file's are; a top-level
+//     object's array and object fields are sections; nesting deeper
+//     than 512 is refused ([ErrTooLarge]).
 func DefaultParsers() map[string]Parser {
 	m := map[string]Parser{}
+	markdown := textParser{"Markdown", func(data string) (document.Document, error) { return parse.Markdown(data), nil }}
 	for _, ext := range []string{".md", ".markdown", ".mdown", ".mkd", ".mdx"} {
-		m[ext] = verbatim{document.Markdown}
+		m[ext] = markdown
 	}
+	plain := textParser{"text", func(data string) (document.Document, error) {
+		return document.Document{Text: data, Format: document.Text}, nil
+	}}
 	for _, ext := range []string{".txt", ".text", ""} {
-		m[ext] = verbatim{document.Text}
+		m[ext] = plain
 	}
+	m[".csv"] = textParser{"CSV", func(data string) (document.Document, error) { return parse.CSV(data, ',') }}
+	tsv := textParser{"TSV", func(data string) (document.Document, error) { return parse.CSV(data, '\t') }}
+	m[".tsv"], m[".tab"] = tsv, tsv
+	m[".json"] = textParser{"JSON", parse.JSON}
+	jsonl := textParser{"JSON Lines", parse.JSONLines}
+	m[".jsonl"], m[".ndjson"] = jsonl, jsonl
 	return m
 }
 
-// verbatim is the parser of a text format whose file is its text.
-type verbatim struct{ format document.Format }
+// textParser is a built-in parser of a text format, named format in
+// errors.
+type textParser struct {
+	format string
+	parse  func(data string) (document.Document, error)
+}
 
-func (verbatim) Reads(c Content) bool { return c == ContentText }
+func (textParser) Reads(c Content) bool { return c == ContentText }
 
-func (v verbatim) Parse(_ context.Context, _ string, data []byte) (document.Document, error) {
-	return document.Document{Text: string(data), Format: v.format}, nil
+func (p textParser) Parse(ctx context.Context, _ string, data []byte) (document.Document, error) {
+	if err := ctx.Err(); err != nil {
+		return document.Document{}, err
+	}
+	d, err := p.parse(string(data))
+	switch {
+	case errors.Is(err, parse.ErrLimit):
+		return document.Document{}, fmt.Errorf("%w: %s: %w", ErrTooLarge, p.format, err)
+	case err != nil:
+		return document.Document{}, fmt.Errorf("%w: %s: %w", ErrFormat, p.format, err)
+	}
+	return d, nil
 }
 
 // extension returns the lower-case extension of a name, with its dot, by
