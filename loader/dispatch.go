@@ -47,7 +47,15 @@ var elsewhere = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".d
 //     ("server.ports[0]: 8080"); a top-level array's elements, and the
 //     lines of JSON Lines, are rows as a CSV file's are; a top-level
 //     object's array and object fields are sections; nesting deeper
-//     than 512 is refused ([ErrTooLarge]).
+//     than 512 is refused ([ErrTooLarge]);
+//   - man pages (.1 to .9, .man, and a section with a suffix such as
+//     .3pm or .1ssl, through the parser of .man): roff source of the man
+//     or mdoc macros; the Title from the NAME section ("ls - list
+//     directory contents"), .SH and .SS as sections, fonts and escapes
+//     taken out, .TP and .IP items as list items, .nf/.fi and .EX/.EE as
+//     code blocks, a Mark per block with its Line; macro definitions and
+//     includes skipped, never run. Gzipped, as Debian installs them
+//     (ls.1.gz), through the gzip path.
 func DefaultParsers() map[string]Parser {
 	m := map[string]Parser{}
 	markdown := textParser{"Markdown", func(data string) (document.Document, error) { return parse.Markdown(data), nil }}
@@ -66,6 +74,10 @@ func DefaultParsers() map[string]Parser {
 	m[".json"] = textParser{"JSON", parse.JSON}
 	jsonl := textParser{"JSON Lines", parse.JSONLines}
 	m[".jsonl"], m[".ndjson"] = jsonl, jsonl
+	man := textParser{"man page", parse.Man}
+	for _, ext := range []string{".1", ".2", ".3", ".4", ".5", ".6", ".7", ".8", ".9", ".man"} {
+		m[ext] = man
+	}
 	return m
 }
 
@@ -104,14 +116,14 @@ func extension(name string) string {
 // reason no parser reads it.
 func (w *walker) dispatch(name string) (string, Parser, error) {
 	ext := extension(name)
-	if p := w.parsers[ext]; p != nil {
+	if p := w.lookup(ext); p != nil {
 		return name, p, nil
 	}
 	shown := displayExt(ext)
 	if ext == ".gz" {
 		inner := strings.TrimSuffix(name, path.Ext(name))
 		ext = extension(inner)
-		if p := w.parsers[ext]; p != nil {
+		if p := w.lookup(ext); p != nil {
 			return inner, p, nil
 		}
 		shown = displayExt(ext) + " (gzipped)"
@@ -120,6 +132,20 @@ func (w *walker) dispatch(name string) (string, Parser, error) {
 		return "", nil, fmt.Errorf("%w: no parser for %s: see %s", ErrUnsupported, shown, FormatsModule)
 	}
 	return "", nil, fmt.Errorf("%w: no parser for %s", ErrUnsupported, shown)
+}
+
+// lookup returns the parser of an extension: Config.Parsers's, or for a
+// man page's section with a suffix (".3pm", ".1ssl") the parser of
+// ".man"; nil if none.
+func (w *walker) lookup(ext string) Parser {
+	if p := w.parsers[ext]; p != nil {
+		return p
+	}
+	if len(ext) > 2 && len(ext) <= 6 && ext[1] >= '1' && ext[1] <= '9' &&
+		strings.Trim(ext[2:], "abcdefghijklmnopqrstuvwxyz") == "" {
+		return w.parsers[".man"]
+	}
+	return nil
 }
 
 // gunzip returns what gzipped data holds, at most limit bytes of it.
