@@ -33,6 +33,8 @@ func TestMarkdownHeadings(t *testing.T) {
 		{"indented code", "# Real\n\n    # code\n\ntext", []string{"# Real"}},
 		{"HTML block", "<div>\n# not a heading\n</div>\n\n# Real", []string{"# Real"}},
 		{"inline markup", "## **Ground** `transport` [rules](http://x.org) and ![map](m.png) snake_case_name \\*", []string{"## Ground transport rules and map snake_case_name *"}},
+		{"code spans keep their code", "## `static char * pwhash(char *s)` and `` a ` b `` and `_x_ [a](b)`", []string{"## static char * pwhash(char *s) and a ` b and _x_ [a](b)"}},
+		{"unmatched backticks", "## ```` a ` b `` c", []string{"## a b c"}},
 		{"empty after markup", "# **\n\n# Kept", []string{"# Kept"}},
 		{"reference link", "## [Rules][r1] for [taxis] [x]( and [y]", []string{"## Rules for [taxis] [x]( and [y]"}},
 		{"unmatched brackets", "## [[a](b) c] [[ d", []string{"## [a c] [[ d"}},

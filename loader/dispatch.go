@@ -55,28 +55,43 @@ var elsewhere = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".d
 //     taken out, .TP and .IP items as list items, .nf/.fi and .EX/.EE as
 //     code blocks, a Mark per block with its Line; macro definitions and
 //     includes skipped, never run. Gzipped, as Debian installs them
-//     (ls.1.gz), through the gzip path.
+//     (ls.1.gz), through the gzip path;
+//   - Go (.go), through go/parser: the package clause and imports under
+//     a heading "package NAME (FILE)", then each type, function, method
+//     and const or var group a section with its doc comment as text and
+//     its code in a fenced block; a Mark per section with its Line;
+//   - source code of Rust (.rs), Python (.py, .pyi), JavaScript and
+//     TypeScript (.js, .mjs, .cjs, .jsx, .ts, .tsx, .mts), C and C++ (.c,
+//     .h, .cc, .cpp, .cxx, .hpp, .hh, .hxx), Java (.java) and shell (.sh,
+//     .bash, .zsh): each top-level block (a function, type, class, impl
+//     block, with the comments and attributes before it) a section under
+//     its first line, its code in a fenced block; runs of other
+//     statements (imports) one section; a Mark per section with its Line.
 func DefaultParsers() map[string]Parser {
 	m := map[string]Parser{}
-	markdown := textParser{"Markdown", func(data string) (document.Document, error) { return parse.Markdown(data), nil }}
+	markdown := textParser{"Markdown", func(_, data string) (document.Document, error) { return parse.Markdown(data), nil }}
 	for _, ext := range []string{".md", ".markdown", ".mdown", ".mkd", ".mdx"} {
 		m[ext] = markdown
 	}
-	plain := textParser{"text", func(data string) (document.Document, error) {
+	plain := textParser{"text", func(_, data string) (document.Document, error) {
 		return document.Document{Text: data, Format: document.Text}, nil
 	}}
 	for _, ext := range []string{".txt", ".text", ""} {
 		m[ext] = plain
 	}
-	m[".csv"] = textParser{"CSV", func(data string) (document.Document, error) { return parse.CSV(data, ',') }}
-	tsv := textParser{"TSV", func(data string) (document.Document, error) { return parse.CSV(data, '\t') }}
+	m[".csv"] = textParser{"CSV", func(_, data string) (document.Document, error) { return parse.CSV(data, ',') }}
+	tsv := textParser{"TSV", func(_, data string) (document.Document, error) { return parse.CSV(data, '\t') }}
 	m[".tsv"], m[".tab"] = tsv, tsv
-	m[".json"] = textParser{"JSON", parse.JSON}
-	jsonl := textParser{"JSON Lines", parse.JSONLines}
+	m[".json"] = textParser{"JSON", func(_, data string) (document.Document, error) { return parse.JSON(data) }}
+	jsonl := textParser{"JSON Lines", func(_, data string) (document.Document, error) { return parse.JSONLines(data) }}
 	m[".jsonl"], m[".ndjson"] = jsonl, jsonl
-	man := textParser{"man page", parse.Man}
+	man := textParser{"man page", func(_, data string) (document.Document, error) { return parse.Man(data) }}
 	for _, ext := range []string{".1", ".2", ".3", ".4", ".5", ".6", ".7", ".8", ".9", ".man"} {
 		m[ext] = man
+	}
+	m[".go"] = textParser{"Go", parse.Go}
+	for ext, lang := range parse.Langs {
+		m[ext] = textParser{lang, func(name, data string) (document.Document, error) { return parse.Code(name, data, lang) }}
 	}
 	return m
 }
@@ -85,16 +100,16 @@ func DefaultParsers() map[string]Parser {
 // errors.
 type textParser struct {
 	format string
-	parse  func(data string) (document.Document, error)
+	parse  func(name, data string) (document.Document, error)
 }
 
 func (textParser) Reads(c Content) bool { return c == ContentText }
 
-func (p textParser) Parse(ctx context.Context, _ string, data []byte) (document.Document, error) {
+func (p textParser) Parse(ctx context.Context, name string, data []byte) (document.Document, error) {
 	if err := ctx.Err(); err != nil {
 		return document.Document{}, err
 	}
-	d, err := p.parse(string(data))
+	d, err := p.parse(name, string(data))
 	switch {
 	case errors.Is(err, parse.ErrLimit):
 		return document.Document{}, fmt.Errorf("%w: %s: %w", ErrTooLarge, p.format, err)

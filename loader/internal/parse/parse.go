@@ -55,6 +55,19 @@ func (w *writer) heading(level int, title string) {
 	w.sb.WriteByte('\n')
 }
 
+// codeHeading writes a heading whose title is code, as a code span, so
+// that its *, _ and brackets are not read as markup.
+func (w *writer) codeHeading(level int, code string) {
+	code = oneLine(code)
+	switch {
+	case !strings.Contains(code, "`"):
+		code = "`" + code + "`"
+	case !strings.Contains(code, "``"):
+		code = "`` " + code + " ``"
+	}
+	w.heading(level, code)
+}
+
 // fence writes code as a fenced block, with a fence longer than any run
 // of backticks in it.
 func (w *writer) fence(lang, code string) {
