@@ -56,6 +56,15 @@ var elsewhere = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".d
 //     code blocks, a Mark per block with its Line; macro definitions and
 //     includes skipped, never run. Gzipped, as Debian installs them
 //     (ls.1.gz), through the gzip path;
+//   - reStructuredText (.rst, .rest): section titles as headings, their
+//     levels by the order of their adornments' first appearance; literal
+//     blocks ("::") and code directives as fenced code; comments,
+//     targets and substitutions dropped; a Mark per heading with its
+//     Line;
+//   - AsciiDoc (.adoc, .asciidoc): "= Title" to "====== Section" as
+//     headings; header attributes (":author: Ann") as Metadata; listing
+//     and literal blocks as fenced code in their [source] language;
+//     comments dropped; a Mark per heading with its Line;
 //   - Go (.go), through go/parser: the package clause and imports under
 //     a heading "package NAME (FILE)", then each type, function, method
 //     and const or var group a section with its doc comment as text and
@@ -89,6 +98,10 @@ func DefaultParsers() map[string]Parser {
 	for _, ext := range []string{".1", ".2", ".3", ".4", ".5", ".6", ".7", ".8", ".9", ".man"} {
 		m[ext] = man
 	}
+	rst := textParser{"reStructuredText", func(_, data string) (document.Document, error) { return parse.RST(data) }}
+	m[".rst"], m[".rest"] = rst, rst
+	adoc := textParser{"AsciiDoc", func(_, data string) (document.Document, error) { return parse.AsciiDoc(data) }}
+	m[".adoc"], m[".asciidoc"] = adoc, adoc
 	m[".go"] = textParser{"Go", parse.Go}
 	for ext, lang := range parse.Langs {
 		m[ext] = textParser{lang, func(name, data string) (document.Document, error) { return parse.Code(name, data, lang) }}

@@ -46,6 +46,15 @@ func (w *writer) block() {
 	}
 }
 
+// blankLine ends a paragraph: a blank line, unless the text is empty or
+// ends with one.
+func (w *writer) blankLine() {
+	s := w.sb.String()
+	if strings.HasSuffix(s, "\n") && !strings.HasSuffix(s, "\n\n") {
+		w.sb.WriteByte('\n')
+	}
+}
+
 // heading writes a Markdown heading of level (1 to 6) as a block.
 func (w *writer) heading(level int, title string) {
 	w.block()
@@ -71,6 +80,9 @@ func (w *writer) codeHeading(level int, code string) {
 // fence writes code as a fenced block, with a fence longer than any run
 // of backticks in it.
 func (w *writer) fence(lang, code string) {
+	if strings.TrimSpace(code) == "" {
+		return
+	}
 	w.block()
 	f := "```"
 	for strings.Contains(code, f) {
@@ -84,8 +96,17 @@ func (w *writer) fence(lang, code string) {
 	w.sb.WriteString(f + "\n")
 }
 
+// doc returns the document written, its text ending in one newline.
 func (w *writer) doc(title string, f document.Format) document.Document {
-	return document.Document{Title: title, Text: w.sb.String(), Format: f, Marks: w.marks}
+	text := w.sb.String()
+	if t := strings.TrimRight(text, "\n"); len(t) < len(text) {
+		text = t + "\n"
+	}
+	marks := w.marks
+	for len(marks) > 0 && marks[len(marks)-1].Offset >= len(text) {
+		marks = marks[:len(marks)-1]
+	}
+	return document.Document{Title: title, Text: text, Format: f, Marks: marks}
 }
 
 // oneLine returns s with its runs of white space, line breaks included,
