@@ -28,7 +28,7 @@ var (
 )
 
 // rstInline rewrites reStructuredText's inline markup as Markdown's:
-// ``code`` as `code`, roles and references as their text.
+// “code“ as `code`, roles and references as their text.
 func rstInline(l string) string {
 	if strings.IndexByte(l, '_') >= 0 {
 		l = rstWordRef.ReplaceAllString(l, "$1$2$3")
