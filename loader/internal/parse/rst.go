@@ -28,7 +28,8 @@ var (
 )
 
 // rstInline rewrites reStructuredText's inline markup as Markdown's:
-// “code“ as `code`, roles and references as their text.
+// inline literals (code between double backticks) as code spans, roles
+// and references as their text.
 func rstInline(l string) string {
 	if strings.IndexByte(l, '_') >= 0 {
 		l = rstWordRef.ReplaceAllString(l, "$1$2$3")
