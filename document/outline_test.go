@@ -1,6 +1,7 @@
 package document_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -74,6 +75,12 @@ func TestTextHeadings(t *testing.T) {
 		{"not too long", strings.Repeat("Word ", 13) + "\n\nText.", []string{}},
 		{"not inside a paragraph", "Text.\nHeading Like\n\nText.", []string{}},
 		{"CRLF", "SCOPE\r\n\r\nText.\r\n", []string{"# SCOPE"}},
+		{"not configuration", "LABEL=t-home2 /home ext4 defaults\n\nText.", []string{}},
+		{"not code", "Set ${HOME} first\n\nText.\n\nSee https://example.org\n\nText.", []string{}},
+		{"not a path", "Mount /dev/sda1 now\n\nText.", []string{}},
+		{"not columns", "LS(1)\t\t\t User Commands\t\t\t LS(1)\n\nText.\n\nName   Size   Owner\n\nText.", []string{}},
+		{"capitals over an indented body", "NAME\n       ls - list directory contents\n\nSYNOPSIS\n       ls [OPTION]...\n", []string{"# NAME", "# SYNOPSIS"}},
+		{"not a short line deep in the body", "NAME\n\n\t   The encoded handle includes\n\nText.", []string{"# NAME"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,6 +89,27 @@ func TestTextHeadings(t *testing.T) {
 			for _, h := range got {
 				require.Equal(t, h.Title, strings.Join(strings.Fields(tt.text[h.Start:h.End]), " "))
 			}
+		})
+	}
+}
+
+// Real text from /usr/share/man and /usr/share/doc (testdata/text/README.md
+// says where from): a man page rendered as text has its sections, and
+// neither its header line, its examples nor its indented body lines are
+// headings; a configuration file has none.
+func TestTextHeadingsRealText(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		want []string
+	}{
+		{"ls.1.txt", []string{"# NAME", "# SYNOPSIS", "# DESCRIPTION"}},
+		{"mount.8.txt", []string{"# NAME", "# SYNOPSIS"}},
+		{"fstab", []string{}},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			text, err := os.ReadFile("testdata/text/" + tt.file)
+			require.NoError(t, err)
+			require.Equal(t, tt.want, titles(document.Headings(string(text), document.Text)))
 		})
 	}
 }

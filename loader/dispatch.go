@@ -35,8 +35,11 @@ var elsewhere = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".d
 //     but YAML ("---") or TOML ("+++") front matter, which gives the
 //     Title (its title field) and Metadata (its other top-level fields)
 //     and is left out of the text;
-//   - plain text (.txt, .text, and names without an extension, such as
-//     README or LICENSE): the text as it is, as [document.Text];
+//   - plain text (.txt, .text, names without an extension, and README,
+//     LICENSE, COPYING, CHANGELOG, NEWS, INSTALL, AUTHORS and TODO with
+//     any extension: README.Debian, NEWS.old): the text as it is, as
+//     [document.Text]; the Title from the NAME line of a man page
+//     rendered as text ("ls - list directory contents");
 //   - CSV (.csv; comma, or semicolon when the header row says so) and TSV
 //     (.tsv, .tab): the first row is the header; each row a section of
 //     "column: value" lines under a heading that identifies it (the
@@ -82,9 +85,7 @@ func DefaultParsers() map[string]Parser {
 	for _, ext := range []string{".md", ".markdown", ".mdown", ".mkd", ".mdx"} {
 		m[ext] = markdown
 	}
-	plain := textParser{"text", func(_, data string) (document.Document, error) {
-		return document.Document{Text: data, Format: document.Text}, nil
-	}}
+	plain := textParser{"text", func(_, data string) (document.Document, error) { return parse.Text(data), nil }}
 	for _, ext := range []string{".txt", ".text", ""} {
 		m[ext] = plain
 	}
@@ -144,14 +145,14 @@ func extension(name string) string {
 // reason no parser reads it.
 func (w *walker) dispatch(name string) (string, Parser, error) {
 	ext := extension(name)
-	if p := w.lookup(ext); p != nil {
+	if p := w.lookupName(name); p != nil && (ext != ".gz" || w.parsers[".gz"] != nil) {
 		return name, p, nil
 	}
 	shown := displayExt(ext)
 	if ext == ".gz" {
 		inner := strings.TrimSuffix(name, path.Ext(name))
 		ext = extension(inner)
-		if p := w.lookup(ext); p != nil {
+		if p := w.lookupName(inner); p != nil {
 			return inner, p, nil
 		}
 		shown = displayExt(ext) + " (gzipped)"
@@ -172,6 +173,27 @@ func (w *walker) lookup(ext string) Parser {
 	if len(ext) > 2 && len(ext) <= 6 && ext[1] >= '1' && ext[1] <= '9' &&
 		strings.Trim(ext[2:], "abcdefghijklmnopqrstuvwxyz") == "" {
 		return w.parsers[".man"]
+	}
+	return nil
+}
+
+// textNames are the names of the text files that come with software,
+// read as plain text whatever their extension ("README.Debian").
+var textNames = map[string]bool{
+	"readme": true, "license": true, "licence": true, "copying": true, "changelog": true,
+	"changes": true, "news": true, "install": true, "authors": true, "todo": true, "thanks": true,
+}
+
+// lookupName returns the parser of a file by its name: its extension's,
+// or for a file such as README.Debian the parser of names without an
+// extension.
+func (w *walker) lookupName(name string) Parser {
+	if p := w.lookup(extension(name)); p != nil {
+		return p
+	}
+	stem, _, _ := strings.Cut(strings.ToLower(path.Base(name)), ".")
+	if textNames[stem] {
+		return w.parsers[""]
 	}
 	return nil
 }

@@ -100,3 +100,19 @@ func TestManRoff(t *testing.T) {
 	_, err := loadOne(t, "link.1", ".so man1/other.1\n")
 	assert.ErrorIs(t, err, loader.ErrEmpty, "a page that only includes another has no text")
 }
+
+// A man page rendered as text is titled by its NAME line, not by its
+// first section; README.Debian and the like are text.
+func TestRenderedManPage(t *testing.T) {
+	text, err := os.ReadFile("../document/testdata/text/ls.1.txt")
+	require.NoError(t, err)
+	d, err := loadOne(t, "ls.txt", string(text))
+	require.NoError(t, err)
+	assert.Equal(t, "ls - list directory contents", d.Title)
+	assert.Equal(t, []string{"# NAME", "# SYNOPSIS", "# DESCRIPTION"}, sectionTitles(d))
+
+	d, err = loadOne(t, "README.Debian.gz", string(gz(t, "NOTES\n\nSome notes.\n")))
+	require.NoError(t, err)
+	assert.Equal(t, "NOTES", d.Title)
+	assert.Equal(t, document.Text, d.Format)
+}
