@@ -28,6 +28,7 @@ var ignored = map[string]bool{
 	"ig": true, "de": true, "am": true, "als": true, "char": true, "fchar": true,
 	"if": true, "ie": true, "el": true, "while": true, "break": true, "continue": true,
 	"TS": false, "TE": false, "El": false, "Ed": false, "Bk": true, "Ek": true, "Sm": true,
+	"IX": true, "iX": true, "PD0": true, "ti0": true, "HP0": true, "UN": true, "LINKSTYLE": true, "MTO": true, "URL": false,
 }
 
 // A manReader turns a man page's roff source into Markdown.
@@ -142,9 +143,9 @@ func Man(data string) (document.Document, error) {
 			r.inName = level == 2 && strings.EqualFold(strings.TrimSpace(text), "NAME")
 			r.w.mark(document.Mark{Line: i + 1})
 			r.w.heading(level, text)
-		case "PP", "LP", "P", "Pp", "Lp", "sp", "HP", "RS", "RE", "TE", "El", "Bl":
+		case "PP", "LP", "P", "Pp", "Lp", "sp", "Sp", "HP", "RS", "RE", "TE", "El", "Bl", "Rs", "Re":
 			r.flush()
-			r.item = r.item && (name == "sp" || name == "RS" || name == "RE")
+			r.item = r.item && (name == "sp" || name == "Sp" || name == "RS" || name == "RE")
 			if name == "TE" {
 				r.table = false
 			}
@@ -167,7 +168,7 @@ func Man(data string) (document.Document, error) {
 			if tag != "" && tag != "•" && tag != "*" && tag != "-" && tag != "o" && tag != "·" {
 				r.text(tag, i+1)
 			}
-		case "nf", "EX", "Bd", "Dl", "D1":
+		case "nf", "EX", "Bd", "Dl", "D1", "Vb":
 			r.flush()
 			if r.code == nil {
 				r.code, r.codeAt = []string{}, i+2
@@ -176,7 +177,7 @@ func Man(data string) (document.Document, error) {
 				r.code = append(r.code, mdoc(a, r.mdName))
 				r.endCode()
 			}
-		case "fi", "EE", "Ed":
+		case "fi", "EE", "Ed", "Ve":
 			r.endCode()
 		case "br":
 			if r.code == nil && len(r.para) > 0 && !r.tag {
@@ -225,8 +226,13 @@ func Man(data string) (document.Document, error) {
 				r.text(strings.Join(a, sep), i+1)
 				continue
 			}
-			if t := mdoc(append([]string{name}, a...), r.mdName); t != "" && len(name) == 2 && name[0] >= 'A' && name[0] <= 'Z' {
-				r.text(t, i+1)
+			switch {
+			case strings.HasPrefix(name, "%"): // a reference's field
+				r.text(strings.Join(a, " "), i+1)
+			case mdocCallable[name] != "" || len(name) == 2 && name[0] >= 'A' && name[0] <= 'Z':
+				if t := mdoc(append([]string{name}, a...), r.mdName); t != "" {
+					r.text(t, i+1)
+				}
 			}
 		}
 	}
@@ -378,6 +384,8 @@ var mdocCallable = map[string]string{
 	"Ms": "", "Tn": "", "Sx": "", "Nm": "", "Op": "", "Dq": "", "Sq": "", "Qq": "",
 	"Pq": "", "Ql": "", "Xr": "", "Ns": "", "No": "", "Oo": "", "Oc": "", "Aq": "",
 	"Bq": "", "Brq": "", "Lk": "", "Mt": "", "Ux": "UNIX", "Bx": "BSD", "At": "AT&T UNIX",
+	"Xo": "", "Xc": "", "Pf": "", "Ox": "OpenBSD", "Nx": "NetBSD", "Fx": "FreeBSD", "Dx": "DragonFly",
+	"Bsx": "BSD/OS", "Ta": "", "Cd": "", "Ot": "", "Vt": "", "In": "", "Fo": "", "Fc": "", "Ap": "'",
 }
 
 // mdoc renders an mdoc macro line's words: callable macros replaced by
@@ -446,7 +454,16 @@ func mdoc(words []string, name string) string {
 				add(words[i+1] + "(" + words[i+2] + ")")
 				i += 2
 			}
-		case "Ns":
+		case "Ns", "Pf":
+			nospace = w == "Ns"
+			if w == "Pf" && i+1 < len(words) {
+				i++
+				add(words[i])
+				nospace = true
+			}
+		case "Ap":
+			nospace = true
+			add("'")
 			nospace = true
 		default:
 			if pre != "" {
