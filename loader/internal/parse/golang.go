@@ -15,7 +15,8 @@ import (
 // Title, with the package's doc comment; then each top-level
 // declaration (type, function, method, const and var groups) a section
 // of its own, its doc comment as text and its code, the comment left
-// out, in a fenced block. A mark per section gives its Line. A file that
+// out, in a fenced block; comments that are no declaration's doc stay in
+// the code blocks, with the code after them. A mark per section gives its Line. A file that
 // does not parse is read as [Code] is.
 func Go(name, data string) (document.Document, error) {
 	fset := token.NewFileSet()
@@ -34,6 +35,12 @@ func Go(name, data string) (document.Document, error) {
 		w.block()
 		w.sb.WriteString(f.Doc.Text())
 	}
+	// The comments before the package clause that are not its doc (a
+	// copyright notice, build constraints) are the first block's.
+	head := data[:off(f.Package)]
+	if f.Doc != nil {
+		head = data[:off(f.Doc.Pos())]
+	}
 	start := off(f.Package)
 	end := off(f.Name.End())
 	rest := f.Decls
@@ -45,7 +52,8 @@ func Go(name, data string) (document.Document, error) {
 		}
 		break
 	}
-	w.fence("go", data[start:end]+"\n")
+	w.fence("go", strings.TrimLeft(head, "\n")+data[start:end]+"\n")
+	prev := end
 	for _, d := range rest {
 		var doc *ast.CommentGroup
 		var heading string
@@ -68,7 +76,17 @@ func Go(name, data string) (document.Document, error) {
 			w.block()
 			w.sb.WriteString(doc.Text())
 		}
-		w.fence("go", data[off(d.Pos()):off(d.End())]+"\n")
+		// Comments between declarations that are no one's doc go with the
+		// code after them.
+		loose := strings.TrimSpace(data[prev:off(first)])
+		if loose != "" {
+			loose += "\n\n"
+		}
+		w.fence("go", loose+data[off(d.Pos()):off(d.End())]+"\n")
+		prev = off(d.End())
+	}
+	if tail := strings.TrimSpace(data[prev:]); tail != "" {
+		w.fence("go", tail+"\n")
 	}
 	return w.doc(title, document.Markdown), nil
 }
