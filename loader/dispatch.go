@@ -256,6 +256,7 @@ func (w *walker) parse(ctx context.Context, name string, data []byte) (document.
 		return document.Document{}, rep, fmt.Errorf("%w: the parser for %s returned %v", ErrFormat, displayExt(extension(inner)), d.Format)
 	}
 	d.Text, d.Marks = cleanText(d.Text, sortMarks(d.Marks, len(d.Text)), &rep)
+	d.Title = strings.Join(strings.Fields(cleanField(d.Title)), " ")
 	if strings.TrimSpace(d.Text) == "" {
 		return document.Document{}, rep, ErrEmpty
 	}
@@ -267,6 +268,17 @@ func (w *walker) parse(ctx context.Context, name string, data []byte) (document.
 		d.Title = strings.TrimSuffix(base, path.Ext(base))
 	}
 	return d, rep, nil
+}
+
+// cleanField returns a parser's title or metadata value as valid UTF-8
+// without control characters, as the text is cleaned but not counted.
+func cleanField(s string) string {
+	if utf8.ValidString(s) && !hasControl(s) {
+		return s
+	}
+	var rep Repair
+	s, _ = cleanText(s, nil, &rep)
+	return s
 }
 
 // displayExt names an extension in a reason.

@@ -146,3 +146,31 @@ func TestMillionRowCSV(t *testing.T) {
 	assert.Equal(t, document.Location{Row: 999_999, LastRow: 1_000_000, Line: 1_000_000, LastLine: 1_000_001},
 		d.Locate(d.Marks[999_998].Offset, len(d.Text)))
 }
+
+// Text in an encoding that is not UTF-8 is read with U+FFFD for its bad
+// bytes and reported as repaired, or refused; UTF-16, with its byte-order
+// mark or its NUL bytes, is binary to every text parser.
+func TestWrongEncodings(t *testing.T) {
+	latin1 := "name,city\nJos\xe9,M\xfcnchen\n"
+	tree := fstest.MapFS{
+		"latin1.csv": {Data: []byte(latin1)},
+		"utf16.csv":  {Data: []byte("\xff\xfen\x00,\x00c\x00\n\x00")},
+		"utf16.json": {Data: []byte("{\x00\"\x00a\x00\"\x00:\x001\x00}\x00")},
+		"latin1.1":   {Data: []byte(".SH NAME\ncaf\xe9 \\- a page\n")},
+	}
+	r, err := loader.FS(context.Background(), tree, loader.Config{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"latin1.1", "latin1.csv"}, ids(r.Documents))
+	assert.Contains(t, byID(t, r, "latin1.csv").Text, "name: Jos\uFFFD\ncity: M\uFFFDnchen\n")
+	assert.Equal(t, "caf\uFFFD - a page", byID(t, r, "latin1.1").Title)
+	assert.Equal(t, []loader.Repair{{Path: "latin1.1", InvalidBytes: 2}, {Path: "latin1.csv", InvalidBytes: 3}}, r.Repaired)
+	checkReasons(t, r, map[string]reason{
+		"utf16.csv":  {loader.ErrUnsupported, "binary"},
+		"utf16.json": {loader.ErrUnsupported, "binary"},
+	})
+
+	r, err = loader.FS(context.Background(), tree, loader.Config{InvalidUTF8: loader.Refuse})
+	require.NoError(t, err)
+	assert.Empty(t, r.Documents)
+	checkReasons(t, r, map[string]reason{"latin1.csv": {loader.ErrInvalidUTF8, "an invalid byte 0xe9 at offset 13"}})
+}

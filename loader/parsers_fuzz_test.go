@@ -35,6 +35,9 @@ func fuzzParser(t *testing.T, name string, data []byte) {
 	require.True(t, utf8.ValidString(d.Text))
 	require.True(t, utf8.ValidString(d.Title))
 	require.NotContains(t, d.Title, "\n")
+	for k, v := range d.Metadata {
+		require.True(t, utf8.ValidString(k) && utf8.ValidString(v), "metadata %q: %q", k, v)
+	}
 	for i, m := range d.Marks {
 		require.GreaterOrEqual(t, m.Offset, 0)
 		require.LessOrEqual(t, m.Offset, len(d.Text))
