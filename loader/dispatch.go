@@ -51,7 +51,7 @@ var elsewhere = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".d
 //     lines of JSON Lines, are rows as a CSV file's are; a top-level
 //     object's array and object fields are sections; nesting deeper
 //     than 512 is refused ([ErrTooLarge]);
-//   - man pages (.1 to .9, .man, and a section with a suffix such as
+//   - man pages (.1 to .9, .man, .roff, and a section with a suffix such as
 //     .3pm or .1ssl, through the parser of .man): roff source of the man
 //     or mdoc macros; the Title from the NAME section ("ls - list
 //     directory contents"), .SH and .SS as sections, fonts and escapes
@@ -96,7 +96,7 @@ func DefaultParsers() map[string]Parser {
 	jsonl := textParser{"JSON Lines", func(_, data string) (document.Document, error) { return parse.JSONLines(data) }}
 	m[".jsonl"], m[".ndjson"] = jsonl, jsonl
 	man := textParser{"man page", func(_, data string) (document.Document, error) { return parse.Man(data) }}
-	for _, ext := range []string{".1", ".2", ".3", ".4", ".5", ".6", ".7", ".8", ".9", ".man"} {
+	for _, ext := range []string{".1", ".2", ".3", ".4", ".5", ".6", ".7", ".8", ".9", ".man", ".roff"} {
 		m[ext] = man
 	}
 	rst := textParser{"reStructuredText", func(_, data string) (document.Document, error) { return parse.RST(data) }}

@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -51,7 +52,45 @@ func main() {
 		os.Exit(1)
 	}
 	goSource()
+	survey("/usr/share/doc")
+	survey(filepath.Join(runtime.GOROOT(), "doc"))
 	speeds()
+}
+
+// survey loads a folder with the default configuration and prints what
+// it read and what not, by reason.
+func survey(dir string) {
+	start := time.Now()
+	r, err := loader.Dir(context.Background(), dir, loader.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	elapsed := time.Since(start)
+	reasons := map[string]int{}
+	for _, s := range r.Skipped {
+		for _, e := range []error{loader.ErrUnsupported, loader.ErrLeftOut, loader.ErrTooLarge, loader.ErrEmpty, loader.ErrFormat, loader.ErrNoText, loader.ErrUnreadable, loader.ErrInvalidUTF8} {
+			if errors.Is(s.Reason, e) {
+				reasons[e.Error()]++
+				break
+			}
+		}
+	}
+	formats := map[string]int{}
+	for _, d := range r.Documents {
+		formats[d.Format.String()]++
+	}
+	fmt.Printf("## Survey of %s with loader.Config{} (%.1f s)\n\n", dir, elapsed.Seconds())
+	fmt.Printf("- documents read: %d (%v)\n", len(r.Documents), formats)
+	fmt.Printf("- repaired: %d\n", len(r.Repaired))
+	fmt.Printf("- skipped: %d, by reason: %v\n", len(r.Skipped), reasons)
+	fmt.Printf("- files not read: %v\n", r.NotRead)
+	for _, d := range r.Documents {
+		if strings.HasSuffix(d.ID, ".md") && !strings.Contains(d.ID, "/") {
+			fmt.Printf("- %s: title %q\n", d.ID, d.Title)
+		}
+	}
+	fmt.Println()
 }
 
 // load parses one file through the loader's default parsers.
