@@ -49,8 +49,9 @@ var elsewhere = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".d
 //   - JSON (.json) and JSON Lines (.jsonl, .ndjson): "path: value" lines
 //     ("server.ports[0]: 8080"); a top-level array's elements, and the
 //     lines of JSON Lines, are rows as a CSV file's are; a top-level
-//     object's array and object fields are sections; nesting deeper
-//     than 512 is refused ([ErrTooLarge]);
+//     object's array and object fields are sections, the objects of an
+//     array field rows within its section; nesting deeper than 512 is
+//     refused ([ErrTooLarge]);
 //   - man pages (.1 to .9, .man, .roff, and a section with a suffix such as
 //     .3pm or .1ssl, through the parser of .man): roff source of the man
 //     or mdoc macros; the Title from the NAME section ("ls - list

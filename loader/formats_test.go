@@ -88,6 +88,13 @@ func TestDefaultParsers(t *testing.T) {
 			marks: []document.Mark{{Offset: 0, Row: 1, Line: 2}, {Offset: 38, Row: 2, Line: 3}},
 		},
 		{
+			name: "JSON object with arrays", file: "inventory.json",
+			data:  "{\"title\": \"Inventory\",\n \"items\": [\n  {\"id\": \"a\", \"qty\": 1},\n  {\"id\": \"b\"}\n ],\n \"tags\": [\"x\", [1]]}\n",
+			text:  "title: Inventory\n\n## items\n\n### id: a\n\nid: a\nqty: 1\n\n### id: b\n\nid: b\n\n## tags\n\ntags[0]: x\ntags[1][0]: 1\n",
+			title: "Inventory", format: document.Markdown,
+			marks: []document.Mark{{Offset: 0, Line: 1}, {Offset: 18, Line: 2}, {Offset: 28, Row: 1, Line: 3}, {Offset: 53, Row: 2, Line: 4}, {Offset: 71, Line: 6}},
+		},
+		{
 			name: "JSON Lines", file: "events.jsonl",
 			data:  "{\"event\": \"start\", \"at\": 1}\n\n{\"event\": \"stop\", \"at\": null}\n",
 			text:  "## Row 1\n\nevent: start\nat: 1\n\n## Row 2\n\nevent: stop\nat: null\n",

@@ -32,7 +32,8 @@ type jsonRow struct {
 // else "Row N"), with a mark giving its Row and Line. A top-level
 // object's scalar fields come first; each field whose value is an array
 // or an object is a section under the field's name, with a mark of its
-// Line. The Title is the top-level object's "title" or "name" string.
+// Line; the objects of an array field are rows of its section, under
+// headings of their identity or "field[i]". The Title is the top-level object's "title" or "name" string.
 // Nesting deeper than [MaxDepth] is an error wrapping [ErrLimit].
 func JSON(data string) (document.Document, error) {
 	starts := lineStarts(data)
@@ -68,7 +69,18 @@ func JSON(data string) (document.Document, error) {
 				return document.Document{}, syntaxError(err)
 			}
 			key, _ := k.(string)
-			line := lineOf(starts, nextValue(data, int(dec.InputOffset())))
+			at := nextValue(data, int(dec.InputOffset()))
+			line := lineOf(starts, at)
+			if at < len(data) && data[at] == '[' {
+				// An array field: its objects are rows of a section.
+				body.block()
+				body.mark(document.Mark{Line: line})
+				body.heading(2, key)
+				if err := arrayRows(&body, dec, data, starts, key); err != nil {
+					return document.Document{}, err
+				}
+				continue
+			}
 			row, err := readValue(dec, key, 1)
 			if err != nil {
 				return document.Document{}, err
@@ -144,18 +156,74 @@ func JSONLines(data string) (document.Document, error) {
 	return w.doc("", document.Markdown), nil
 }
 
-// writeRows writes rows as sections, each under a heading of its
-// identity if the rows' identities are all different, else "Row N".
-func writeRows(w *writer, rows []jsonRow) {
+// arrayRows reads the array of a top-level object's field key into its
+// section: the scalars and arrays among its elements as "key[i]: value"
+// lines, then its objects as rows, each under a heading of level 3 (its
+// identity, else "key[i]"), with a mark of its Row (its index, 1-based)
+// and Line.
+func arrayRows(w *writer, dec *json.Decoder, data string, starts []int, key string) error {
+	if _, err := dec.Token(); err != nil {
+		return syntaxError(err)
+	}
+	var lines strings.Builder
+	var rows []jsonRow
+	var index []int
+	for i := 0; dec.More(); i++ {
+		at := nextValue(data, int(dec.InputOffset()))
+		path := key + "[" + strconv.Itoa(i) + "]"
+		if at < len(data) && data[at] == '{' {
+			row, err := readValue(dec, "", 2)
+			if err != nil {
+				return err
+			}
+			row.line = lineOf(starts, at)
+			rows, index = append(rows, row), append(index, i)
+			continue
+		}
+		row, err := readValue(dec, path, 2)
+		if err != nil {
+			return err
+		}
+		lines.WriteString(row.lines)
+	}
+	if _, err := dec.Token(); err != nil {
+		return syntaxError(err)
+	}
+	if lines.Len() > 0 {
+		w.block()
+		w.sb.WriteString(lines.String())
+	}
+	unique := uniqueIDs(rows)
+	for n, r := range rows {
+		w.block()
+		w.mark(document.Mark{Row: index[n] + 1, Line: r.line})
+		if unique {
+			w.heading(3, r.id)
+		} else {
+			w.heading(3, key+"["+strconv.Itoa(index[n])+"]")
+		}
+		w.sb.WriteByte('\n')
+		w.sb.WriteString(r.lines)
+	}
+	return nil
+}
+
+// uniqueIDs reports whether every row has an identity, each different.
+func uniqueIDs(rows []jsonRow) bool {
 	seen := map[string]bool{}
-	unique := true
 	for _, r := range rows {
-		if r.id == "" || seen[r.id] {
-			unique = false
-			break
+		if r.id == "" || r.id == "\x00scalar" || seen[r.id] {
+			return false
 		}
 		seen[r.id] = true
 	}
+	return true
+}
+
+// writeRows writes rows as sections, each under a heading of its
+// identity if the rows' identities are all different, else "Row N".
+func writeRows(w *writer, rows []jsonRow) {
+	unique := uniqueIDs(rows)
 	for n, r := range rows {
 		w.block()
 		w.mark(document.Mark{Row: n + 1, Line: r.line})
