@@ -116,3 +116,11 @@ func TestRenderedManPage(t *testing.T) {
 	assert.Equal(t, "NOTES", d.Title)
 	assert.Equal(t, document.Text, d.Format)
 }
+
+// Links: man's .UR/.UE and asciidoctor's .URL and .MTO keep their text
+// and their address.
+func TestManLinks(t *testing.T) {
+	d, err := loadOne(t, "l.1", ".SH BUGS\nUse the tracker at \\c\n.URL \"https://example.org/issues\" \"\" \".\"\nMail\n.MTO \"ann\\(atexample.org\" \"Ann\" \"\"\nor see\n.UR https://example.org\nthe site\n.UE .\n")
+	require.NoError(t, err)
+	assert.Equal(t, "## BUGS\n\nUse the tracker at\nhttps://example.org/issues.\nMail\nAnn <ann@example.org>\nor see\nthe site <https://example.org>.\n", d.Text)
+}

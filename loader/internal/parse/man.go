@@ -28,7 +28,7 @@ var ignored = map[string]bool{
 	"ig": true, "de": true, "am": true, "als": true, "char": true, "fchar": true,
 	"if": true, "ie": true, "el": true, "while": true, "break": true, "continue": true,
 	"TS": false, "TE": false, "El": false, "Ed": false, "Bk": true, "Ek": true, "Sm": true,
-	"IX": true, "iX": true, "PD0": true, "ti0": true, "HP0": true, "UN": true, "LINKSTYLE": true, "MTO": true, "URL": false,
+	"IX": true, "iX": true, "PD0": true, "ti0": true, "HP0": true, "UN": true, "LINKSTYLE": true,
 }
 
 // A manReader turns a man page's roff source into Markdown.
@@ -46,6 +46,7 @@ type manReader struct {
 	mdName string // mdoc's .Nm
 	table  bool   // inside .TS/.TE
 	lastIe bool   // the condition of the last .ie, for .el
+	url    string // the address of an open .UR or .MT
 }
 
 // Man reads a man page's roff source (the man macros, and the common
@@ -198,17 +199,39 @@ func Man(data string) (document.Document, error) {
 			} else {
 				r.text(desc, i+1)
 			}
+		case "URL", "MTO":
+			// asciidoctor's link macros: address, text, trailing text
+			t := ""
+			if len(a) > 0 {
+				t = a[0]
+			}
+			if len(a) > 1 && a[1] != "" {
+				t = a[1] + " <" + t + ">"
+			}
+			if len(a) > 2 {
+				t += a[2]
+			}
+			r.text(t, i+1)
 		case "UR", "MT", "UE", "ME", "SY", "YS", "OP":
 			switch name {
+			case "UR", "MT":
+				r.url = ""
+				if len(a) > 0 {
+					r.url = a[0]
+				}
 			case "SY":
 				r.flush()
 				r.text(strings.Join(a, " "), i+1)
 			case "OP":
 				r.text("["+strings.Join(a, " ")+"]", i+1)
 			case "UE", "ME":
+				if r.url != "" {
+					r.join(" <" + r.url + ">")
+				}
 				if len(a) > 0 {
 					r.join(a[0])
 				}
+				r.url = ""
 			}
 		default:
 			if ignored[name] {
@@ -291,7 +314,7 @@ func (r *manReader) text(t string, line int) {
 // join appends text to the paragraph's last line, without a space.
 func (r *manReader) join(t string) {
 	if n := len(r.para); n > 0 {
-		r.para[n-1] += " <" + t + ">"
+		r.para[n-1] += t
 	}
 }
 
