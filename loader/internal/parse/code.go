@@ -48,8 +48,10 @@ type unit struct {
 // &str) -> Result<Doc>"), its code in a fenced block; runs of
 // statements between blocks (imports, constants) one section. Blocks are
 // found by braces outside strings and comments (by indentation for
-// Python). The Title is the file's name; a mark per section gives its
-// Line.
+// Python). A block of more than 60 lines that holds members (a class,
+// an impl block) is cut at them: its head is code under its heading, each
+// member a section of the level below. The Title is the file's name; a
+// mark per section gives its Line.
 func Code(name, data, language string) (document.Document, error) {
 	l := langOf(language)
 	lines := strings.SplitAfter(data, "\n")
@@ -62,21 +64,113 @@ func Code(name, data, language string) (document.Document, error) {
 	} else {
 		depths = braceDepths(lines, l)
 	}
-	units := splitUnits(lines, depths, l)
 	var w writer
 	title := path.Base(name)
 	w.heading(1, title)
-	for _, u := range units {
+	writeUnits(&w, lines, lines, depths, l, 2, 0, "")
+	return w.doc(title, document.Markdown), nil
+}
+
+// maxUnitLines is the longest top-level block written whole: a longer one
+// that holds members (a class, an impl block) is cut at its members, each
+// a section of the level below.
+const maxUnitLines = 60
+
+// writeUnits writes the units of lines (their nesting depths, and the
+// same lines dedented, by which they are cut) as sections of level, the
+// first line being the file's line first+1; tail is code to end the last
+// unit with (a block's closing brace).
+func writeUnits(w *writer, lines, cut []string, depths []int, l lang, level, first int, tail string) {
+	units := splitUnits(cut, depths, l)
+	for k, u := range units {
 		code := strings.Join(lines[u.start:u.end], "")
+		if k == len(units)-1 {
+			code += tail
+		}
 		if strings.TrimSpace(code) == "" {
 			continue
 		}
 		w.block()
-		w.mark(document.Mark{Line: u.start + 1})
-		w.codeHeading(2, unitHeading(lines[u.start:u.end], l))
+		w.mark(document.Mark{Line: first + u.start + 1})
+		w.codeHeading(level, unitHeading(cut[u.start:u.end], l))
+		if level == 2 && u.block && u.end-u.start > maxUnitLines && members(w, lines[u.start:u.end], depths[u.start:u.end+1], l, first+u.start) {
+			continue
+		}
 		w.fence(l.fence, strings.Trim(code, "\n")+"\n")
 	}
-	return w.doc(title, document.Markdown), nil
+}
+
+// members writes a long block's head (up to the line that opens its body)
+// as code, then its body's units as sections of level 3, the closing
+// lines with the last; it reports false, writing nothing, if the body
+// has fewer than two units.
+func members(w *writer, lines []string, depths []int, l lang, first int) bool {
+	open := -1
+	for j := range lines {
+		if depths[j] == 0 && depths[j+1] > 0 {
+			open = j
+			break
+		}
+		if l.indent && depths[j+1] > 0 {
+			open = j
+			break
+		}
+	}
+	if open < 0 {
+		return false
+	}
+	end := len(lines)
+	if !l.indent {
+		for end > open+1 && depths[end-1] == 0 {
+			end--
+		}
+		// lines[end-1] is the last line inside; the closing line may be it
+		// ("}" at depth 1 before it) or the line after.
+		for end > open+1 && strings.TrimSpace(lines[end-1]) != "" && strings.HasPrefix(strings.TrimSpace(lines[end-1]), "}") {
+			end--
+		}
+	}
+	body := lines[open+1 : end]
+	if len(body) == 0 {
+		return false
+	}
+	cut := dedent(body)
+	var inner []int
+	if l.indent {
+		inner = indentDepths(cut)
+	} else {
+		inner = make([]int, len(body)+1)
+		for j := range inner {
+			inner[j] = max(depths[open+1+j]-1, 0)
+		}
+	}
+	if len(splitUnits(cut, inner, l)) < 2 {
+		return false
+	}
+	w.fence(l.fence, strings.Trim(strings.Join(lines[:open+1], ""), "\n")+"\n")
+	writeUnits(w, body, cut, inner, l, 3, first+open+1, strings.Join(lines[end:], ""))
+	return true
+}
+
+// dedent returns lines without the indentation their non-blank lines
+// share.
+func dedent(lines []string) []string {
+	cut := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" && (cut < 0 || indentOf(l) < cut) {
+			cut = indentOf(l)
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if len(l) >= cut && cut > 0 && strings.TrimSpace(l[:cut]) == "" {
+			l = l[cut:]
+		} else if strings.TrimSpace(l) == "" {
+			l = strings.TrimLeft(l, " \t")
+		}
+		out[i] = l
+	}
+	return out
 }
 
 // splitUnits cuts the lines into top-level units: a unit starts at a
