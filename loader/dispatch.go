@@ -42,8 +42,9 @@ var elsewhere = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".d
 //     rendered as text ("ls - list directory contents");
 //   - CSV (.csv; comma, or semicolon when the header row says so) and TSV
 //     (.tsv, .tab): the first row is the header; each row a section of
-//     "column: value" lines under a heading that identifies it (the
-//     first column's value when those are all different, else "Row N"),
+//     "column: value" lines under a heading that identifies it (the value
+//     of a key column, the first of the first three whose values are all
+//     different, else "Row N"),
 //     so that a row means what it says in any chunk and a changed row
 //     changes its own chunk alone; a Mark per row (Row and Line);
 //   - JSON (.json) and JSON Lines (.jsonl, .ndjson): "path: value" lines

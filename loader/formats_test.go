@@ -63,10 +63,17 @@ func TestDefaultParsers(t *testing.T) {
 		},
 		{
 			name: "CSV without a key column", file: "log.csv",
-			data:  "day;event\nmon;open\nmon;close\n",
-			text:  "## Row 1\n\nday: mon\nevent: open\n\n## Row 2\n\nday: mon\nevent: close\n",
+			data:  "day;event\nmon;open\nmon;open\n",
+			text:  "## Row 1\n\nday: mon\nevent: open\n\n## Row 2\n\nday: mon\nevent: open\n",
 			title: "log", format: document.Markdown,
 			marks: []document.Mark{{Offset: 0, Row: 1, Line: 2}, {Offset: 32, Row: 2, Line: 3}},
+		},
+		{
+			name: "CSV keyed by its second column", file: "debian.csv",
+			data:  "version,codename,release\n1.1,Buzz,1996-06-17\n,Sid,\n",
+			text:  "## codename: Buzz\n\nversion: 1.1\ncodename: Buzz\nrelease: 1996-06-17\n\n## codename: Sid\n\ncodename: Sid\n",
+			title: "debian", format: document.Markdown,
+			marks: []document.Mark{{Offset: 0, Row: 1, Line: 2}, {Offset: 68, Row: 2, Line: 3}},
 		},
 		{
 			name: "TSV", file: "t.tsv", data: "a\tb\n1\tx y\n",

@@ -14,14 +14,17 @@ import (
 // maxKey is the longest value of a key column used as a row's identity.
 const maxKey = 80
 
+// maxKeyColumns is how many of a table's first columns may be its key.
+const maxKeyColumns = 3
+
 // CSV reads a table of comma-separated (comma ',', or ';' when the header
 // row holds more semicolons than commas) or tab-separated values (comma
 // '\t') whose first row is the header.
 //
 // Each row is a section of its own, "column: value" lines under a
-// heading that identifies the row: "<first column>: <value>" when the
-// first column's values are all different and short (a key, such as an
-// ID or a name), else "Row N". A row read as "column: value" lines means
+// heading that identifies the row: "<column>: <value>" of the first of
+// the first three columns whose values are all different, present and
+// short (a key, such as an ID or a name), else "Row N". A row read as "column: value" lines means
 // what it says in any chunk, with or without the header row, and a
 // heading per row makes the rows the chunker's strongest cuts, so that
 // a changed row changes its own chunk and no other. Empty values are left
@@ -53,8 +56,6 @@ func CSV(data string, comma rune) (document.Document, error) {
 		line   int
 	}
 	var rows []row
-	keys := map[string]bool{}
-	unique := header[0] != ""
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -67,21 +68,33 @@ func CSV(data string, comma rune) (document.Document, error) {
 		if len(rec) == 1 && rec[0] == "" {
 			continue
 		}
-		if unique {
-			k := oneLine(rec[0])
-			if k == "" || len(k) > maxKey || keys[k] {
+		rows = append(rows, row{rec, line})
+	}
+	key := -1 // the key column, if any
+	for c := 0; c < min(len(header), maxKeyColumns) && key < 0; c++ {
+		keys := map[string]bool{}
+		unique := header[c] != ""
+		for _, rw := range rows {
+			k := ""
+			if c < len(rw.fields) {
+				k = oneLine(rw.fields[c])
+			}
+			if !unique || k == "" || len(k) > maxKey || keys[k] {
 				unique = false
+				break
 			}
 			keys[k] = true
 		}
-		rows = append(rows, row{rec, line})
+		if unique {
+			key = c
+		}
 	}
 	var w writer
 	for n, rw := range rows {
 		w.block()
 		w.mark(document.Mark{Row: n + 1, Line: rw.line})
-		if unique {
-			w.heading(2, header[0]+": "+oneLine(rw.fields[0]))
+		if key >= 0 {
+			w.heading(2, header[key]+": "+oneLine(rw.fields[key]))
 		} else {
 			w.heading(2, "Row "+strconv.Itoa(n+1))
 		}
