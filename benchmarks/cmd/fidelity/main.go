@@ -198,8 +198,8 @@ func manPages(n int) error {
 		if err != nil || !info.Mode().IsRegular() || !strings.HasSuffix(e.Name(), ".gz") || info.Size() < 600 {
 			continue // links and .so pages render another page
 		}
-		if strings.HasPrefix(e.Name(), "gcloud_") && !strings.HasPrefix(e.Name(), "gcloud_compute_instances_create.") {
-			continue // thousands of pages of one generator: one is enough
+		if strings.HasPrefix(e.Name(), "gcloud_") {
+			continue // thousands of pages of one generator would be most of the sample
 		}
 		pages = append(pages, e.Name())
 	}
