@@ -22,7 +22,9 @@
 //     Document, its Format, and the Outline of its headings and section
 //     paths, computed once for every package that needs them.
 //   - [github.com/ragkit/ragkit/loader]: a folder or an fs.FS read into
-//     documents, with every skipped file reported and why.
+//     documents by the parser of each file's type (Markdown, text, CSV,
+//     JSON, man pages, reStructuredText, AsciiDoc, source code; more
+//     through Config.Parsers), with every file not read reported and why.
 //   - [github.com/ragkit/ragkit/chunker]: balanced token-aware chunking of
 //     plain text and Markdown: every chunk within MaxTokens by exact count,
 //     sizes near equal, cut at the strongest boundary available, stable
