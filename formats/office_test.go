@@ -113,11 +113,16 @@ func TestXLSX(t *testing.T) {
 // office returns a ZIP archive of the members given as name, content
 // pairs, deflated.
 func office(t testing.TB, members ...string) []byte {
+	return archiveOf(t, zip.Deflate, members...)
+}
+
+// archiveOf returns a ZIP archive of the members, compressed by method.
+func archiveOf(t testing.TB, method uint16, members ...string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := zip.NewWriter(&b)
 	for i := 0; i < len(members); i += 2 {
-		f, err := w.Create(members[i])
+		f, err := w.CreateHeader(&zip.FileHeader{Name: members[i], Method: method})
 		require.NoError(t, err)
 		_, err = f.Write([]byte(members[i+1]))
 		require.NoError(t, err)
@@ -133,11 +138,17 @@ func docxOf(t testing.TB, body string) []byte {
 }
 
 func xlsxOf(t testing.TB, sheet string, extra ...string) []byte {
-	return office(t, append([]string{
+	return archiveOf(t, zip.Deflate, xlsxMembers(sheet, extra...)...)
+}
+
+// xlsxMembers are the members of a workbook of one sheet named S, and
+// extra members.
+func xlsxMembers(sheet string, extra ...string) []string {
+	return append([]string{
 		"xl/workbook.xml", `<workbook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
 		"xl/_rels/workbook.xml.rels", `<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`,
 		"xl/worksheets/sheet1.xml", `<worksheet><sheetData>` + sheet + `</sheetData></worksheet>`,
-	}, extra...)...)
+	}, extra...)
 }
 
 // oleFile returns the start of an OLE compound file holding streams of
