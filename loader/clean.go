@@ -1,47 +1,38 @@
 package loader
 
 import (
-	"bytes"
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ragkit/ragkit/document"
 )
 
-// clean returns a file's text as a document holds it: without a leading
-// byte-order mark, without control characters other than tab, newline
-// and carriage return, and valid UTF-8 (invalid bytes replaced with
-// U+FFFD, or an error wrapping ErrInvalidUTF8, as the policy says). Text
-// of nothing but white space is an error wrapping ErrEmpty.
-func clean(b []byte, policy Policy) (string, Repair, error) {
-	var rep Repair
-	if rest, ok := bytes.CutPrefix(b, []byte("\uFEFF")); ok {
-		b, rep.Controls = rest, 1
+// cleanText returns a parser's text as a document holds it: without a
+// leading byte-order mark, without control characters other than tab,
+// newline and carriage return, and valid UTF-8 (each invalid byte
+// replaced with U+FFFD), counting the changes in rep. The marks, sorted
+// and within the text, are moved with the bytes they point at.
+func cleanText(text string, marks []document.Mark, rep *Repair) (string, []document.Mark) {
+	if rest, ok := strings.CutPrefix(text, "\uFEFF"); ok {
+		text = rest
+		rep.Controls++
+		for i := range marks {
+			marks[i].Offset = max(marks[i].Offset-len("\uFEFF"), 0)
+		}
 	}
-	valid := utf8.Valid(b)
-	if !valid && policy == Refuse {
-		off := firstInvalid(b)
-		return "", rep, fmt.Errorf("%w: an invalid byte 0x%02x at offset %d (Config.InvalidUTF8 is Refuse)", ErrInvalidUTF8, b[off], off+rep.Controls*3)
+	if utf8.ValidString(text) && !hasControl(text) {
+		return text, marks
 	}
-	var text string
-	if valid && !hasControl(b) {
-		text = string(b)
-	} else {
-		text = rebuild(b, &rep)
-	}
-	if strings.TrimSpace(text) == "" {
-		return "", rep, ErrEmpty
-	}
-	return text, rep, nil
-}
-
-// rebuild copies b without control characters, with U+FFFD for each
-// invalid byte, counting both in rep.
-func rebuild(b []byte, rep *Repair) string {
 	var sb strings.Builder
-	sb.Grow(len(b))
-	for len(b) > 0 {
-		r, n := utf8.DecodeRune(b)
+	sb.Grow(len(text))
+	m := 0
+	for i := 0; i < len(text); {
+		for m < len(marks) && marks[m].Offset <= i {
+			marks[m].Offset = sb.Len()
+			m++
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
 			rep.InvalidBytes++
@@ -49,11 +40,14 @@ func rebuild(b []byte, rep *Repair) string {
 		case dropped(r):
 			rep.Controls++
 		default:
-			sb.Write(b[:n])
+			sb.WriteString(text[i : i+n])
 		}
-		b = b[n:]
+		i += n
 	}
-	return sb.String()
+	for ; m < len(marks); m++ {
+		marks[m].Offset = sb.Len()
+	}
+	return sb.String(), marks
 }
 
 // dropped reports a control character that a document does not keep:
@@ -65,8 +59,9 @@ func dropped(r rune) bool {
 // hasControl reports whether valid UTF-8 holds a character that dropped
 // reports, looking at bytes: C0 and DEL are single bytes, and the C1
 // controls U+0080 to U+009F are 0xC2 followed by 0x80 to 0x9F.
-func hasControl(b []byte) bool {
-	for i, c := range b {
+func hasControl(b string) bool {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		switch {
 		case c < 0x20 && c != '\t' && c != '\n' && c != '\r', c == 0x7f:
 			return true

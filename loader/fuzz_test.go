@@ -16,7 +16,8 @@ import (
 // FuzzText loads one file of any bytes and checks what a document's text
 // promises: valid UTF-8 without control characters but tab, newline and
 // carriage return, the file unchanged when it needed no cleaning, the
-// Repair counts adding up, and a file refused only for no text.
+// Repair counts adding up, and a file refused only for no text or for
+// content that is not text.
 func FuzzText(f *testing.F) {
 	for _, s := range []string{"# Title\n\ntext\n", "a\x00b", "\xff\xfe", "\uFEFF# BOM\n", "\u0085next", " \t\r\n", "\xc2", "ok\x7f\x1b[0m"} {
 		f.Add([]byte(s))
@@ -26,6 +27,10 @@ func FuzzText(f *testing.F) {
 		require.NoError(t, err)
 		if len(res.Documents) == 0 {
 			require.Len(t, res.Skipped, 1)
+			if loader.Sniff(data) != loader.ContentText {
+				require.ErrorIs(t, res.Skipped[0].Reason, loader.ErrUnsupported)
+				return
+			}
 			require.ErrorIs(t, res.Skipped[0].Reason, loader.ErrEmpty)
 			return
 		}

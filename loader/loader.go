@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/ragkit/ragkit/document"
 )
@@ -58,6 +59,13 @@ var (
 	ErrInvalidUTF8 = errors.New("loader: not valid UTF-8")
 	// ErrEmpty: a file with no text but white space (after cleaning).
 	ErrEmpty = errors.New("loader: no text")
+	// ErrUnsupported: a file that no parser reads, the message says why:
+	// no parser for its extension ("no parser for .pdf: see
+	// github.com/ragkit/ragkit/formats" where that module has one), or
+	// content that its extension's parser does not read ("binary", "pdf
+	// content, which the parser for .txt does not read"). A program
+	// lists these quietly, or counts them ([Result.NotRead]).
+	ErrUnsupported = errors.New("loader: not read")
 	// ErrUnreadable: a file or folder whose text the file system does not
 	// give, the message says why: it could not be listed, opened or read
 	// (the Reason also wraps the system's error); it is a device, named
@@ -90,14 +98,23 @@ func (p Policy) String() string {
 }
 
 // Config says which files to load and how. The zero value loads every
-// Markdown and .txt file of up to 10 MiB outside hidden and dependency
-// folders, repairing invalid UTF-8.
+// file of up to 10 MiB outside hidden and dependency folders that one of
+// [DefaultParsers] reads, repairing invalid UTF-8, and reports every
+// other file.
 type Config struct {
 	// Include, if not nil, holds the patterns (see [Match]) of the files
 	// to load: a file is a candidate when it matches one of them. Nil
-	// means files whose extension is Markdown's ([document.FormatOf]) or
-	// .txt, in any case. Files that are not candidates are not reported.
+	// means every file. Files that are not candidates are not reported;
+	// candidates that no parser reads are, with [ErrUnsupported].
 	Include []string
+	// Parsers maps an extension, lower case with its dot (".csv"; "" for
+	// names without one), to the parser of its files; a file's extension
+	// is compared in lower case. A gzipped file ("ls.1.gz") whose name
+	// without ".gz" has a parser is decompressed, within MaxBytes, and
+	// parsed by that name ("ls.1"), unless ".gz" has a parser of its
+	// own. Nil means [DefaultParsers]; an empty, non-nil map reads
+	// nothing. A nil Parser is an error.
+	Parsers map[string]Parser
 	// Exclude holds patterns of files and folders to leave out, even if
 	// included; an excluded folder is not walked. Each is reported with
 	// [ErrLeftOut].
@@ -115,7 +132,8 @@ type Config struct {
 	// duplicates are still caught.
 	LinksOutside bool
 	// MaxBytes is the largest file loaded, checked from the file's size
-	// before it is read and again while reading. Zero means
+	// before it is read and again while reading, and the most that a
+	// gzipped file may decompress to. Zero means
 	// [DefaultMaxBytes]; negative is an error.
 	MaxBytes int64
 	// InvalidUTF8 says what to do with a file that is not valid UTF-8:
@@ -133,6 +151,10 @@ type Result struct {
 	// Repaired lists the loaded documents whose text the cleaning
 	// changed, sorted by path.
 	Repaired []Repair
+	// NotRead counts the files of Skipped (not the folders) by
+	// extension; nil when every candidate was loaded. Its String method
+	// prints it as a one-line summary.
+	NotRead Counts
 }
 
 // A Skip is a file or folder left out of a load.
@@ -227,6 +249,14 @@ func (cfg Config) check() error {
 	}
 	if cfg.InvalidUTF8 < 0 || int(cfg.InvalidUTF8) >= len(policyNames) {
 		return fmt.Errorf("%w: InvalidUTF8 is %v: must be Replace or Refuse", ErrConfig, cfg.InvalidUTF8)
+	}
+	for ext, p := range cfg.Parsers {
+		if p == nil {
+			return fmt.Errorf("%w: Parsers[%q] is nil", ErrConfig, ext)
+		}
+		if ext != "" && (ext[0] != '.' || ext != strings.ToLower(ext) || strings.ContainsAny(ext[1:], "./")) {
+			return fmt.Errorf("%w: Parsers has the key %q: must be an extension in lower case, such as \".csv\", or \"\"", ErrConfig, ext)
+		}
 	}
 	for _, list := range []struct {
 		name     string

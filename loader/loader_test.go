@@ -97,7 +97,10 @@ func TestDirMessyFolder(t *testing.T) {
 		"a.md":                  "# Alpha\n\nThe alpha valve opens at four bar.\n",
 		"notes/b.txt":           "The beta pump runs at night.\n",
 		"notes/Deep/C.MD":       "Some text first.\n\n# Gamma\n\nMore.\n",
-		"nul.txt":               "be\x00fo\x01re\x7f\n",
+		"ctl.txt":               "be\x1bfo\x01re\x7f\n",
+		"nul.txt":               "be\x00fore\n",
+		"fake.txt":              "%PDF-1.7\n",
+		"paper.pdf":             "%PDF-1.7\n",
 		"bad.md":                "x \xff\xfe y\n",
 		"bom.md":                "\uFEFF# With a mark\n\nText.\n",
 		"empty.md":              " \n\t\n",
@@ -123,7 +126,7 @@ func TestDirMessyFolder(t *testing.T) {
 
 	r, err := loader.Dir(context.Background(), root, loader.Config{})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"a.md", "bad.md", "bom.md", "notes/Deep/C.MD", "notes/b.txt", "nul.txt"}, ids(r.Documents))
+	assert.Equal(t, []string{"a.md", "bad.md", "bom.md", "ctl.txt", "notes/Deep/C.MD", "notes/b.txt"}, ids(r.Documents))
 
 	why := reasons(r)
 	for path, want := range map[string]reason{
@@ -134,11 +137,19 @@ func TestDirMessyFolder(t *testing.T) {
 		"notes/Deep/up": rLinkLoop, "self.md": rLinkLoop,
 		"again.md": rDuplicate, "notes-link": rDuplicate,
 		"out.md": rOutside, "outdir": rOutside,
+		"nul.txt":   {loader.ErrUnsupported, "loader: not read: binary"},
+		"image.png": {loader.ErrUnsupported, "no parser for .png"},
+		"fake.txt":  {loader.ErrUnsupported, "pdf content, which the parser for .txt does not read"},
+		"paper.pdf": {loader.ErrUnsupported, "no parser for .pdf: see " + loader.FormatsModule},
 	} {
 		want.check(t, why, path)
 	}
 	assert.ErrorIs(t, why["dangling.md"], fs.ErrNotExist)
-	assert.Len(t, r.Skipped, 14, "image.png is no candidate, and not reported: %v", r.Skipped)
+	assert.Len(t, r.Skipped, 18, "every file left out is reported: %v", r.Skipped)
+	// The files of Skipped, not its folders nor the links whose target
+	// is unknown (dangling.md, self.md).
+	assert.Equal(t, loader.Counts{".md": 4, ".txt": 3, ".png": 1, ".pdf": 1}, r.NotRead)
+	assert.Equal(t, "9 files: 4 .md, 3 .txt, 1 .pdf, 1 .png", r.NotRead.String())
 	assert.Contains(t, why["huge.txt"].Error(), "20971520 bytes, the limit is 10485760")
 	assert.Contains(t, why["again.md"].Error(), "a.md")
 
@@ -153,14 +164,15 @@ func TestDirMessyFolder(t *testing.T) {
 	assert.Equal(t, "Gamma", byID(t, r, "notes/Deep/C.MD").Title, "the first top-level heading, wherever it is")
 	assert.Equal(t, document.Markdown, byID(t, r, "notes/Deep/C.MD").Format)
 	assert.Equal(t, "b", byID(t, r, "notes/b.txt").Title, "no heading: the file name")
-	assert.Equal(t, "before\n", byID(t, r, "nul.txt").Text, "NUL and other controls removed")
+	assert.Equal(t, "before\n", byID(t, r, "ctl.txt").Text, "controls removed")
+	assert.Equal(t, "ctl.txt", byID(t, r, "ctl.txt").Source)
 	assert.Equal(t, "x \uFFFD\uFFFD y\n", byID(t, r, "bad.md").Text)
 	assert.Equal(t, "# With a mark\n\nText.\n", byID(t, r, "bom.md").Text)
 	assert.Equal(t, "With a mark", byID(t, r, "bom.md").Title)
 	assert.Equal(t, []loader.Repair{
 		{Path: "bad.md", InvalidBytes: 2},
 		{Path: "bom.md", Controls: 1},
-		{Path: "nul.txt", Controls: 3},
+		{Path: "ctl.txt", Controls: 3},
 	}, r.Repaired)
 
 	again, err := loader.Dir(context.Background(), root, loader.Config{})
@@ -246,8 +258,9 @@ func TestConfig(t *testing.T) {
 		skipped map[string]reason
 	}{
 		{name: "defaults", want: []string{"a.md", "docs/b.md", "docs/old/c.md", "docs/old/d.txt", "notes/README.MARKDOWN", "notes/bad.txt", "notes/nested/drafts/g.md"},
-			skipped: map[string]reason{"node_modules": rSkipDir, ".github": rHidden, "notes/big.md": {loader.ErrEmpty, "no text"}}},
-		{name: "include by name", cfg: loader.Config{Include: []string{"*.rst", "*.txt"}}, want: []string{"docs/guide.rst", "docs/old/d.txt", "notes/bad.txt"}},
+			skipped: map[string]reason{"node_modules": rSkipDir, ".github": rHidden, "notes/big.md": {loader.ErrUnsupported, "binary"},
+				"docs/guide.rst": {loader.ErrUnsupported, "no parser for .rst"}}},
+		{name: "include by name", cfg: loader.Config{Include: []string{"*.rst", "*.txt"}}, want: []string{"docs/old/d.txt", "notes/bad.txt"}},
 		{name: "include by path", cfg: loader.Config{Include: []string{"docs/**/*.md"}}, want: []string{"docs/b.md", "docs/old/c.md"}},
 		{name: "exclude a folder by name", cfg: loader.Config{Exclude: []string{"old", "drafts"}},
 			want:    []string{"a.md", "docs/b.md", "notes/README.MARKDOWN", "notes/bad.txt"},

@@ -24,6 +24,7 @@ type walker struct {
 	cfg      Config
 	fsys     fs.FS
 	skipDirs map[string]bool
+	parsers  map[string]Parser
 	// real returns the real location of a name, links resolved; nil for
 	// an fs.FS, which cannot tell.
 	real     func(name string) (string, error)
@@ -53,7 +54,10 @@ func newWalker(cfg Config, fsys fs.FS) *walker {
 	if skip == nil {
 		skip = DefaultSkipDirs
 	}
-	w := &walker{cfg: cfg, fsys: fsys, skipDirs: map[string]bool{}, seen: map[string]string{}}
+	w := &walker{cfg: cfg, fsys: fsys, skipDirs: map[string]bool{}, seen: map[string]string{}, parsers: cfg.Parsers}
+	if w.parsers == nil {
+		w.parsers = DefaultParsers()
+	}
 	for _, d := range skip {
 		w.skipDirs[d] = true
 	}
@@ -78,6 +82,15 @@ func (w *walker) load(ctx context.Context) (*Result, error) {
 
 func (w *walker) skip(name string, reason error) {
 	w.res.Skipped = append(w.res.Skipped, Skip{Path: name, Reason: reason})
+}
+
+// skipFile reports a file left out, and counts it in Result.NotRead.
+func (w *walker) skipFile(name string, reason error) {
+	w.skip(name, reason)
+	if w.res.NotRead == nil {
+		w.res.NotRead = Counts{}
+	}
+	w.res.NotRead[extension(name)]++
 }
 
 // dir walks the folder name, whose real location is real ("" for an
@@ -116,7 +129,7 @@ func (w *walker) dir(ctx context.Context, name, real string, chain []string) err
 			}
 		default:
 			if w.admit(p, false) {
-				w.file(p, childReal, t, e.Info)
+				w.file(ctx, p, childReal, t, e.Info)
 			}
 		}
 	}
@@ -131,13 +144,17 @@ func (w *walker) admit(name string, isDir bool) bool {
 	if !isDir && !w.candidate(name) {
 		return false
 	}
+	report := w.skipFile
+	if isDir {
+		report = w.skip
+	}
 	switch {
 	case !w.cfg.Hidden && strings.HasPrefix(base, "."):
-		w.skip(name, fmt.Errorf("%w: hidden (Config.Hidden)", ErrLeftOut))
+		report(name, fmt.Errorf("%w: hidden (Config.Hidden)", ErrLeftOut))
 	case isDir && w.skipDirs[base]:
-		w.skip(name, fmt.Errorf("%w: a dependency or build folder (Config.SkipDirs)", ErrLeftOut))
+		report(name, fmt.Errorf("%w: a dependency or build folder (Config.SkipDirs)", ErrLeftOut))
 	case patterns(w.cfg.Exclude).match(name):
-		w.skip(name, fmt.Errorf("%w: by Config.Exclude", ErrLeftOut))
+		report(name, fmt.Errorf("%w: by Config.Exclude", ErrLeftOut))
 	default:
 		return true
 	}
@@ -146,10 +163,7 @@ func (w *walker) admit(name string, isDir bool) bool {
 
 // candidate reports whether a file's name makes it one to load.
 func (w *walker) candidate(name string) bool {
-	if w.cfg.Include != nil {
-		return patterns(w.cfg.Include).match(name)
-	}
-	return document.FormatOf(name) == document.Markdown || strings.EqualFold(path.Ext(name), ".txt")
+	return w.cfg.Include == nil || patterns(w.cfg.Include).match(name)
 }
 
 // follow resolves a link and walks or loads what it leads to, unless that
@@ -166,14 +180,18 @@ func (w *walker) follow(ctx context.Context, l link) error {
 	if !w.admit(l.name, isDir) {
 		return nil
 	}
+	report := w.skipFile
+	if isDir {
+		report = w.skip
+	}
 	real := ""
 	if w.real != nil {
 		if real, err = w.real(l.name); err != nil {
-			w.skip(l.name, linkError(err))
+			report(l.name, linkError(err))
 			return nil
 		}
 		if reason := w.checkTarget(real, l, isDir); reason != nil {
-			w.skip(l.name, reason)
+			report(l.name, reason)
 			return nil
 		}
 	} else if isDir {
@@ -183,7 +201,7 @@ func (w *walker) follow(ctx context.Context, l link) error {
 	if isDir {
 		return w.dir(ctx, l.name, real, l.chain)
 	}
-	w.file(l.name, real, info.Mode().Type(), func() (fs.FileInfo, error) { return info, nil })
+	w.file(ctx, l.name, real, info.Mode().Type(), func() (fs.FileInfo, error) { return info, nil })
 	return nil
 }
 
@@ -221,28 +239,33 @@ func within(dir, p string) bool {
 
 // file loads the regular file name, of type t, whose real location is
 // real ("" for an fs.FS); info gives its size and time without opening it.
-func (w *walker) file(name, real string, t fs.FileMode, info func() (fs.FileInfo, error)) {
+// A file no parser reads is reported before it is read.
+func (w *walker) file(ctx context.Context, name, real string, t fs.FileMode, info func() (fs.FileInfo, error)) {
 	if !t.IsRegular() {
-		w.skip(name, fmt.Errorf("%w: not a regular file: %v", ErrUnreadable, t))
+		w.skipFile(name, fmt.Errorf("%w: not a regular file: %v", ErrUnreadable, t))
+		return
+	}
+	if _, _, err := w.dispatch(name); err != nil {
+		w.skipFile(name, err)
 		return
 	}
 	st, err := info()
 	if err != nil {
-		w.skip(name, fmt.Errorf("%w: %w", ErrUnreadable, err))
+		w.skipFile(name, fmt.Errorf("%w: %w", ErrUnreadable, err))
 		return
 	}
 	if st.Size() > w.cfg.MaxBytes {
-		w.skip(name, fmt.Errorf("%w: %d bytes, the limit is %d (Config.MaxBytes)", ErrTooLarge, st.Size(), w.cfg.MaxBytes))
+		w.skipFile(name, fmt.Errorf("%w: %d bytes, the limit is %d (Config.MaxBytes)", ErrTooLarge, st.Size(), w.cfg.MaxBytes))
 		return
 	}
 	b, err := w.read(name, st.Size())
 	if err != nil {
-		w.skip(name, err)
+		w.skipFile(name, err)
 		return
 	}
-	text, rep, err := clean(b, w.cfg.InvalidUTF8)
+	d, rep, err := w.parse(ctx, name, b)
 	if err != nil {
-		w.skip(name, err)
+		w.skipFile(name, err)
 		return
 	}
 	if real != "" {
@@ -252,7 +275,7 @@ func (w *walker) file(name, real string, t fs.FileMode, info func() (fs.FileInfo
 		rep.Path = name
 		w.res.Repaired = append(w.res.Repaired, rep)
 	}
-	w.res.Documents = append(w.res.Documents, w.document(name, text, st.ModTime()))
+	w.res.Documents = append(w.res.Documents, w.document(name, d, st.ModTime()))
 }
 
 // read reads a file of about size bytes, refusing it if it has grown
@@ -282,22 +305,19 @@ func (w *walker) read(name string, size int64) ([]byte, error) {
 	}
 }
 
-// document makes the document of a cleaned file.
-func (w *walker) document(name, text string, mod time.Time) document.Document {
-	d := document.Document{ID: name, Text: text, Format: document.FormatOf(name), Metadata: map[string]string{PathKey: w.path(name)}}
+// document adds the loader's fields to the parsed document of a file:
+// its ID and Source, and its path and time in Metadata.
+func (w *walker) document(name string, d document.Document, mod time.Time) document.Document {
+	d.ID, d.Source = name, name
+	meta := make(map[string]string, len(d.Metadata)+2)
+	for k, v := range d.Metadata {
+		meta[k] = v
+	}
+	meta[PathKey] = w.path(name)
 	if !mod.IsZero() {
-		d.Metadata[ModifiedKey] = mod.UTC().Format(time.RFC3339)
+		meta[ModifiedKey] = mod.UTC().Format(time.RFC3339)
 	}
-	for _, h := range document.Headings(text, d.Format) {
-		if h.Level == 1 {
-			d.Title = h.Title
-			break
-		}
-	}
-	if d.Title == "" {
-		base := path.Base(name)
-		d.Title = strings.TrimSuffix(base, path.Ext(base))
-	}
+	d.Metadata = meta
 	return d
 }
 

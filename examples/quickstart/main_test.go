@@ -398,13 +398,13 @@ func TestFlagErrors(t *testing.T) {
 	}
 }
 
-// A folder as users have them: links that dangle or loop, NULs, invalid
+// A folder as users have them: links that dangle or loop, controls, invalid
 // bytes, a huge file, hidden and dependency folders. The run goes on, says
 // what it left out before any work, and prints no control character.
 func TestDirMessy(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"notes/garden.md":         "# Garden notes\n\n## Tomatoes\n\nTomatoes are planted out in late May, after the last frost.\n",
-		"kitchen.txt":             "Bread is proved\x00 for two hours\x1b[31m in a warm place before it is baked.\n",
+		"kitchen.txt":             "Bread is proved\x01 for two hours\x1b[31m in a warm place before it is baked.\n",
 		"latin1.txt":              "The caf\xe9 opens at seven in the morning on weekdays.\n",
 		".obsidian/cache.md":      "# Cache\n",
 		"node_modules/pkg/doc.md": "# A dependency\n",
@@ -439,7 +439,7 @@ func TestDirMessy(t *testing.T) {
 	assert.Contains(t, first, "huge.txt", "the huge file is reported before the work starts")
 
 	_, errOut = runQuickstart(t, "-dir", dir, "-max-file-mib", "21", "-q", "When are tomatoes planted out?")
-	assert.Contains(t, errOut, "skipping huge.txt: no text\n", "a larger limit reads it: 20 MiB of NULs, removed")
+	assert.Contains(t, errOut, "skipping huge.txt: not read: binary\n", "a larger limit reads it: 20 MiB of NULs, not text")
 }
 
 func TestDirMissing(t *testing.T) {
