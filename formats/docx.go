@@ -49,11 +49,8 @@ func (p *DOCXParser) Reads(c loader.Content) bool {
 
 // Parse reads one DOCX file; see [DOCXParser].
 func (p *DOCXParser) Parse(ctx context.Context, name string, data []byte) (document.Document, error) {
-	doc, err := p.parse(ctx, data)
-	if err != nil {
-		return document.Document{}, fmt.Errorf("%s: %w", name, err)
-	}
-	return doc, nil
+	// The loader names the file in its report: the error does not.
+	return p.parse(ctx, data)
 }
 
 func (p *DOCXParser) parse(ctx context.Context, data []byte) (document.Document, error) {

@@ -2,10 +2,13 @@ package formats
 
 import "github.com/ragkit/ragkit/loader"
 
-// Parsers returns the parsers of this package with the default limits,
-// by extension: .html, .htm and .xhtml ([HTMLParser]), .docx
-// ([DOCXParser]) and .xlsx ([XLSXParser]). The map is new at each call,
-// for the caller to change.
+// Parsers returns the loader's parsers ([loader.DefaultParsers]) and this
+// package's with the default limits, by extension: .html, .htm and
+// .xhtml ([HTMLParser]), .docx ([DOCXParser]) and .xlsx ([XLSXParser]).
+// The map is new at each call, for the caller to change; it is what a
+// load of every format takes:
+//
+//	res, err := loader.Dir(ctx, "docs", loader.Config{Parsers: formats.Parsers()})
 func Parsers() map[string]loader.Parser {
 	p, err := ParsersWith(Config{})
 	if err != nil {
@@ -29,9 +32,10 @@ func ParsersWith(cfg Config) (map[string]loader.Parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]loader.Parser{
-		".html": h, ".htm": h, ".xhtml": h,
-		".docx": d,
-		".xlsx": x,
-	}, nil
+	m := loader.DefaultParsers()
+	for _, ext := range []string{".html", ".htm", ".xhtml"} {
+		m[ext] = h
+	}
+	m[".docx"], m[".xlsx"] = d, x
+	return m, nil
 }

@@ -59,9 +59,9 @@ func (p *HTMLParser) Parse(ctx context.Context, name string, data []byte) (docum
 	root, err := html.ParseWithOptions(strings.NewReader(text))
 	if err != nil {
 		if strings.Contains(err.Error(), "open stack") {
-			return document.Document{}, fmt.Errorf("%w: %s: elements nested too deep: %v", loader.ErrTooLarge, name, err)
+			return document.Document{}, fmt.Errorf("%w: elements nested too deep: %v", loader.ErrTooLarge, err)
 		}
-		return document.Document{}, fmt.Errorf("%w: %s: %v", loader.ErrFormat, name, err)
+		return document.Document{}, fmt.Errorf("%w: %v", loader.ErrFormat, err)
 	}
 	w := &htmlWalker{ctx: ctx, md: markdown{limit: p.cfg.MaxTextBytes}, maxDepth: p.cfg.MaxDepth}
 	meta := map[string]string{}
@@ -78,7 +78,7 @@ func (p *HTMLParser) Parse(ctx context.Context, name string, data []byte) (docum
 		w.err = w.md.err()
 	}
 	if w.err != nil {
-		return document.Document{}, fmt.Errorf("%s: %w", name, w.err)
+		return document.Document{}, w.err
 	}
 	if title == "" {
 		title = w.firstH1

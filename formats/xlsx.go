@@ -53,11 +53,8 @@ func (p *XLSXParser) Reads(c loader.Content) bool {
 
 // Parse reads one XLSX file; see [XLSXParser].
 func (p *XLSXParser) Parse(ctx context.Context, name string, data []byte) (document.Document, error) {
-	doc, err := p.parse(ctx, data)
-	if err != nil {
-		return document.Document{}, fmt.Errorf("%s: %w", name, err)
-	}
-	return doc, nil
+	// The loader names the file in its report: the error does not.
+	return p.parse(ctx, data)
 }
 
 // maxColumns is a sheet's width in Excel and LibreOffice.
