@@ -94,13 +94,10 @@ func (p *XLSXParser) parse(ctx context.Context, data []byte) (document.Document,
 	if err != nil {
 		return document.Document{}, err
 	}
-	var marks []document.Mark
 	for _, sh := range sheets {
-		rows, err := s.read(ctx, a, sh.part)
-		if err != nil {
+		if err := s.read(ctx, a, sh); err != nil {
 			return document.Document{}, fmt.Errorf("sheet %q: %w", sh.name, err)
 		}
-		marks = s.render(sh.name, rows, marks)
 	}
 	if err := s.md.err(); err != nil {
 		return document.Document{}, err
@@ -110,7 +107,7 @@ func (p *XLSXParser) parse(ctx context.Context, data []byte) (document.Document,
 	if len(meta) == 0 {
 		meta = nil
 	}
-	return document.Document{Title: title, Text: s.md.String(), Format: document.Markdown, Metadata: meta, Marks: marks}, nil
+	return document.Document{Title: title, Text: s.md.String(), Format: document.Markdown, Metadata: meta, Marks: s.marks}, nil
 }
 
 // rels are a part's relationships: targets by id, and the first target
@@ -275,6 +272,12 @@ type sheetReader struct {
 	dates  []bool
 	cells  int   // read so far, all sheets
 	bytes  int64 // of cell text read so far, all sheets
+	marks  []document.Mark
+
+	// The sheet being read.
+	name   string
+	header sheetRow // its first row with a value; n is 0 before it
+	width  int      // the header's columns
 }
 
 type sheetRow struct {
@@ -282,9 +285,10 @@ type sheetRow struct {
 	cells []string
 }
 
-// read returns the rows of a sheet that hold a value.
-func (s *sheetReader) read(ctx context.Context, a *archive, part string) ([]sheetRow, error) {
-	var rows []sheetRow
+// read reads a sheet, writing each row that holds a value as it ends:
+// only the header and the current row are held.
+func (s *sheetReader) read(ctx context.Context, a *archive, sh sheetRef) error {
+	s.name, s.header, s.width = sh.name, sheetRow{}, 0
 	var row sheetRow
 	var cell struct {
 		col       int
@@ -295,7 +299,7 @@ func (s *sheetReader) read(ctx context.Context, a *archive, part string) ([]shee
 	}
 	next := 0 // the column of a cell without a reference
 	last := 0 // the sheet's last row number so far
-	err := a.each(ctx, part, func(t xml.Token) error {
+	return a.each(ctx, sh.part, func(t xml.Token) error {
 		switch e := t.(type) {
 		case xml.StartElement:
 			switch e.Name.Local {
@@ -304,7 +308,7 @@ func (s *sheetReader) read(ctx context.Context, a *archive, part string) ([]shee
 				if n, err := strconv.Atoi(xattr(e, "r")); err == nil && n > 0 {
 					last = n
 				}
-				row, next = sheetRow{n: last}, 0
+				row, next = sheetRow{n: last, cells: row.cells[:0]}, 0
 			case "c":
 				cell.col = next
 				if col, ok := column(xattr(e, "r")); ok {
@@ -350,16 +354,12 @@ func (s *sheetReader) read(ctx context.Context, a *archive, part string) ([]shee
 				row.cells[cell.col] = v
 			case "row":
 				if len(row.cells) > 0 {
-					rows = append(rows, row)
+					s.write(row)
 				}
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return rows, nil
 }
 
 // value returns a cell's text by its type and style.
@@ -438,24 +438,19 @@ func column(ref string) (int, bool) {
 	return col - 1, true
 }
 
-// render writes a sheet as a section and a table, appending the marks of
-// its rows.
-func (s *sheetReader) render(name string, rows []sheetRow, marks []document.Mark) []document.Mark {
-	if len(rows) == 0 {
-		return marks
+// write writes a row of the sheet being read: the first opens the
+// sheet's section and is its table's header; each later row is one line
+// of the table, marked with its sheet and row, padded to the header's
+// columns (a row wider than the header keeps its cells).
+func (s *sheetReader) write(row sheetRow) {
+	if s.header.n == 0 {
+		s.header = sheetRow{n: row.n, cells: append([]string(nil), row.cells...)}
+		s.width = len(row.cells)
+		s.marks = append(s.marks, document.Mark{Offset: s.md.offset(), Sheet: s.name})
+		s.md.block(heading(1, s.name))
+		s.md.block(tableHeader(s.header.cells, s.width))
+		return
 	}
-	width := 0
-	for _, r := range rows {
-		width = max(width, len(r.cells))
-	}
-	marks = append(marks, document.Mark{Offset: s.md.offset(), Sheet: name})
-	s.md.block(heading(1, name))
-	// The table is written line by line, each row's line marked.
-	header := rows[0]
-	s.md.block(tableHeader(header.cells, width))
-	for _, r := range rows[1:] {
-		marks = append(marks, document.Mark{Offset: s.md.len() + 1, Sheet: name, Row: r.n - header.n})
-		s.md.line(tableRow(r.cells, width))
-	}
-	return marks
+	s.marks = append(s.marks, document.Mark{Offset: s.md.len() + 1, Sheet: s.name, Row: row.n - s.header.n})
+	s.md.line(tableRow(row.cells, max(s.width, len(row.cells))))
 }
