@@ -287,7 +287,7 @@ func (w *htmlWalker) dropped(n *html.Node) bool {
 		// The page's banner and footer, not an article's own.
 		return w.article == 0
 	}
-	if _, ok := attrOf(n, "hidden"); ok || attr(n, "aria-hidden") == "true" {
+	if _, ok := attrOf(n, "hidden"); ok || attr(n, "aria-hidden") == "true" || selfAnchor(n) {
 		return true
 	}
 	switch attr(n, "role") {
@@ -518,6 +518,23 @@ func prefixLines(s, first, rest string) string {
 	return strings.Join(lines, "\n")
 }
 
+// selfAnchor reports whether n is a heading's link to itself, whose text
+// is a symbol only ("#", "¶", "§"), as documentation generators add.
+func selfAnchor(n *html.Node) bool {
+	if n.DataAtom != atom.A || !strings.HasPrefix(attr(n, "href"), "#") {
+		return false
+	}
+	var text strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		text.WriteString(textOf(c, 0))
+	}
+	switch strings.TrimSpace(text.String()) {
+	case "#", "¶", "§", "🔗":
+		return true
+	}
+	return false
+}
+
 // textOf returns the text n holds, scripts and styles left out, white
 // space as it is.
 func textOf(n *html.Node, depth int) string {
@@ -527,7 +544,7 @@ func textOf(n *html.Node, depth int) string {
 		switch {
 		case n.Type == html.TextNode:
 			b.WriteString(n.Data)
-		case n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Template):
+		case n.Type == html.ElementNode && (n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Template || selfAnchor(n)):
 		case n.Type == html.ElementNode && n.DataAtom == atom.Br:
 			b.WriteByte('\n')
 		case depth <= DefaultMaxDepth:

@@ -74,6 +74,12 @@ func TestHTMLStructure(t *testing.T) {
 			want: []string{"```\na := 1\n  b := 2\n```", "See the manual.", "> Quoted."},
 		},
 		{
+			name:   "a heading's links to itself dropped",
+			page:   `<h2 id="a">Policies<a class="mark" href="#a">#</a></h2><h3>Flags <a class="headerlink" href="#f">¶</a></h3><p>See <a href="#a">#</a> and <a href="#b">the list</a>.</p>`,
+			want:   []string{"## Policies\n\n### Flags\n\nSee and the list."},
+			absent: []string{"¶", "Policies#"},
+		},
+		{
 			name:   "text that would read as Markdown structure is escaped",
 			page:   `<p># not a heading</p><p>---</p>`,
 			want:   []string{`\# not a heading`, `\---`},

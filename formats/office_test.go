@@ -253,3 +253,41 @@ func TestXLSXCellTypes(t *testing.T) {
 	}
 	require.NotContains(t, text, "phonetic")
 }
+
+// TestOfficeFidelity reads files LibreOffice made from text nobody here
+// wrote (testdata/README.md): a page of Debian's documentation saved as
+// DOCX, against w3m's rendering of the page, with every h1-h3 heading of
+// the page a heading of the document; and Debian's release table saved as
+// XLSX, against the CSV's cells.
+func TestOfficeFidelity(t *testing.T) {
+	docx, err := formats.NewDOCX(formats.Config{})
+	require.NoError(t, err)
+	xlsx, err := formats.NewXLSX(formats.Config{})
+	require.NoError(t, err)
+
+	doc := parseFile(t, docx, "testdata/base-passwd-users-and-groups.docx")
+	dump, err := os.ReadFile("testdata/html/base-passwd-users-and-groups.w3m.txt")
+	require.NoError(t, err)
+	sim := similarity(doc.Text, string(dump))
+	t.Logf("DOCX: word similarity to w3m -dump of the page: %.3f", sim)
+	require.GreaterOrEqual(t, sim, 0.98)
+	page, err := os.ReadFile("testdata/html/base-passwd-users-and-groups.html")
+	require.NoError(t, err)
+	found := map[string]bool{}
+	for _, h := range doc.Outline().Headings() {
+		found[strings.Join(words(h.Title), " ")] = true
+	}
+	for _, m := range headingTag.FindAllStringSubmatch(string(page), -1) {
+		if h := strings.Join(words(htmlText(m[2])), " "); h != "" {
+			require.True(t, found[h], "heading %q", h)
+		}
+	}
+
+	doc = parseFile(t, xlsx, "testdata/debian-distro-info.xlsx")
+	src, err := os.ReadFile("testdata/src/debian-distro-info.csv")
+	require.NoError(t, err)
+	sim = similarity(doc.Text, "debian-distro-info\n"+string(src))
+	t.Logf("XLSX: word similarity to the CSV: %.3f", sim)
+	require.GreaterOrEqual(t, sim, 0.98)
+	require.Contains(t, doc.Text, "| version | codename | series | created | release | eol | eol-lts | eol-elts |\n| --- |")
+}
