@@ -40,7 +40,16 @@ func inlineText(s string) string {
 		case c == '\\' && i+1 < len(s) && strings.IndexByte("\\`*_[]()#!<>{}-.+", s[i+1]) >= 0:
 			i++
 			b.WriteByte(s[i])
-		case c == '*' || c == '`' || c == '_' && emphasisEdge(s, i):
+		case c == '`':
+			if code, next, ok := codeSpan(s, i); ok {
+				b.WriteString(code)
+				i = next - 1
+				continue
+			}
+			for i+1 < len(s) && s[i+1] == '`' {
+				i++
+			}
+		case c == '*' || c == '_' && emphasisEdge(s, i):
 			// markup
 		case c == '!' && i+1 < len(s) && s[i+1] == '[':
 			// an image: its alt text stays, as for a link
@@ -56,6 +65,41 @@ func inlineText(s string) string {
 		}
 	}
 	return space.OneLine(b.String())
+}
+
+// codeSpan reads the code span whose opening run of backticks starts at
+// s[i]: its code (as written, but for one space trimmed from each end when
+// both have one) and the offset after its closing run. Only runs of up to
+// three backticks open one, so that a line of unmatched runs of every
+// length stays linear to read.
+func codeSpan(s string, i int) (string, int, bool) {
+	n := 0
+	for i+n < len(s) && s[i+n] == '`' {
+		n++
+	}
+	if n > 3 {
+		return "", 0, false
+	}
+	for j := i + n; j < len(s); {
+		k := strings.IndexByte(s[j:], '`')
+		if k < 0 {
+			return "", 0, false
+		}
+		j += k
+		m := 0
+		for j+m < len(s) && s[j+m] == '`' {
+			m++
+		}
+		if m == n {
+			code := s[i+n : j]
+			if len(code) >= 2 && code[0] == ' ' && code[len(code)-1] == ' ' && strings.Trim(code, " ") != "" {
+				code = code[1 : len(code)-1]
+			}
+			return code, j + m, true
+		}
+		j += m
+	}
+	return "", 0, false
 }
 
 // emphasisEdge reports whether the underscore at s[i] is at the edge of a

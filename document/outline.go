@@ -39,7 +39,10 @@ const plainTextLevel = 7
 // one. It must open a paragraph (the text's first line, or a line after a
 // blank line), hold 1 to 12 words and at most 100 bytes, contain a
 // letter, not end in sentence or clause punctuation (. , ; : ! ? …, also
-// before closing quotes or brackets) and not start with a list bullet.
+// before closing quotes or brackets), not start with a list bullet, and
+// hold no tab, no run of three spaces (columns, such as a man page's
+// header line), no "=", "$", "{", "}", "\" or "://" (code, configuration
+// and addresses, such as "LABEL=t-home2 /home ext4 defaults").
 // Then it is a heading if it is
 //
 //   - numbered: a section number of up to four parts of up to three
@@ -47,14 +50,19 @@ const plainTextLevel = 7
 //     capital ("2.1 Scope"); its level is the number of parts. The line
 //     may be followed directly by body text, unless the next line is
 //     another numbered line (a list) or starts with a lower-case letter
-//     (a wrapped sentence);
+//     (a wrapped sentence); body text indented under a line at the
+//     margin always may;
 //   - in capitals: no lower-case letter and at least three upper-case
 //     ones ("ENVIRONMENTAL REVIEW"); level 1. It may be followed directly
-//     by body text, unless the next line is in capitals too;
+//     by body text, unless the next line is in capitals too, and always
+//     by body text indented under it (a man page rendered as text:
+//     "NAME" over "       ls - list directory contents");
 //   - a short line on its own: a paragraph of one line, of at most ten
 //     words, that starts with a capital, has at least as many words that
 //     start with a letter as words that do not, and is not the text's
-//     last paragraph ("Environmental review"); level 7, so that it nests
+//     last paragraph, has no word that starts with "/" (a path) and is
+//     indented by at most four spaces (deeper, it is a man page's body
+//     or an example) ("Environmental review"); level 7, so that it nests
 //     inside numbered and capitalised headings.
 //
 // Lines end at "\n", "\r\n" or a lone "\r". Headings never fails: any
@@ -206,13 +214,13 @@ func textHeading(text string, l, next line, later bool) (Heading, bool) {
 	h := Heading{Level: 1, Start: l.start, End: l.end}
 	switch {
 	case numbered || caps:
-		if !standalone && !headsBody(text, next, caps) {
+		if !standalone && !headsBody(text, l, next, caps) {
 			return Heading{}, false
 		}
 		if numbered {
 			h.Level = level
 		}
-	case words <= 10 && titleLike(t, words, lettered):
+	case words <= 10 && titleLike(t, words, lettered) && indentWidth(text[l.start:l.end]) <= 4:
 		h.Level = plainTextLevel
 	default:
 		return Heading{}, false
@@ -226,6 +234,12 @@ func textHeading(text string, l, next line, later bool) (Heading, bool) {
 // clause.
 func headingLike(t string) bool {
 	if strings.IndexFunc(t, unicode.IsLetter) < 0 {
+		return false
+	}
+	// Columns (a man page's header line "LS(1)   User Commands   LS(1)",
+	// a table's row) and the marks of code, configuration and paths
+	// ("LABEL=t-home2 /home ext4 defaults", "${HOME}") are no title's.
+	if strings.ContainsAny(t, "\t=${}\\") || strings.Contains(t, "   ") || strings.Contains(t, "://") {
 		return false
 	}
 	if r, _ := utf8.DecodeRuneInString(t); strings.ContainsRune("-*+•–—·>|#", r) {
@@ -289,7 +303,7 @@ func capitals(t string) bool {
 // half of its words start with a letter.
 func titleLike(t string, words, lettered int) bool {
 	r, _ := utf8.DecodeRuneInString(t)
-	return unicode.IsUpper(r) && 2*lettered >= words
+	return unicode.IsUpper(r) && 2*lettered >= words && !strings.Contains(t, " /")
 }
 
 // countWords counts the words of t, as strings.Fields cuts them, and
@@ -361,7 +375,13 @@ func classAt(t string, i int) (uint8, int) {
 // capitalised line in the same paragraph, reads as body text under a
 // heading rather than as the next item of a list, the rest of a wrapped
 // sentence or more text in capitals.
-func headsBody(text string, next line, caps bool) bool {
+func headsBody(text string, l, next line, caps bool) bool {
+	if l.start < len(text) && !isSpaceByte(text[l.start]) && next.start < next.end && isSpaceByte(text[next.start]) {
+		// A heading at the margin over an indented body, as man pages
+		// rendered as text and RFCs have them ("NAME" over "       ls -
+		// list directory contents").
+		return true
+	}
 	t := strings.TrimSpace(text[next.start:next.end])
 	if _, numbered := sectionNumber(t); numbered {
 		return false
@@ -371,4 +391,20 @@ func headsBody(text string, next line, caps bool) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(t)
 	return !unicode.IsLower(r)
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' }
+
+// indentWidth returns the width of a line's leading spaces and tabs, a
+// tab counting eight.
+func indentWidth(line string) int {
+	w := 0
+	for i := 0; i < len(line) && isSpaceByte(line[i]); i++ {
+		if line[i] == '\t' {
+			w += 8
+		} else {
+			w++
+		}
+	}
+	return w
 }

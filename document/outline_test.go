@@ -1,6 +1,7 @@
 package document_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -33,6 +34,8 @@ func TestMarkdownHeadings(t *testing.T) {
 		{"indented code", "# Real\n\n    # code\n\ntext", []string{"# Real"}},
 		{"HTML block", "<div>\n# not a heading\n</div>\n\n# Real", []string{"# Real"}},
 		{"inline markup", "## **Ground** `transport` [rules](http://x.org) and ![map](m.png) snake_case_name \\*", []string{"## Ground transport rules and map snake_case_name *"}},
+		{"code spans keep their code", "## `static char * pwhash(char *s)` and `` a ` b `` and `_x_ [a](b)`", []string{"## static char * pwhash(char *s) and a ` b and _x_ [a](b)"}},
+		{"unmatched backticks", "## ```` a ` b `` c", []string{"## a b c"}},
 		{"empty after markup", "# **\n\n# Kept", []string{"# Kept"}},
 		{"reference link", "## [Rules][r1] for [taxis] [x]( and [y]", []string{"## Rules for [taxis] [x]( and [y]"}},
 		{"unmatched brackets", "## [[a](b) c] [[ d", []string{"## [a c] [[ d"}},
@@ -72,6 +75,12 @@ func TestTextHeadings(t *testing.T) {
 		{"not too long", strings.Repeat("Word ", 13) + "\n\nText.", []string{}},
 		{"not inside a paragraph", "Text.\nHeading Like\n\nText.", []string{}},
 		{"CRLF", "SCOPE\r\n\r\nText.\r\n", []string{"# SCOPE"}},
+		{"not configuration", "LABEL=t-home2 /home ext4 defaults\n\nText.", []string{}},
+		{"not code", "Set ${HOME} first\n\nText.\n\nSee https://example.org\n\nText.", []string{}},
+		{"not a path", "Mount /dev/sda1 now\n\nText.", []string{}},
+		{"not columns", "LS(1)\t\t\t User Commands\t\t\t LS(1)\n\nText.\n\nName   Size   Owner\n\nText.", []string{}},
+		{"capitals over an indented body", "NAME\n       ls - list directory contents\n\nSYNOPSIS\n       ls [OPTION]...\n", []string{"# NAME", "# SYNOPSIS"}},
+		{"not a short line deep in the body", "NAME\n\n\t   The encoded handle includes\n\nText.", []string{"# NAME"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,6 +89,27 @@ func TestTextHeadings(t *testing.T) {
 			for _, h := range got {
 				require.Equal(t, h.Title, strings.Join(strings.Fields(tt.text[h.Start:h.End]), " "))
 			}
+		})
+	}
+}
+
+// Real text from /usr/share/man and /usr/share/doc (testdata/text/README.md
+// says where from): a man page rendered as text has its sections, and
+// neither its header line, its examples nor its indented body lines are
+// headings; a configuration file has none.
+func TestTextHeadingsRealText(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		want []string
+	}{
+		{"ls.1.txt", []string{"# NAME", "# SYNOPSIS", "# DESCRIPTION"}},
+		{"mount.8.txt", []string{"# NAME", "# SYNOPSIS"}},
+		{"fstab", []string{}},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			text, err := os.ReadFile("testdata/text/" + tt.file)
+			require.NoError(t, err)
+			require.Equal(t, tt.want, titles(document.Headings(string(text), document.Text)))
 		})
 	}
 }

@@ -38,7 +38,11 @@
 // is reported with [ErrUnsupported] and the reason ("no parser for .pdf:
 // see github.com/ragkit/ragkit/formats", "binary"), and
 // [Result.NotRead] counts the files left out by extension, for a one-line
-// summary.
+// summary. To read more formats, extend the defaults:
+//
+//	parsers := loader.DefaultParsers()
+//	parsers[".org"] = orgParser{} // any Parser
+//	res, err := loader.Dir(ctx, "docs", loader.Config{Parsers: parsers})
 //
 // # Text
 //

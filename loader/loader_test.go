@@ -257,16 +257,15 @@ func TestConfig(t *testing.T) {
 		want    []string
 		skipped map[string]reason
 	}{
-		{name: "defaults", want: []string{"a.md", "docs/b.md", "docs/old/c.md", "docs/old/d.txt", "notes/README.MARKDOWN", "notes/bad.txt", "notes/nested/drafts/g.md"},
-			skipped: map[string]reason{"node_modules": rSkipDir, ".github": rHidden, "notes/big.md": {loader.ErrUnsupported, "binary"},
-				"docs/guide.rst": {loader.ErrUnsupported, "no parser for .rst"}}},
-		{name: "include by name", cfg: loader.Config{Include: []string{"*.rst", "*.txt"}}, want: []string{"docs/old/d.txt", "notes/bad.txt"}},
+		{name: "defaults", want: []string{"a.md", "docs/b.md", "docs/guide.rst", "docs/old/c.md", "docs/old/d.txt", "notes/README.MARKDOWN", "notes/bad.txt", "notes/nested/drafts/g.md"},
+			skipped: map[string]reason{"node_modules": rSkipDir, ".github": rHidden, "notes/big.md": {loader.ErrUnsupported, "binary"}}},
+		{name: "include by name", cfg: loader.Config{Include: []string{"*.rst", "*.txt"}}, want: []string{"docs/guide.rst", "docs/old/d.txt", "notes/bad.txt"}},
 		{name: "include by path", cfg: loader.Config{Include: []string{"docs/**/*.md"}}, want: []string{"docs/b.md", "docs/old/c.md"}},
 		{name: "exclude a folder by name", cfg: loader.Config{Exclude: []string{"old", "drafts"}},
-			want:    []string{"a.md", "docs/b.md", "notes/README.MARKDOWN", "notes/bad.txt"},
+			want:    []string{"a.md", "docs/b.md", "docs/guide.rst", "notes/README.MARKDOWN", "notes/bad.txt"},
 			skipped: map[string]reason{"docs/old": rExcluded, "notes/nested/drafts": rExcluded}},
 		{name: "exclude by path", cfg: loader.Config{Exclude: []string{"docs/*/*.txt", "*.MARKDOWN"}},
-			want:    []string{"a.md", "docs/b.md", "docs/old/c.md", "notes/bad.txt", "notes/nested/drafts/g.md"},
+			want:    []string{"a.md", "docs/b.md", "docs/guide.rst", "docs/old/c.md", "notes/bad.txt", "notes/nested/drafts/g.md"},
 			skipped: map[string]reason{"docs/old/d.txt": rExcluded, "notes/README.MARKDOWN": rExcluded}},
 		{name: "hidden and every folder", cfg: loader.Config{Hidden: true, SkipDirs: []string{}, Include: []string{"[a-f].md"}},
 			want: []string{".github/f.md", "a.md", "docs/b.md", "docs/old/c.md", "node_modules/e.md"}},

@@ -311,7 +311,7 @@ func (w *walker) document(name string, d document.Document, mod time.Time) docum
 	d.ID, d.Source = name, name
 	meta := make(map[string]string, len(d.Metadata)+2)
 	for k, v := range d.Metadata {
-		meta[k] = v
+		meta[cleanField(k)] = cleanField(v)
 	}
 	meta[PathKey] = w.path(name)
 	if !mod.IsZero() {
