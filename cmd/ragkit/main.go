@@ -8,8 +8,10 @@
 //	ragkit index -dir DIR -index FILE    index a folder into a file
 //	ragkit ask -dir DIR -q QUESTION      the passages and prompt that answer a question
 //
-// It reads Markdown, plain text and the formats of the loader's own
-// parsers (package loader) and of package formats (HTML, DOCX, XLSX); every
+// It reads every format of the loader's own parsers (Markdown, plain text,
+// CSV and TSV, JSON and JSON Lines, man pages, reStructuredText, AsciiDoc,
+// Go source; gzipped files by their inner name) and of package formats
+// (HTML, DOCX, XLSX): loader.Config{Parsers: formats.Parsers()}. Every
 // file it leaves out is reported on standard error with the reason, with a
 // count of such files by extension. ask works offline by default (a
 // lexical embedder, extractive summaries, no answer); with -model and

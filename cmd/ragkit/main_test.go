@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +31,7 @@ func mixedFolder(t *testing.T) string {
 	dir := t.TempDir()
 	for _, f := range []string{
 		"testdata/mixed/notes.md", "testdata/mixed/backup.txt", "testdata/mixed/trains.html",
+		"testdata/mixed/tools.csv", "testdata/mixed/rooms.json",
 		"../../formats/testdata/handbook.docx", "../../formats/testdata/station.xlsx",
 		"../../formats/testdata/budget.xlsx", "../../formats/testdata/html/w3m-faq.html",
 	} {
@@ -36,6 +39,15 @@ func mixedFolder(t *testing.T) string {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644))
 	}
+	// A man page as it is installed: gzipped.
+	man, err := os.ReadFile("testdata/mixed/brewctl.1")
+	require.NoError(t, err)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, err = zw.Write(man)
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "brewctl.1.gz"), gz.Bytes(), 0o644))
 	// Files no parser reads: reported, never indexed.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "scan.pdf"), []byte("%PDF-1.4\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "logo.png"), []byte("\x89PNG\r\n\x1a\n...."), 0o644))
@@ -43,9 +55,10 @@ func mixedFolder(t *testing.T) string {
 	return dir
 }
 
-// TestAskMixedFolder asks one question per format of a mixed folder: the
-// file that answers comes first, its answer is in the prompt, and the
-// passage's label names the file and, for a spreadsheet, the sheet.
+// TestAskMixedFolder asks one question per format of a mixed folder
+// (Markdown, text, HTML, DOCX, XLSX, CSV, JSON and a gzipped man page):
+// the file that answers comes first, its answer is in the prompt, and the
+// passage's label names the file and, for a table, its sheet or rows.
 func TestAskMixedFolder(t *testing.T) {
 	dir := mixedFolder(t)
 	tests := []struct {
@@ -58,6 +71,9 @@ func TestAskMixedFolder(t *testing.T) {
 		{"Until when does the diesel generator run at night?", "handbook.docx", "until ten at night", "(handbook.docx)"},
 		{"Which radio channel does Ilse Brandt use?", "station.xlsx", "| Ilse Brandt | Warden | 4 |", "(station.xlsx, sheet "},
 		{"What did the replacement solar panels cost in euros?", "budget.xlsx", "| Replacement solar panels | Energy | Q1 | 4200 | yes |", "(budget.xlsx, sheet budget"},
+		{"On which shelf is the torque wrench kept?", "tools.csv", "Shelf: B3", "(tools.csv, rows "},
+		{"How many people fit in the Aurora room?", "rooms.json", "12", "(rooms.json"},
+		{"How long does the brewctl descaling cycle take?", "brewctl.1.gz", "takes 25 minutes", "(brewctl.1.gz)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.first, func(t *testing.T) {
@@ -150,7 +166,7 @@ func TestIndex(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "mixed.idx")
 	out, _, err := ragkit(t, "", "index", "-dir", dir, "-index", file)
 	require.NoError(t, err)
-	require.Contains(t, out, "7 documents")
+	require.Contains(t, out, "10 documents")
 	require.FileExists(t, file)
 	out, _, err = ragkit(t, "", "index", "-dir", dir, "-index", file)
 	require.NoError(t, err)
