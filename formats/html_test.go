@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -149,10 +148,8 @@ func TestHTMLBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
 			_, err := parseHTML(t, tt.cfg, tt.page)
 			require.ErrorIs(t, err, loader.ErrTooLarge)
-			require.Less(t, time.Since(start), 30*time.Second, "bounded time")
 		})
 	}
 }
