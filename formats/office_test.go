@@ -242,16 +242,25 @@ func TestXLSXCellTypes(t *testing.T) {
 		`<row r="4"><c r="A4" t="inlineStr"><is><t>formula</t></is></c><c r="B4" t="str"><f>A1</f><v>kind</v></c></row>`+
 		`<row r="5"><c r="A5" t="inlineStr"><is><t>error</t></is></c><c r="B5" t="e"><v>#DIV/0!</v></c></row>`+
 		`<row r="6"><c r="A6" t="inlineStr"><is><t>date</t></is></c><c r="B6" s="1"><v>46115.5</v></c></row>`+
-		`<row r="7"><c r="A7" t="s"><v>0</v></c><c r="B7" t="s"><v>9</v></c></row>`,
+		`<row r="7"><c r="A7" t="s"><v>0</v></c><c r="B7" t="s"><v>9</v></c></row>`+
+		`<row r="8"><c r="A8" t="inlineStr"><is><t>percent</t></is></c><c r="B8" s="2"><v>0.07</v></c><c r="C8" s="3"><v>0.125</v></c></row>`,
 		"xl/sharedStrings.xml", `<sst><si><r><t>rich </t></r><r><t>text</t></r><rPh><t>phonetic</t></rPh></si></sst>`,
-		"xl/styles.xml", `<styleSheet><numFmts><numFmt numFmtId="164" formatCode="dd/mm/yyyy\ hh:mm"/></numFmts><cellXfs><xf numFmtId="0"/><xf numFmtId="164"/></cellXfs></styleSheet>`)
+		"xl/styles.xml", `<styleSheet><numFmts><numFmt numFmtId="164" formatCode="dd/mm/yyyy\ hh:mm"/><numFmt numFmtId="165" formatCode="0.0&quot;%&quot;\ &quot;d&quot;;0.0%"/></numFmts><cellXfs><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="9"/><xf numFmtId="165"/></cellXfs></styleSheet>`)
 	doc, err := p.Parse(context.Background(), "t.xlsx", data)
 	require.NoError(t, err)
 	text := spaces.ReplaceAllString(doc.Text, " ")
-	for _, want := range []string{"| bool | TRUE |", "| float | 0.3 |", "| formula | kind |", "| error | #DIV/0! |", "| rich text | |", "| date | 2026-04-03 12:00 |"} {
+	for _, want := range []string{"| bool | TRUE |", "| float | 0.3 |", "| formula | kind |", "| error | #DIV/0! |", "| rich text | |", "| date | 2026-04-03 12:00 |", "| percent | 7% | 12.5% |"} {
 		require.Contains(t, text, want)
 	}
 	require.NotContains(t, text, "phonetic")
+
+	// A workbook of the 1904 date system counts its dates from 1904-01-01.
+	members := xlsxMembers(`<row r="1"><c t="inlineStr"><is><t>when</t></is></c></row><row r="2"><c s="1"><v>366</v></c></row>`,
+		"xl/styles.xml", `<styleSheet><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>`)
+	members[1] = strings.Replace(members[1], "<sheets>", `<workbookPr date1904="1"/><sheets>`, 1)
+	doc, err = p.Parse(context.Background(), "mac.xlsx", archiveOf(t, zip.Deflate, members...))
+	require.NoError(t, err)
+	require.Contains(t, doc.Text, "| 1905-01-01 |")
 }
 
 // TestOfficeFidelity reads files LibreOffice made from text nobody here

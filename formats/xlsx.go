@@ -19,8 +19,10 @@ import (
 // header is the sheet's first row that is not empty. A number is written
 // as the sheet holds it (to 15 significant digits, as spreadsheets show
 // them), a date-formatted number as a date (2026-01-31, with the time
-// where it has one), a boolean as TRUE or FALSE, a formula as its cached
-// value. Empty rows, and columns past the last one holding a value, are
+// where it has one; the 1904 date system of old Mac workbooks read as
+// such), a percentage-formatted one as a percentage (0.25 as 25%), a
+// boolean as TRUE or FALSE, a formula as its cached value; other formats
+// (currency, thousands separators) are not applied. Empty rows, and columns past the last one holding a value, are
 // left out. The document's Marks give each row's sheet and row (the
 // sheet's row number less the header's, so 1 is the first row under the
 // header), so that a passage cites "sheet Costs, rows 4-9". The title and
@@ -75,18 +77,18 @@ func (p *XLSXParser) parse(ctx context.Context, data []byte) (document.Document,
 	if err != nil {
 		return document.Document{}, err
 	}
-	sheets, err := a.sheets(ctx, main, rels)
+	sheets, date1904, err := a.sheets(ctx, main, rels)
 	if err != nil {
 		return document.Document{}, err
 	}
-	s := &sheetReader{cfg: p.cfg, md: markdown{limit: p.cfg.MaxTextBytes}}
+	s := &sheetReader{cfg: p.cfg, md: markdown{limit: p.cfg.MaxTextBytes}, date1904: date1904}
 	if part := rels.byType["sharedStrings"]; a.has(part) {
 		if s.shared, err = a.sharedStrings(ctx, part, p.cfg); err != nil {
 			return document.Document{}, err
 		}
 	}
 	if part := rels.byType["styles"]; a.has(part) {
-		if s.dates, err = a.dateStyles(ctx, part); err != nil {
+		if s.kinds, err = a.numberStyles(ctx, part); err != nil {
 			return document.Document{}, err
 		}
 	}
@@ -144,11 +146,19 @@ func (a *archive) relationships(ctx context.Context, part string) (rels, error) 
 	return r, err
 }
 
-// sheets returns the workbook's sheets in order, with their parts.
-func (a *archive) sheets(ctx context.Context, main string, r rels) ([]sheetRef, error) {
+// sheets returns the workbook's sheets in order, with their parts, and
+// whether its dates count from 1904 (as old Mac workbooks' do).
+func (a *archive) sheets(ctx context.Context, main string, r rels) ([]sheetRef, bool, error) {
 	var sheets []sheetRef
+	date1904 := false
 	err := a.each(ctx, main, func(t xml.Token) error {
-		if e, ok := t.(xml.StartElement); ok && e.Name.Local == "sheet" {
+		e, ok := t.(xml.StartElement)
+		switch {
+		case !ok:
+		case e.Name.Local == "workbookPr":
+			v := xattr(e, "date1904")
+			date1904 = v == "1" || v == "true"
+		case e.Name.Local == "sheet":
 			if part := r.byID[xattr(e, "id")]; part != "" && a.has(part) {
 				sheets = append(sheets, sheetRef{name: oneLine(xattr(e, "name")), part: part})
 			}
@@ -156,9 +166,9 @@ func (a *archive) sheets(ctx context.Context, main string, r rels) ([]sheetRef, 
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return sheets, nil
+	return sheets, date1904, nil
 }
 
 // sharedStrings reads the workbook's table of strings, bounded by
@@ -203,11 +213,20 @@ func (a *archive) sharedStrings(ctx context.Context, part string, cfg Config) ([
 	return out, nil
 }
 
-// dateStyles returns, per cell style index, whether its number format is
-// a date or time.
-func (a *archive) dateStyles(ctx context.Context, part string) ([]bool, error) {
-	custom := map[int]bool{}
-	var styles []bool
+// A numberKind is how a number format shows a number.
+type numberKind uint8
+
+const (
+	general numberKind = iota
+	date               // a date or time
+	percent            // the number times 100, with a percent sign
+)
+
+// numberStyles returns, per cell style index, how its number format
+// shows a number.
+func (a *archive) numberStyles(ctx context.Context, part string) ([]numberKind, error) {
+	custom := map[int]numberKind{}
+	var styles []numberKind
 	inXfs := false
 	err := a.each(ctx, part, func(t xml.Token) error {
 		switch e := t.(type) {
@@ -215,17 +234,21 @@ func (a *archive) dateStyles(ctx context.Context, part string) ([]bool, error) {
 			switch e.Name.Local {
 			case "numFmt":
 				id, _ := strconv.Atoi(xattr(e, "numFmtId"))
-				custom[id] = isDateFormat(xattr(e, "formatCode"))
+				custom[id] = formatKind(xattr(e, "formatCode"))
 			case "cellXfs":
 				inXfs = true
 			case "xf":
 				if inXfs && len(styles) < 1<<16 {
 					id, _ := strconv.Atoi(xattr(e, "numFmtId"))
-					date, ok := custom[id]
-					if !ok {
-						date = (id >= 14 && id <= 22) || (id >= 45 && id <= 47)
+					kind, ok := custom[id]
+					switch {
+					case ok:
+					case (id >= 14 && id <= 22) || (id >= 45 && id <= 47):
+						kind = date
+					case id == 9 || id == 10:
+						kind = percent
 					}
-					styles = append(styles, date)
+					styles = append(styles, kind)
 				}
 			}
 		case xml.EndElement:
@@ -241,10 +264,11 @@ func (a *archive) dateStyles(ctx context.Context, part string) ([]bool, error) {
 	return styles, nil
 }
 
-// isDateFormat reports whether a number format code shows a date or a
-// time: a d, m, y, h or s outside quotes, brackets and escapes.
-func isDateFormat(code string) bool {
-	quoted, bracket := false, false
+// formatKind reads a number format code: a date or time if it has a d,
+// m, y, h or s outside quotes, brackets and escapes, a percentage if it
+// has a percent sign there.
+func formatKind(code string) numberKind {
+	quoted, bracket, kind := false, false, general
 	for i := 0; i < len(code); i++ {
 		switch ch := code[i]; {
 		case ch == '"':
@@ -258,21 +282,24 @@ func isDateFormat(code string) bool {
 			bracket = false
 		case bracket:
 		case strings.IndexByte("dmyhsDMYHS", ch) >= 0:
-			return true
+			return date
+		case ch == '%':
+			kind = percent
 		}
 	}
-	return false
+	return kind
 }
 
 // sheetReader reads sheets into one document.
 type sheetReader struct {
-	cfg    Config
-	md     markdown
-	shared []string
-	dates  []bool
-	cells  int   // read so far, all sheets
-	bytes  int64 // of cell text read so far, all sheets
-	marks  []document.Mark
+	cfg      Config
+	md       markdown
+	shared   []string
+	kinds    []numberKind // by cell style
+	date1904 bool
+	cells    int   // read so far, all sheets
+	bytes    int64 // of cell text read so far, all sheets
+	marks    []document.Mark
 
 	// The sheet being read.
 	name   string
@@ -383,10 +410,16 @@ func (s *sheetReader) value(typ string, style int, v string) string {
 	if err != nil {
 		return oneLine(v)
 	}
-	if style >= 0 && style < len(s.dates) && s.dates[style] {
-		if d, ok := serialDate(f); ok {
+	if style < 0 || style >= len(s.kinds) {
+		return number(f)
+	}
+	switch s.kinds[style] {
+	case date:
+		if d, ok := serialDate(f, s.date1904); ok {
 			return d
 		}
+	case percent:
+		return number(f*100) + "%"
 	}
 	return number(f)
 }
@@ -401,15 +434,20 @@ func number(f float64) string {
 	return strconv.FormatFloat(r, 'g', -1, 64)
 }
 
-// serialDate converts a date serial of the 1900 date system (days since
-// 1899-12-30, the fraction the time of day) to ISO 8601.
-func serialDate(f float64) (string, bool) {
+// serialDate converts a date serial (days since 1899-12-30 in the 1900
+// date system, since 1904-01-01 in the 1904 one; the fraction the time of
+// day) to ISO 8601.
+func serialDate(f float64, date1904 bool) (string, bool) {
 	if f < 0 || f > 2958465 { // 9999-12-31
 		return "", false
 	}
+	epoch := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
+	if date1904 {
+		epoch = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
 	days := math.Floor(f)
 	secs := math.Round((f - days) * 86400)
-	t := time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(days)).Add(time.Duration(secs) * time.Second)
+	t := epoch.AddDate(0, 0, int(days)).Add(time.Duration(secs) * time.Second)
 	clock := "15:04"
 	if int64(secs)%60 != 0 {
 		clock = "15:04:05"
