@@ -134,6 +134,16 @@ func TestRead(t *testing.T) {
 	require.NotNil(t, docs[1].Metadata)
 }
 
+func TestReadCommentCannotEnd(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "a.html")
+	require.NoError(t, os.WriteFile(page, []byte("<title>x --> y</title><p>text</p>"), 0o644))
+	out, _, err := ragkit(t, "", "read", page)
+	require.NoError(t, err)
+	first, _, _ := strings.Cut(out, "\n")
+	require.Equal(t, 1, strings.Count(first, "-->"), first)
+	require.True(t, strings.HasSuffix(first, " -->"), first)
+}
+
 func TestReadNothingReadable(t *testing.T) {
 	pdf := filepath.Join(t.TempDir(), "scan.pdf")
 	require.NoError(t, os.WriteFile(pdf, []byte("%PDF-1.4\n"), 0o644))

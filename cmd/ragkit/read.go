@@ -35,8 +35,9 @@ func readCmd(ctx context.Context, args []string, io ios) error {
 			fmt.Fprintln(io.stdout)
 		}
 		// An HTML comment names each document without adding to its
-		// Markdown's structure.
-		fmt.Fprintf(io.stdout, "<!-- %s: %q, %s -->\n\n%s\n", d.ID, d.Title, strings.ToLower(d.Format.String()), strings.TrimRight(d.Text, "\n"))
+		// Markdown's structure; "--" cannot end it early.
+		about := fmt.Sprintf("%s: %q, %s", d.ID, d.Title, strings.ToLower(d.Format.String()))
+		fmt.Fprintf(io.stdout, "<!-- %s -->\n\n%s\n", strings.ReplaceAll(about, "--", "- -"), strings.TrimRight(d.Text, "\n"))
 	}
 	return nil
 }
