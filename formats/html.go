@@ -365,7 +365,8 @@ func (w *htmlWalker) walk(n *html.Node, depth int) {
 		w.write(fence(textOf(n, 0)))
 	case atom.Table:
 		w.flush()
-		if rows, ok := tableRows(n); ok {
+		if rows, caption, ok := tableRows(n); ok {
+			w.write(paragraph(caption))
 			w.write(table(rows))
 		} else {
 			w.children(n, depth) // a table laid out for looks, not data
@@ -558,11 +559,13 @@ func textOf(n *html.Node, depth int) string {
 }
 
 // tableRows returns a data table's rows, its header first (the rows of
-// <thead>, else the first row), or false for a table used for layout:
-// one column, or tables inside its cells.
-func tableRows(t *html.Node) ([][]string, bool) {
+// <thead>, else the first row), and its caption, or false for a table
+// used for layout: one column, or tables inside its cells. A cell that
+// spans columns is followed by empty cells, so that the columns stay
+// under their headers.
+func tableRows(t *html.Node) ([][]string, string, bool) {
 	var head, body [][]string
-	width, layout := 0, false
+	width, layout, caption := 0, false, ""
 	var rows func(n *html.Node, inHead bool, depth int)
 	rows = func(n *html.Node, inHead bool, depth int) {
 		for c := n.FirstChild; c != nil && depth < 4; c = c.NextSibling {
@@ -570,6 +573,8 @@ func tableRows(t *html.Node) ([][]string, bool) {
 				continue
 			}
 			switch c.DataAtom {
+			case atom.Caption:
+				caption = oneLine(textOf(c, 0))
 			case atom.Thead:
 				rows(c, true, depth+1)
 			case atom.Tbody, atom.Tfoot:
@@ -582,6 +587,9 @@ func tableRows(t *html.Node) ([][]string, bool) {
 							layout = true
 						}
 						row = append(row, oneLine(textOf(cell, 0)))
+						if span, err := strconv.Atoi(attr(cell, "colspan")); err == nil && span > 1 {
+							row = append(row, make([]string, min(span, 64)-1)...)
+						}
 					}
 				}
 				width = max(width, len(row))
@@ -595,7 +603,7 @@ func tableRows(t *html.Node) ([][]string, bool) {
 	}
 	rows(t, false, 0)
 	if layout || width < 2 {
-		return nil, false
+		return nil, "", false
 	}
 	if len(head) > 1 { // several header rows: one header of their cells joined
 		joined := make([]string, width)
@@ -606,7 +614,7 @@ func tableRows(t *html.Node) ([][]string, bool) {
 		}
 		head = [][]string{joined}
 	}
-	return append(head, body...), true
+	return append(head, body...), caption, true
 }
 
 func hasTable(n *html.Node, depth int) bool {

@@ -51,6 +51,11 @@ func TestHTMLStructure(t *testing.T) {
 			want: []string{"| Name | Cost |\n| --- | --- |\n| Tea \\| green | 3 |\n| Coffee |  |"},
 		},
 		{
+			name: "a table's caption, and a cell spanning columns",
+			page: `<table><caption>Fares in 2026</caption><tr><th>Zone</th><th>Adult</th><th>Child</th></tr><tr><td>A</td><td colspan="2">free</td></tr><tr><td>B</td><td>3</td><td>1</td></tr></table>`,
+			want: []string{"Fares in 2026\n\n| Zone | Adult | Child |\n| --- | --- | --- |\n| A | free |  |\n| B | 3 | 1 |"},
+		},
+		{
 			name: "a table of one column is layout",
 			page: `<table><tr><td><p>First paragraph.</p><p>Second.</p></td></tr></table>`,
 			want: []string{"First paragraph.\n\nSecond."}, absent: []string{"|"},
