@@ -1,0 +1,21 @@
+module github.com/ragkit/ragkit/cmd/ragkit
+
+go 1.26.0
+
+require (
+	github.com/ragkit/ragkit v0.0.0
+	github.com/ragkit/ragkit/formats v0.0.0
+	github.com/stretchr/testify v1.12.1
+)
+
+require (
+	github.com/rivo/uniseg v0.4.7 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/net v0.63.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
+)
+
+replace (
+	github.com/ragkit/ragkit => ../..
+	github.com/ragkit/ragkit/formats => ../../formats
+)
