@@ -1,0 +1,203 @@
+package pdf_test
+
+import (
+	"context"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/formats/pdf"
+	"github.com/ragkit/ragkit/formats/pdf/internal/fidelity"
+	"github.com/ragkit/ragkit/loader"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// shared is one parser for the tests that need no particular
+// configuration: the first New compiles PDFium, which takes seconds.
+var shared = sync.OnceValues(func() (*pdf.Parser, error) { return pdf.New(pdf.Config{}) })
+
+func parser(t testing.TB) *pdf.Parser {
+	t.Helper()
+	p, err := shared()
+	require.NoError(t, err)
+	return p
+}
+
+func parse(t testing.TB, name string) document.Document {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name + ".pdf")
+	require.NoError(t, err)
+	d, err := parser(t).Parse(context.Background(), name+".pdf", data)
+	require.NoError(t, err)
+	return d
+}
+
+// source is a test file's Markdown source: its text, headings and table.
+type source struct {
+	text     string
+	title    string
+	headings []string // as Markdown lines, "## Heading"
+	table    [][]string
+}
+
+var headingLine = regexp.MustCompile(`^#{1,6} `)
+
+func readSource(t testing.TB, name string) source {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name + ".md")
+	require.NoError(t, err)
+	s := source{text: string(b)}
+	for _, l := range strings.Split(s.text, "\n") {
+		switch {
+		case headingLine.MatchString(l):
+			s.headings = append(s.headings, l)
+			if s.title == "" {
+				s.title = strings.TrimPrefix(l, "# ")
+			}
+		case strings.HasPrefix(l, "|") && !strings.HasPrefix(l, "|---"):
+			s.table = append(s.table, cells(l))
+		}
+	}
+	return s
+}
+
+func cells(l string) []string {
+	var out []string
+	for _, c := range strings.Split(strings.Trim(l, "| "), "|") {
+		out = append(out, strings.TrimSpace(c))
+	}
+	return out
+}
+
+// The strings of the test files' running headers and footers (md2ms.awk).
+var running = []string{"Ragkit fidelity test", "Forster sampler", "Chapter one draft", "Not for citation"}
+
+var pageNumberLine = regexp.MustCompile(`(?m)^\s*(Page )?[0-9]+\s*$|Page [0-9]+`)
+
+func TestParseFidelity(t *testing.T) {
+	tests := []struct {
+		name  string
+		pages int
+	}{
+		{"onecol", 3},
+		{"twocol", 4},
+		{"table", 3},
+		{"headings", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := readSource(t, tt.name)
+			d := parse(t, tt.name)
+			sim := fidelity.Similarity(fidelity.Words(src.text), fidelity.Words(d.Text))
+			assert.GreaterOrEqual(t, sim, 0.98, "word-sequence similarity to %s.md", tt.name)
+			assert.Equal(t, document.Markdown, d.Format)
+			assert.Equal(t, src.title, d.Title)
+			assert.Equal(t, "", pageNumberLine.FindString(d.Text), "a page number is left")
+			for _, r := range running {
+				assert.NotContains(t, d.Text, r, "a running header or footer is left")
+			}
+			lines := strings.Split(d.Text, "\n")
+			for _, h := range src.headings {
+				assert.Contains(t, lines, h, "heading with its level")
+			}
+			if src.table != nil {
+				assert.Equal(t, src.table, table(lines), "the table, its header row first")
+			}
+			assert.Equal(t, pdf.PagesKey, "pages")
+			assert.Equal(t, []string{"pages"}, keys(d.Metadata))
+			checkMarks(t, tt.name, d, tt.pages)
+		})
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// table returns the cells of the first Markdown table in lines, without
+// its delimiter row.
+func table(lines []string) [][]string {
+	var out [][]string
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "|") {
+			if out != nil {
+				break
+			}
+			continue
+		}
+		if c := cells(l); !slices.ContainsFunc(c, func(s string) bool { return s != "---" }) {
+			continue
+		}
+		out = append(out, cells(l))
+	}
+	return out
+}
+
+// checkMarks checks that there is one mark per page, in order, and that
+// each page's text starts with words that pdftotext read on that page.
+func checkMarks(t *testing.T, name string, d document.Document, pages int) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name + ".pdftotext.txt")
+	require.NoError(t, err)
+	byPage := strings.Split(string(b), "\f")
+	require.Len(t, d.Marks, pages)
+	for i, m := range d.Marks {
+		require.Equal(t, i+1, m.Page)
+		end := len(d.Text)
+		if i+1 < len(d.Marks) {
+			end = d.Marks[i+1].Offset
+		}
+		require.Less(t, m.Offset, end, "page %d has text", m.Page)
+		if i == 0 {
+			require.Zero(t, m.Offset)
+		}
+		head := fidelity.Words(d.Text[m.Offset:end])
+		head = head[:min(6, len(head))]
+		want := fidelity.Words(byPage[i])
+		assert.True(t, containsRun(want, head), "page %d starts with %q, which pdftotext did not read on it", m.Page, head)
+		assert.Equal(t, document.Location{Page: m.Page, LastPage: m.Page}, d.Locate(m.Offset, end))
+	}
+}
+
+func containsRun(words, run []string) bool {
+	for i := 0; i+len(run) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestParseErrors(t *testing.T) {
+	good, err := os.ReadFile("testdata/onecol.pdf")
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		data []byte
+		want error
+		why  string
+	}{
+		{"not a PDF", []byte("%PDF-1.4\nthis is no PDF at all"), loader.ErrFormat, "not a well-formed PDF"},
+		{"truncated", good[:len(good)/3], loader.ErrFormat, "PDF"},
+		{"empty", nil, loader.ErrFormat, "PDF"},
+		{"encrypted", encrypted(t), loader.ErrFormat, "encrypted"},
+		{"no text", noText, loader.ErrNoText, "text layer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parser(t).Parse(context.Background(), "x.pdf", tt.data)
+			require.ErrorIs(t, err, tt.want)
+			assert.Contains(t, err.Error(), tt.why)
+		})
+	}
+}
