@@ -29,7 +29,7 @@
 //     footer, since nothing repeats; only a lone page number goes.
 //   - Hyphenated line ends are joined ("unfa-" "miliar" is "unfamiliar",
 //     "good-look-" "ing" is "good-looking"), and ligatures and
-//     presentation forms (U+FB00 to U+FDFF, U+FE70 to U+FEFF, full-width
+//     presentation forms (U+FB00 to U+FDFF, U+FE10 to U+FEFF, full-width
 //     ASCII) are normalised by NFKC ("ﬁ" reads "fi").
 //   - Headings: lines in type at least 15% larger than the body's (the most
 //     common size) are headings, one level per size, largest first; short
@@ -71,7 +71,7 @@
 // copy of the file it reads and PDFium's memory for it. A file's pages are
 // read in parallel on as many instances as are free (one more per four
 // pages, up to Config.MaxInstances); reading asks the engine for each
-// character's box, origin, size and font, and is linear in the characters
+// character's box and size, and for its font once a word, and is linear in the characters
 // of a page apart from the column search, linear in the page's width times
 // its lines. Figures are in benchmarks/README.md.
 package pdf

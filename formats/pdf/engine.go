@@ -240,37 +240,69 @@ func (in *instance) readPage(i, maxGlyphs int) (pg page, err error) {
 		return page{}, fmt.Errorf("%w: page %d has %d characters, the limit is %d (Config.MaxPageChars)", errTooLarge, i+1, cc.Count, maxGlyphs)
 	}
 	pg = page{width: float64(w.PageWidth), height: float64(h.PageHeight), glyphs: make([]glyph, 0, cc.Count)}
-	for j := range cc.Count {
-		u, err := p.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: t, Index: j})
-		if err != nil {
-			return page{}, err
-		}
-		r := rune(u.Unicode)
+	runes, err := in.text(t, cc.Count)
+	if err != nil {
+		return page{}, err
+	}
+	bold := false
+	for j, r := range runes {
 		g := glyph{r: r}
 		if r == ' ' || r == '\r' || r == '\n' || r == 0 {
 			pg.glyphs = append(pg.glyphs, g)
 			continue
 		}
-		box, err := p.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: t, Index: j})
+		// The loose box spans the font's ascent to its descent and the
+		// glyph's advance, so that the glyphs of a line share its bottom
+		// whatever their shapes (a quote mark, a "g").
+		box, err := p.FPDFText_GetLooseCharBox(&requests.FPDFText_GetLooseCharBox{TextPage: t, Index: j})
 		if err != nil {
-			return page{}, err
-		}
-		o, err := p.FPDFText_GetCharOrigin(&requests.FPDFText_GetCharOrigin{TextPage: t, Index: j})
-		if err != nil {
-			return page{}, err
+			continue // a glyph without a box, such as a zero-width mark
 		}
 		fs, err := p.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: t, Index: j})
 		if err != nil {
 			return page{}, err
 		}
-		if fi, err := p.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: t, Index: j}); err == nil && fi != nil {
-			g.bold = isBold(fi.Flags, fi.FontName)
+		// The font's name is the costliest thing asked; it is asked once a
+		// word (and where the size changes), which is as fine as headings
+		// and table header rows need.
+		n := len(pg.glyphs)
+		if n == 0 || pg.glyphs[n-1].size == 0 || pg.glyphs[n-1].size != fs.FontSize {
+			bold = in.bold(t, j)
 		}
-		g.left, g.right, g.bottom, g.top = box.Left, box.Right, box.Bottom, box.Top
-		g.base, g.size = o.Y, fs.FontSize
+		g.left, g.right = float64(box.Rect.Left), float64(box.Rect.Right)
+		g.bottom, g.top = float64(box.Rect.Bottom), float64(box.Rect.Top)
+		g.base, g.size, g.bold = g.bottom, fs.FontSize, bold
 		pg.glyphs = append(pg.glyphs, g)
 	}
 	return pg, nil
+}
+
+// text returns the n characters of text page t, one rune for each.
+func (in *instance) text(t references.FPDF_TEXTPAGE, n int) ([]rune, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	if r, err := in.p.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: t, StartIndex: 0, Count: n}); err == nil {
+		if rs := []rune(strings.TrimRight(r.Text, "\x00")); len(rs) == n {
+			return rs, nil
+		}
+	}
+	// Characters outside the Basic Multilingual Plane take two units of
+	// the page's text: ask for each character instead.
+	rs := make([]rune, n)
+	for j := range rs {
+		u, err := in.p.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: t, Index: j})
+		if err != nil {
+			return nil, err
+		}
+		rs[j] = rune(u.Unicode)
+	}
+	return rs, nil
+}
+
+func (in *instance) bold(t references.FPDF_TEXTPAGE, j int) bool {
+	fi, err := in.p.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: t, Index: j})
+	return err == nil && fi != nil && isBold(fi.Flags, fi.FontName)
 }
 
 // forceBold is the ForceBold flag of a font descriptor (PDF 1.7, 9.8.2).

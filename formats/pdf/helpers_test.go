@@ -8,13 +8,24 @@ import (
 
 // minimalPDF writes a one-page PDF whose page draws content (Helvetica is
 // its font F1), with extra added to its trailer dictionary.
-func minimalPDF(content, extra string) []byte {
+func minimalPDF(content, extra string) []byte { return pagesPDF([]string{content}, extra) }
+
+// pagesPDF writes a PDF of one page per content stream.
+func pagesPDF(contents []string, extra string) []byte {
+	n := len(contents)
+	kids := make([]string, n)
+	for i := range contents {
+		kids[i] = fmt.Sprintf("%d 0 R", 4+2*i)
+	}
 	objs := []string{
 		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+		fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), n),
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+	}
+	for i, c := range contents {
+		objs = append(objs,
+			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>", 5+2*i),
+			fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(c), c))
 	}
 	var b strings.Builder
 	b.WriteString("%PDF-1.4\n")
@@ -30,6 +41,22 @@ func minimalPDF(content, extra string) []byte {
 	}
 	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R %s >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, extra, xref)
 	return []byte(b.String())
+}
+
+// numberedPages is a PDF of n pages, each with a line "This is page N of
+// the test." at its top and lines of filler words under it.
+func numberedPages(n, lines int) []byte {
+	contents := make([]string, n)
+	for i := range contents {
+		var c strings.Builder
+		fmt.Fprintf(&c, "BT /F1 10 Tf 72 600 Td 12 TL (This is page %d of the test.) Tj", i+1)
+		for j := range lines {
+			fmt.Fprintf(&c, " T* (Line %d holds words that fill the page for the reader.) Tj", j+1)
+		}
+		c.WriteString(" ET")
+		contents[i] = c.String()
+	}
+	return pagesPDF(contents, "")
 }
 
 // noText is a page that draws a filled square and no text, as a scan's

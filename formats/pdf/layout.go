@@ -46,9 +46,9 @@ func segments(gs []glyph) []*segment {
 				cur.space = true
 			}
 			continue
-		case g.r == '\u0002' || g.r == '\u00ad':
-			g.r = '-' // PDFium's mark of a hyphen the line break made
-		case unicode.IsControl(g.r) || g.r == '\ufffe' || g.r == '\uffff' || g.r == '\ufffd':
+		case g.r == '\u0002' || g.r == '\u00ad' || g.r == '\ufffe':
+			g.r = '-' // PDFium's marks of a hyphen at a line's end
+		case unicode.IsControl(g.r) || g.r == '\uffff' || g.r == '\ufffd':
 			continue
 		}
 		size := g.size
@@ -97,10 +97,10 @@ func (s *segment) continues(g glyph, size float64) bool {
 }
 
 // appendNormal appends r, with ligatures and presentation forms (U+FB00 to
-// U+FDFF, U+FE70 to U+FEFF) and compatibility spaces replaced by what they
+// U+FDFF, U+FE10 to U+FEFF, full-width ASCII) replaced by what they
 // stand for, so that "ﬁ" reads and matches as "fi".
 func appendNormal(text []rune, r rune) []rune {
-	if (r >= 0xfb00 && r <= 0xfdff) || (r >= 0xfe70 && r <= 0xfeff) || (r >= 0xff01 && r <= 0xff5e) {
+	if (r >= 0xfb00 && r <= 0xfdff) || (r >= 0xfe10 && r <= 0xfeff) || (r >= 0xff01 && r <= 0xff5e) {
 		return append(text, []rune(norm.NFKC.String(string(r)))...)
 	}
 	return append(text, r)

@@ -5,9 +5,11 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/formats/pdf"
@@ -200,4 +202,134 @@ func TestParseErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.why)
 		})
 	}
+}
+
+func TestParsePagesInParallel(t *testing.T) {
+	p, err := pdf.New(pdf.Config{MaxInstances: 3})
+	require.NoError(t, err)
+	defer p.Close()
+	const n = 13
+	d, err := p.Parse(context.Background(), "many.pdf", numberedPages(n, 3))
+	require.NoError(t, err)
+	require.Len(t, d.Marks, n)
+	for i, m := range d.Marks {
+		require.Equal(t, i+1, m.Page)
+		want := "This is page " + strconv.Itoa(i+1) + " of the test."
+		require.True(t, strings.HasPrefix(d.Text[m.Offset:], want), "page %d starts with %q", i+1, d.Text[m.Offset:min(len(d.Text), m.Offset+40)])
+	}
+	assert.Equal(t, strconv.Itoa(n), d.Metadata[pdf.PagesKey])
+}
+
+func TestParseLimits(t *testing.T) {
+	data := numberedPages(5, 40)
+	tests := []struct {
+		name string
+		cfg  pdf.Config
+		why  string
+	}{
+		{"bytes", pdf.Config{MaxBytes: len(data) - 1}, "Config.MaxBytes"},
+		{"pages", pdf.Config{MaxPages: 4}, "Config.MaxPages"},
+		{"characters on a page", pdf.Config{MaxPageChars: 100}, "Config.MaxPageChars"},
+		{"time", pdf.Config{Timeout: time.Nanosecond}, "Config.Timeout"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := pdf.New(tt.cfg)
+			require.NoError(t, err)
+			defer p.Close()
+			_, err = p.Parse(context.Background(), "x.pdf", data)
+			require.ErrorIs(t, err, loader.ErrTooLarge)
+			assert.Contains(t, err.Error(), tt.why)
+		})
+	}
+	t.Run("smallest memory", func(t *testing.T) {
+		p, err := pdf.New(pdf.Config{MaxMemory: 64 << 20})
+		require.NoError(t, err)
+		defer p.Close()
+		_, err = p.Parse(context.Background(), "x.pdf", data)
+		require.NoError(t, err)
+	})
+}
+
+func TestParseCancelStopsTheEngine(t *testing.T) {
+	p, err := pdf.New(pdf.Config{MaxInstances: 1})
+	require.NoError(t, err)
+	defer p.Close()
+	big := numberedPages(400, 45)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err = p.Parse(ctx, "big.pdf", big)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	// The killed instance is replaced: the parser reads the next file.
+	d, err := p.Parse(context.Background(), "small.pdf", numberedPages(2, 1))
+	require.NoError(t, err)
+	assert.Contains(t, d.Text, "This is page 2 of the test.")
+}
+
+func TestParseConcurrent(t *testing.T) {
+	p := parser(t)
+	names := []string{"onecol", "twocol", "table", "headings"}
+	want := map[string]string{}
+	for _, n := range names {
+		want[n] = parse(t, n).Text
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n := names[i%len(names)]
+			data, err := os.ReadFile("testdata/" + n + ".pdf")
+			assert.NoError(t, err)
+			d, err := p.Parse(context.Background(), n+".pdf", data)
+			assert.NoError(t, err)
+			assert.Equal(t, want[n], d.Text, "the same file reads the same")
+		}()
+	}
+	wg.Wait()
+}
+
+func TestClose(t *testing.T) {
+	p, err := pdf.New(pdf.Config{})
+	require.NoError(t, err)
+	require.NoError(t, p.Close())
+	require.NoError(t, p.Close())
+	_, err = p.Parse(context.Background(), "x.pdf", numberedPages(1, 1))
+	require.Error(t, err)
+}
+
+func TestNewConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  pdf.Config
+		want string
+	}{
+		{"negative instances", pdf.Config{MaxInstances: -1}, "MaxInstances is -1"},
+		{"negative pages", pdf.Config{MaxPages: -2}, "MaxPages is -2"},
+		{"negative bytes", pdf.Config{MaxBytes: -3}, "MaxBytes is -3"},
+		{"negative characters", pdf.Config{MaxPageChars: -4}, "MaxPageChars is -4"},
+		{"too little memory", pdf.Config{MaxMemory: 1 << 20}, "MaxMemory is 1048576"},
+		{"negative timeout", pdf.Config{Timeout: -time.Second}, "Timeout is -1s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := pdf.New(tt.cfg)
+			require.ErrorIs(t, err, pdf.ErrConfig)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	cfg := parser(t).Config()
+	assert.Equal(t, pdf.Config{
+		MaxInstances: pdf.DefaultMaxInstances, MaxBytes: pdf.DefaultMaxBytes, MaxPages: pdf.DefaultMaxPages,
+		MaxPageChars: pdf.DefaultMaxPageChars, MaxMemory: pdf.DefaultMaxMemory, Timeout: pdf.DefaultTimeout,
+	}, cfg)
+}
+
+func TestReads(t *testing.T) {
+	p := parser(t)
+	assert.True(t, p.Reads(loader.ContentPDF))
+	for _, c := range []loader.Content{loader.ContentText, loader.ContentZip, loader.ContentBinary} {
+		assert.False(t, p.Reads(c), c)
+	}
+	assert.Equal(t, loader.ContentPDF, loader.Sniff(numberedPages(1, 1)))
 }
