@@ -46,9 +46,10 @@ func build(inf *info) (document.Document, error) {
 		flow = append(flow, columns(rs, i+1, body)...)
 	}
 	for _, l := range flow {
-		// A list's mark set apart from its text by a tab stop is one cell
-		// with it, not a table's first column.
-		if len(l.segs) >= 2 && isBullet(l.segs[0].String()) {
+		// A list's mark or a section's number set apart from its text by
+		// a tab stop or a quad is one cell with it, not a table's first
+		// column.
+		if len(l.segs) >= 2 && (isBullet(l.segs[0].String()) || sectionNumber(l)) {
 			m := *l.segs[1]
 			m.text = append(append(append([]rune(nil), l.segs[0].text...), ' '), l.segs[1].text...)
 			m.left = l.segs[0].left
@@ -73,6 +74,18 @@ func build(inf *info) (document.Document, error) {
 		return document.Document{}, fmt.Errorf("%w: its %d pages hold only running headers and page numbers", errNoText, len(inf.pages))
 	}
 	return d, nil
+}
+
+var numberOnly = regexp.MustCompile(`^([0-9]+|[A-Z])(\.[0-9]+)*\.?$`)
+
+// sectionNumber reports whether l is a section's number and its title:
+// two segments, the first a number such as "4.11.1", not far apart.
+func sectionNumber(l *line) bool {
+	if len(l.segs) != 2 || !numberOnly.MatchString(l.segs[0].String()) {
+		return false
+	}
+	a, b := l.segs[0], l.segs[1]
+	return b.left-a.right < 3*math.Max(a.size, b.size)
 }
 
 // bodySize is the font size of most of the text.
@@ -141,7 +154,9 @@ var numbered = regexp.MustCompile(`^([0-9]+(\.[0-9]+)*)\.?\s`)
 
 func (b *builder) isHeading(l *line) bool {
 	t := l.text()
-	if utf8.RuneCountInString(t) > 200 || !strings.ContainsFunc(t, unicode.IsLetter) {
+	// A heading is a line on its own: the labels of a chart, a row of
+	// larger type with gaps in it, are not.
+	if len(l.segs) != 1 || utf8.RuneCountInString(t) > 200 || !strings.ContainsFunc(t, unicode.IsLetter) {
 		return false
 	}
 	if l.size() >= 1.15*b.body {
@@ -175,7 +190,13 @@ func (b *builder) add(flow []*line, i int) {
 		prev = flow[i-1]
 	}
 	gap := prev != nil && !l.resumed && prev.page == l.page && prev.base-l.base > 1.25*b.spacing*math.Max(1, l.size()/b.body)
+	// A first line's indent is seen against the line before it, so that a
+	// block indented as a whole (a quotation, an abstract) is one
+	// paragraph; at a column's or page's top, against the column's edge.
 	indent := l.left()-l.colLeft > 0.8*b.body
+	if prev != nil && !l.resumed && prev.page == l.page {
+		indent = l.left()-prev.left() > 0.8*b.body
+	}
 	switch {
 	case b.isHeading(l):
 		if last != nil && last.kind == heading && !gap && math.Abs(last.size-l.size()) < 0.5 && last.bold == l.bold() && prev != nil && prev.page == l.page {
@@ -370,13 +391,22 @@ func indexFloat(xs []float64, x float64) int {
 	return -1
 }
 
-// title is the text of the first heading of the highest level.
+// title is the text of the heading in the largest type on the first page
+// that has headings, the first of them if several share it.
 func (b *builder) title() string {
-	best := 7
-	t := ""
+	best, t, page := 0.0, "", 0
 	for _, k := range b.out {
-		if k.kind == heading && k.level < best {
-			best, t = k.level, k.text
+		if k.kind != heading {
+			continue
+		}
+		if page == 0 {
+			page = k.starts[0].page
+		}
+		if k.starts[0].page != page {
+			break
+		}
+		if k.size > best {
+			best, t = k.size, k.text
 		}
 	}
 	return t

@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -22,7 +23,13 @@ type segment struct {
 
 func (s *segment) isBold() bool { return s.bold > 0 && s.bold >= 4*s.plain }
 
-func (s *segment) String() string { return strings.TrimSpace(string(s.text)) }
+// String returns the segment's text without the dot leaders of a table
+// of contents.
+func (s *segment) String() string {
+	return strings.TrimSpace(leaders.ReplaceAllString(string(s.text), " "))
+}
+
+var leaders = regexp.MustCompile(`(\s*\.){4,}\s*`)
 
 // splitGap is the gap, in ems of the font size, that ends a segment: wider
 // than any word space of justified prose, narrower than the space between

@@ -333,3 +333,21 @@ func TestReads(t *testing.T) {
 	}
 	assert.Equal(t, loader.ContentPDF, loader.Sniff(numberedPages(1, 1)))
 }
+
+// TestParseLayoutRules holds the rules that real PDFs (pdfTeX manuals)
+// showed were needed: a section's number set a quad apart from its title
+// is part of the heading, a block indented as a whole is one paragraph,
+// and a table of contents' dot leaders are not text.
+func TestParseLayoutRules(t *testing.T) {
+	page := minimalPDF(`BT /F1 16 Tf 72 700 Td (1) Tj 28 0 Td (Definition of terms) Tj ET
+BT /F1 10 Tf 100 660 Td 12 TL (This abstract is set in from both margins and) Tj T* (runs over three lines that all start at the) Tj T* (same place, so they are one paragraph.) Tj ET
+BT /F1 10 Tf 72 610 Td 12 TL (A paragraph at the margin follows it, and its) Tj T* (second line is joined to the first one.) Tj ET
+BT /F1 10 Tf 72 560 Td (Contents . . . . . . . . . . 7) Tj ET`, "")
+	d, err := parser(t).Parse(context.Background(), "rules.pdf", page)
+	require.NoError(t, err)
+	assert.Equal(t, "# 1 Definition of terms\n\n"+
+		"This abstract is set in from both margins and runs over three lines that all start at the same place, so they are one paragraph.\n\n"+
+		"A paragraph at the margin follows it, and its second line is joined to the first one.\n\n"+
+		"Contents 7", d.Text)
+	assert.Equal(t, "1 Definition of terms", d.Title)
+}

@@ -14,6 +14,8 @@
 // Run it from formats/pdf:
 //
 //	go run ./internal/cmd/yardstick -rounds 3 /tmp/realpdf/*.pdf
+//
+// With -dump it prints what the parser reads of each file given instead.
 package main
 
 import (
@@ -40,12 +42,20 @@ func main() {
 	testdata := flag.String("testdata", "testdata", "the folder of the test PDFs and their .md sources")
 	rounds := flag.Int("rounds", 3, "how many times each file is read by each tool in the speed run")
 	instances := flag.Int("instances", 2, "Config.MaxInstances of the parser")
+	dump := flag.Bool("dump", false, "print the title, marks and Markdown of each file given instead of measuring")
 	flag.Parse()
 	p, err := pdf.New(pdf.Config{MaxInstances: *instances})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer p.Close()
+	if *dump {
+		for _, path := range flag.Args() {
+			text, pages, title, err := read(p, path)
+			fmt.Printf("==> %s: %d pages, title %q, error %v\n%s\n", path, pages, title, err, text)
+		}
+		return
+	}
 	tests := []string{"onecol", "twocol", "table", "headings"}
 	var files []string
 	fmt.Println("## Fidelity on PDFs made from known text")
