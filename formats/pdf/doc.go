@@ -70,8 +70,10 @@
 // kept for the process, so a second New is quick. Each instance holds a
 // copy of the file it reads and PDFium's memory for it. A file's pages are
 // read in parallel on as many instances as are free (one more per four
-// pages, up to Config.MaxInstances); reading asks the engine for each
-// character's box and size, and for its font once a word, and is linear in the characters
-// of a page apart from the column search, linear in the page's width times
-// its lines. Figures are in benchmarks/README.md.
+// pages, up to Config.MaxInstances). Reading asks the engine for each
+// character's box and size, and for its font once a word; each call to
+// the engine watches the context, which is what lets a time limit stop
+// it. The layout is linear in a page's characters, apart from the column
+// search, linear in the page's width times its lines. Figures, against
+// pdftotext, are in benchmarks/README.md.
 package pdf
