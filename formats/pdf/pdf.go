@@ -29,7 +29,7 @@ const (
 	DefaultMaxPages     = 2000
 	DefaultMaxPageChars = 200_000
 	DefaultMaxMemory    = 1 << 30
-	DefaultTimeout      = 2 * time.Minute
+	DefaultTimeout      = 10 * time.Minute
 )
 
 // Config configures a [Parser]. Every zero field means its default.
@@ -56,7 +56,8 @@ type Config struct {
 	MaxMemory int
 	// Timeout bounds the time one file may take, from the moment an
 	// instance is free to read it; a slower file is an error wrapping
-	// loader.ErrTooLarge. Zero means DefaultTimeout (2 minutes).
+	// loader.ErrTooLarge. Zero means DefaultTimeout (10 minutes: a
+	// 400-page manual takes a minute or two on a busy machine).
 	Timeout time.Duration
 }
 
