@@ -19,12 +19,17 @@ import (
 )
 
 // FormatsModule is the module whose parsers read the formats that need
-// more than the standard library (HTML, DOCX, XLSX, PDF); the reason of a
-// file of one of those formats, when no parser reads it, names it.
+// more than the standard library (HTML, DOCX, XLSX; PDF in its own module,
+// FormatsModule+"/pdf"); the reason of a file of one of those formats,
+// when no parser reads it, names the module.
 const FormatsModule = "github.com/ragkit/ragkit/formats"
 
-// elsewhere are the extensions whose parsers live in FormatsModule.
-var elsewhere = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".docx": true, ".xlsx": true, ".pdf": true}
+// elsewhere maps the extensions whose parsers live in FormatsModule, or in
+// its PDF module, to the module to name.
+var elsewhere = map[string]string{
+	".html": FormatsModule, ".htm": FormatsModule, ".xhtml": FormatsModule,
+	".docx": FormatsModule, ".xlsx": FormatsModule, ".pdf": FormatsModule + "/pdf",
+}
 
 // DefaultParsers returns a new map of the parsers that a load uses when
 // Config.Parsers is nil, for the caller to extend or trim. Each reads
@@ -159,8 +164,8 @@ func (w *walker) dispatch(name string) (string, Parser, error) {
 		}
 		shown = displayExt(ext) + " (gzipped)"
 	}
-	if elsewhere[ext] {
-		return "", nil, fmt.Errorf("%w: no parser for %s: see %s", ErrUnsupported, shown, FormatsModule)
+	if mod := elsewhere[ext]; mod != "" {
+		return "", nil, fmt.Errorf("%w: no parser for %s: see %s", ErrUnsupported, shown, mod)
 	}
 	return "", nil, fmt.Errorf("%w: no parser for %s", ErrUnsupported, shown)
 }

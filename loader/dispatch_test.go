@@ -86,7 +86,7 @@ func TestIncludeEverythingReadsNoBinary(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a.md"}, ids(r.Documents))
 	checkReasons(t, r, map[string]reason{
-		"paper.pdf":   {loader.ErrUnsupported, "no parser for .pdf: see github.com/ragkit/ragkit/formats"},
+		"paper.pdf":   {loader.ErrUnsupported, "no parser for .pdf: see github.com/ragkit/ragkit/formats/pdf"},
 		"report.docx": {loader.ErrUnsupported, "no parser for .docx: see github.com/ragkit/ragkit/formats"},
 		"notes.txt":   {loader.ErrUnsupported, "zip content, which the parser for .txt does not read"},
 		"prog":        {loader.ErrUnsupported, "binary"},

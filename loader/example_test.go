@@ -105,6 +105,6 @@ func ExampleDefaultParsers() {
 	// name: Pump
 	// price: 80
 	// skipped logo.png: loader: not read: no parser for .png
-	// skipped paper.pdf: loader: not read: no parser for .pdf: see github.com/ragkit/ragkit/formats
+	// skipped paper.pdf: loader: not read: no parser for .pdf: see github.com/ragkit/ragkit/formats/pdf
 	// not read: 2 files: 1 .pdf, 1 .png
 }

@@ -9,6 +9,15 @@ require (
 )
 
 require (
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/jolestar/go-commons-pool/v2 v2.1.2 // indirect
+	github.com/klippa-app/go-pdfium v1.21.5 // indirect
+	github.com/tetratelabs/wazero v1.12.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
+
+require (
+	github.com/ragkit/ragkit/formats/pdf v0.0.0
 	github.com/rivo/uniseg v0.4.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/net v0.63.0 // indirect
@@ -19,3 +28,5 @@ replace (
 	github.com/ragkit/ragkit => ../..
 	github.com/ragkit/ragkit/formats => ../../formats
 )
+
+replace github.com/ragkit/ragkit/formats/pdf => ../../formats/pdf

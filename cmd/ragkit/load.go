@@ -24,9 +24,12 @@ func maxFileFlag(fs *flag.FlagSet) func() int64 {
 	return func() int64 { return int64(max(*mib, 1)) << 20 }
 }
 
-// loaderConfig is the configuration of every load: every format's parser.
+// loaderConfig is the configuration of every load: every format's parser,
+// PDF's included.
 func loaderConfig(maxBytes int64) loader.Config {
-	return loader.Config{Parsers: formats.Parsers(), MaxBytes: maxBytes}
+	parsers := formats.Parsers()
+	parsers[".pdf"] = &pdfs
+	return loader.Config{Parsers: parsers, MaxBytes: maxBytes}
 }
 
 // loadDir loads every file under dir that a parser reads, in path order,

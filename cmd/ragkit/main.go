@@ -11,7 +11,8 @@
 // It reads every format of the loader's own parsers (Markdown, plain text,
 // CSV and TSV, JSON and JSON Lines, man pages, reStructuredText, AsciiDoc,
 // Go source; gzipped files by their inner name) and of package formats
-// (HTML, DOCX, XLSX): loader.Config{Parsers: formats.Parsers()}. Every
+// (HTML, DOCX, XLSX): loader.Config{Parsers: formats.Parsers()}, and PDF
+// through package formats/pdf (PDFium, started at the first PDF). Every
 // file it leaves out is reported on standard error with the reason, with a
 // count of such files by extension. ask works offline by default (a
 // lexical embedder, extractive summaries, no answer); with -model and
@@ -41,6 +42,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	pdfs.Close()
 	os.Exit(exitCode(err, os.Stderr))
 }
 

@@ -34,6 +34,7 @@ func mixedFolder(t *testing.T) string {
 		"testdata/mixed/tools.csv", "testdata/mixed/rooms.json",
 		"../../formats/testdata/handbook.docx", "../../formats/testdata/station.xlsx",
 		"../../formats/testdata/budget.xlsx", "../../formats/testdata/html/w3m-faq.html",
+		"../../formats/pdf/testdata/table.pdf",
 	} {
 		data, err := os.ReadFile(f)
 		require.NoError(t, err)
@@ -49,7 +50,7 @@ func mixedFolder(t *testing.T) string {
 	require.NoError(t, zw.Close())
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "brewctl.1.gz"), gz.Bytes(), 0o644))
 	// Files no parser reads: reported, never indexed.
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "scan.pdf"), []byte("%PDF-1.4\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "scan.pdf"), []byte("%PDF-1.4\n"), 0o644)) // truncated
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "logo.png"), []byte("\x89PNG\r\n\x1a\n...."), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "locked.docx"), []byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1E\x00n\x00c\x00r\x00y\x00p\x00t\x00i\x00o\x00n\x00I\x00n\x00f\x00o\x00"), 0o644))
 	return dir
@@ -72,8 +73,9 @@ func TestAskMixedFolder(t *testing.T) {
 		{"Which radio channel does Ilse Brandt use?", "station.xlsx", "| Ilse Brandt | Warden | 4 |", "(station.xlsx, sheet "},
 		{"What did the replacement solar panels cost in euros?", "budget.xlsx", "| Replacement solar panels | Energy | Q1 | 4200 | yes |", "(budget.xlsx, sheet budget"},
 		{"On which shelf is the torque wrench kept?", "tools.csv", "Shelf: B3", "(tools.csv, rows "},
-		{"How many people fit in the Aurora room?", "rooms.json", "12", "(rooms.json"},
+		{"What is the capacity of the Aurora meeting room?", "rooms.json", "12", "(rooms.json"},
 		{"How long does the brewctl descaling cycle take?", "brewctl.1.gz", "takes 25 minutes", "(brewctl.1.gz)"},
+		{"Which room on the third floor has a view of the hills?", "table.pdf", "| Room 14 | Third | East, the hills | Miss Lavish |", "(table.pdf, p"}, // the page or pages the passage spans
 	}
 	for _, tt := range tests {
 		t.Run(tt.first, func(t *testing.T) {
@@ -98,7 +100,7 @@ func TestAskMixedFolder(t *testing.T) {
 			prompt := out[start:end]
 			require.Contains(t, prompt, tt.inPrompt)
 			require.Contains(t, prompt, tt.label)
-			require.Contains(t, errs, "skipping scan.pdf: not read: no parser for .pdf")
+			require.Contains(t, errs, "skipping scan.pdf: cannot parse")
 			require.Contains(t, errs, "skipping logo.png: not read: no parser for .png")
 			require.Contains(t, errs, "skipping locked.docx: cannot parse: encrypted")
 			require.Contains(t, errs, "not read: 3 files: 1 .docx, 1 .pdf, 1 .png")
@@ -149,8 +151,29 @@ func TestReadNothingReadable(t *testing.T) {
 	require.NoError(t, os.WriteFile(pdf, []byte("%PDF-1.4\n"), 0o644))
 	_, errs, err := ragkit(t, "", "read", pdf)
 	require.ErrorContains(t, err, "no file with text read")
-	require.Contains(t, errs, "no parser for .pdf")
+	require.Contains(t, errs, "scan.pdf: cannot parse")
 	require.Equal(t, 1, exitCode(err, &strings.Builder{}))
+}
+
+// TestReadPDF reads a PDF through formats/pdf: its table as a Markdown
+// table, and with -json a mark at the start of each of its three pages.
+func TestReadPDF(t *testing.T) {
+	const file = "../../formats/pdf/testdata/table.pdf"
+	out, errs, err := ragkit(t, "", "read", file)
+	require.NoError(t, err, errs)
+	require.Contains(t, out, "| Room | Floor | View | Guests |")
+	require.Contains(t, out, "| Room 14 | Third | East, the hills | Miss Lavish |")
+
+	out, errs, err = ragkit(t, "", "read", "-json", file)
+	require.NoError(t, err, errs)
+	var d jsonDoc
+	require.NoError(t, json.Unmarshal([]byte(out), &d))
+	require.Equal(t, file, d.Source)
+	var pages []int
+	for _, m := range d.Marks {
+		pages = append(pages, m.Page)
+	}
+	require.Equal(t, []int{1, 2, 3}, pages)
 }
 
 func TestChunkAndCount(t *testing.T) {
@@ -176,7 +199,7 @@ func TestIndex(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "mixed.idx")
 	out, _, err := ragkit(t, "", "index", "-dir", dir, "-index", file)
 	require.NoError(t, err)
-	require.Contains(t, out, "10 documents")
+	require.Contains(t, out, "11 documents")
 	require.FileExists(t, file)
 	out, _, err = ragkit(t, "", "index", "-dir", dir, "-index", file)
 	require.NoError(t, err)
