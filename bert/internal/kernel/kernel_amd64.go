@@ -1,0 +1,20 @@
+//go:build amd64 && !purego
+
+package kernel
+
+import "golang.org/x/sys/cpu"
+
+// useFMA reports whether the CPU and the operating system support AVX2
+// and FMA3, fixed at start-up so that a model computes the same vectors
+// for as long as the process runs.
+var useFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// mul2x4FMA writes to out[0..3] and out[ldo..ldo+3] the dot products of
+// the rows at x and x+dx with the rows at w, w+dw, w+2dw and w+3dw, n
+// values each; n must be a positive multiple of 8. Strides count float32
+// values.
+//
+//go:noescape
+func mul2x4FMA(x *float32, dx int, w *float32, dw int, n int, out *float32, ldo int)
+
+func setFMA(on bool) { useFMA = on }
