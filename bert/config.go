@@ -37,18 +37,18 @@ var architectures = map[string]bool{
 
 // config is what config.json and the sentence-transformers files say.
 type config struct {
-	Architectures    []string `json:"architectures"`
-	ModelType        string   `json:"model_type"`
-	Hidden           int      `json:"hidden_size"`
-	Layers           int      `json:"num_hidden_layers"`
-	Heads            int      `json:"num_attention_heads"`
-	Intermediate     int      `json:"intermediate_size"`
-	Act              string   `json:"hidden_act"`
-	Eps              float64  `json:"layer_norm_eps"`
-	Positions        int      `json:"max_position_embeddings"`
-	TypeVocab        int      `json:"type_vocab_size"`
-	Vocab            int      `json:"vocab_size"`
-	PositionEmbedTyp string   `json:"position_embedding_type"`
+	Architectures    []string          `json:"architectures"`
+	ModelType        string            `json:"model_type"`
+	Hidden           int               `json:"hidden_size"`
+	Layers           int               `json:"num_hidden_layers"`
+	Heads            int               `json:"num_attention_heads"`
+	Intermediate     int               `json:"intermediate_size"`
+	Act              string            `json:"hidden_act"`
+	Eps              float64           `json:"layer_norm_eps"`
+	Positions        int               `json:"max_position_embeddings"`
+	TypeVocab        int               `json:"type_vocab_size"`
+	Vocab            int               `json:"vocab_size"`
+	PositionEmbedTyp string            `json:"position_embedding_type"`
 	ID2Label         map[string]string `json:"id2label"`
 
 	classifier bool // BertForSequenceClassification
