@@ -155,9 +155,9 @@ func softmax(row []float32, scale float32) {
 	}
 	var sum float64
 	for i, x := range row {
-		e := math.Exp(float64((x - mx) * scale))
-		row[i] = float32(e)
-		sum += e
+		e := exp32((x - mx) * scale)
+		row[i] = e
+		sum += float64(e)
 	}
 	inv := float32(1 / sum)
 	for i := range row {
@@ -197,7 +197,7 @@ func activate(x []float32, act string) {
 	switch act {
 	case "gelu":
 		for i, v := range x {
-			x[i] = float32(0.5 * float64(v) * (1 + math.Erf(float64(v)/math.Sqrt2)))
+			x[i] = gelu32(v)
 		}
 	case "gelu_new", "gelu_pytorch_tanh":
 		const c = 0.7978845608028654 // √(2/π)

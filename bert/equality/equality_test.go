@@ -44,7 +44,7 @@ func setup(t *testing.T) (model, modules string) {
 // sentence-transformers files to say it.
 var options = bert.Options{MaxTokens: 256, Normalization: bert.Normalize}
 
-func sharedDir(t *testing.T) string {
+func sharedDir(t testing.TB) string {
 	if d := os.Getenv("RAGKIT_SHARED"); d != "" {
 		return d
 	}
@@ -58,7 +58,7 @@ const firstParagraphs = 25
 // texts returns the suite's texts: the first paragraphs of each shared
 // corpus, the sentences of the English segmentation sets, and the texts
 // and sentences of the other languages' sets with a few more scripts.
-func texts(t *testing.T) []string {
+func texts(t testing.TB) []string {
 	t.Helper()
 	shared := sharedDir(t)
 	var out []string
