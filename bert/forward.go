@@ -135,7 +135,7 @@ func (m *Model) head(ctx, qkv []float32, starts []int, s, hd int, sc headScratch
 	kernel.MulT(scores, L, q, 3*H, k, 3*H, L, L, dh)
 	scale := float32(1 / math.Sqrt(float64(dh)))
 	for i := range L {
-		softmax(scores[i*L:(i+1)*L], scale)
+		kernel.Softmax(scores[i*L:(i+1)*L], scale)
 	}
 	vT := sc.vT[:dh*L]
 	for j := range L {
@@ -145,24 +145,6 @@ func (m *Model) head(ctx, qkv []float32, starts []int, s, hd int, sc headScratch
 		}
 	}
 	kernel.MulT(ctx[st*H+hd*dh:], H, scores, L, vT, L, L, dh, L)
-}
-
-// softmax replaces row by softmax(scale·row).
-func softmax(row []float32, scale float32) {
-	mx := row[0]
-	for _, x := range row[1:] {
-		mx = max(mx, x)
-	}
-	var sum float64
-	for i, x := range row {
-		e := exp32((x - mx) * scale)
-		row[i] = e
-		sum += float64(e)
-	}
-	inv := float32(1 / sum)
-	for i := range row {
-		row[i] *= inv
-	}
 }
 
 // layerNormRows replaces each row of h (n values) by the layer norm of
@@ -196,9 +178,7 @@ func layerNormRows(h, add []float32, ln layerNorm, n int, eps float64) {
 func activate(x []float32, act string) {
 	switch act {
 	case "gelu":
-		for i, v := range x {
-			x[i] = gelu32(v)
-		}
+		kernel.GELU(x)
 	case "gelu_new", "gelu_pytorch_tanh":
 		const c = 0.7978845608028654 // √(2/π)
 		for i, v := range x {

@@ -18,3 +18,16 @@ var useFMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 func mul2x4FMA(x *float32, dx int, w *float32, dw int, n int, out *float32, ldo int)
 
 func setFMA(on bool) { useFMA = on }
+
+// expShiftedAVX2 replaces x[i] by e^((x[i]-sub)·scale) for n values, a
+// positive multiple of 8, as Exp32 computes it (ties of the rounding to
+// n·ln2 go to even there).
+//
+//go:noescape
+func expShiftedAVX2(x *float32, n int, sub, scale float32)
+
+// geluAVX2 replaces x[i] by GELU(x[i]) as gelu32 computes it, for n
+// values, a positive multiple of 8.
+//
+//go:noescape
+func geluAVX2(x *float32, n int)

@@ -70,3 +70,115 @@ loop:
 	VMOVUPS      X4, (DX)(R10*1)
 	VZEROUPPER
 	RET
+
+// Constants of the vector exp and GELU, each in eight lanes.
+#define CONST8(name, bits) \
+	DATA name<>+0(SB)/4, bits \
+	DATA name<>+4(SB)/4, bits \
+	DATA name<>+8(SB)/4, bits \
+	DATA name<>+12(SB)/4, bits \
+	DATA name<>+16(SB)/4, bits \
+	DATA name<>+20(SB)/4, bits \
+	DATA name<>+24(SB)/4, bits \
+	DATA name<>+28(SB)/4, bits \
+	GLOBL name<>(SB), RODATA|NOPTR, $32
+
+CONST8(expLow, $0xc2ae0000)   // -87
+CONST8(expLog2e, $0x3fb8aa3b) // log2(e)
+CONST8(expLn2hi, $0x3f318000) // 0.693359375
+CONST8(expLn2lo, $0xb95e8083) // -2.12194440e-4
+CONST8(expC6, $0x3ab60b61)    // 1/720
+CONST8(expC5, $0x3c088889)    // 1/120
+CONST8(expC4, $0x3d2aaaab)    // 1/24
+CONST8(expC3, $0x3e2aaaab)    // 1/6
+CONST8(expHalf, $0x3f000000)  // 1/2
+CONST8(expOne, $0x3f800000)   // 1
+CONST8(expBias, $127)
+CONST8(geluRsqrt2, $0x3f3504f3) // 1/√2
+CONST8(geluAbs, $0x7fffffff)
+CONST8(geluSign, $0x80000000)
+CONST8(geluP, $0x3ea7ba05)  // 0.3275911
+CONST8(geluA1, $0x3e827906) // 0.254829592
+CONST8(geluA2, $0xbe91a98e) // -0.284496736
+CONST8(geluA3, $0x3fb5f0e3) // 1.421413741
+CONST8(geluA4, $0xbfba00e3) // -1.453152027
+CONST8(geluA5, $0x3f87dc22) // 1.061405429
+
+// EXP8 replaces Y(y), x ≤ 88 in each lane, by e^x as Exp32 computes it
+// (a degree-6 polynomial after x = n·ln2 + r), clamped below at e^-87;
+// Y(n) and Y(p) are clobbered.
+#define EXP8(y, n, p) \
+	VMAXPS       expLow<>(SB), y, y \
+	VMULPS       expLog2e<>(SB), y, n \
+	VROUNDPS     $0, n, n \
+	VFNMADD231PS expLn2hi<>(SB), n, y \
+	VFNMADD231PS expLn2lo<>(SB), n, y \
+	VMOVUPS      expC6<>(SB), p \
+	VFMADD213PS  expC5<>(SB), y, p \
+	VFMADD213PS  expC4<>(SB), y, p \
+	VFMADD213PS  expC3<>(SB), y, p \
+	VFMADD213PS  expHalf<>(SB), y, p \
+	VFMADD213PS  expOne<>(SB), y, p \
+	VFMADD213PS  expOne<>(SB), y, p \
+	VCVTPS2DQ    n, n \
+	VPADDD       expBias<>(SB), n, n \
+	VPSLLD       $23, n, n \
+	VMULPS       n, p, y
+
+// func expShiftedAVX2(x *float32, n int, sub, scale float32)
+// Replaces x[i] by e^((x[i]-sub)·scale) for n values, a positive multiple
+// of 8; (x[i]-sub)·scale must not be above 88.
+TEXT ·expShiftedAVX2(SB), NOSPLIT, $0-24
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS sub+16(FP), Y14
+	VBROADCASTSS scale+20(FP), Y15
+
+exploop:
+	VMOVUPS (SI), Y0
+	VSUBPS  Y14, Y0, Y0
+	VMULPS  Y15, Y0, Y0
+	EXP8(Y0, Y1, Y2)
+	VMOVUPS Y0, (SI)
+	ADDQ    $32, SI
+	SUBQ    $8, CX
+	JNZ     exploop
+	VZEROUPPER
+	RET
+
+// func geluAVX2(x *float32, n int)
+// Replaces x[i] by GELU(x[i]) as gelu32 computes it, for n values, a
+// positive multiple of 8.
+TEXT ·geluAVX2(SB), NOSPLIT, $0-16
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+
+geluloop:
+	VMOVUPS     (SI), Y0                // x
+	VMULPS      geluRsqrt2<>(SB), Y0, Y1 // z
+	VANDPS      geluAbs<>(SB), Y1, Y2   // a = |z|
+	VANDPS      geluSign<>(SB), Y1, Y7  // the sign of z
+	VMOVUPS     geluP<>(SB), Y3
+	VFMADD213PS expOne<>(SB), Y2, Y3    // 1 + p·a
+	VMOVUPS     expOne<>(SB), Y4
+	VDIVPS      Y3, Y4, Y4              // t
+	VMOVUPS     geluA5<>(SB), Y5
+	VFMADD213PS geluA4<>(SB), Y4, Y5
+	VFMADD213PS geluA3<>(SB), Y4, Y5
+	VFMADD213PS geluA2<>(SB), Y4, Y5
+	VFMADD213PS geluA1<>(SB), Y4, Y5
+	VMULPS      Y4, Y5, Y5              // the polynomial in t
+	VMULPS      Y2, Y2, Y6
+	VXORPS      geluSign<>(SB), Y6, Y6  // -a²
+	EXP8(Y6, Y8, Y9)
+	VFNMADD213PS expOne<>(SB), Y6, Y5   // erf(a) = 1 - poly·e^(-a²)
+	VXORPS      Y7, Y5, Y5              // erf(z)
+	VADDPS      expOne<>(SB), Y5, Y5
+	VMULPS      Y0, Y5, Y5
+	VMULPS      expHalf<>(SB), Y5, Y5
+	VMOVUPS     Y5, (SI)
+	ADDQ        $32, SI
+	SUBQ        $8, CX
+	JNZ         geluloop
+	VZEROUPPER
+	RET

@@ -9,3 +9,7 @@ func mul2x4FMA(x *float32, dx int, w *float32, dw int, n int, out *float32, ldo 
 }
 
 func setFMA(on bool) {}
+
+func expShiftedAVX2(x *float32, n int, sub, scale float32) { panic("kernel: no AVX2") }
+
+func geluAVX2(x *float32, n int) { panic("kernel: no AVX2") }

@@ -1,16 +1,58 @@
-package bert
+package kernel
 
 import "math"
 
-// exp32 is e^x in float32 to within a few units in the last place, for
+// Softmax replaces row, which must not be empty, by softmax(scale·row),
+// scale positive: e^(scale·(x-max)) over their sum.
+func Softmax(row []float32, scale float32) {
+	mx := row[0]
+	for _, x := range row[1:] {
+		mx = max(mx, x)
+	}
+	n8 := len(row) &^ 7
+	if useFMA && n8 > 0 {
+		expShiftedAVX2(&row[0], n8, mx, scale)
+	} else {
+		n8 = 0
+	}
+	for i := n8; i < len(row); i++ {
+		row[i] = Exp32((row[i] - mx) * scale)
+	}
+	var sum float64
+	for _, e := range row {
+		sum += float64(e)
+	}
+	inv := float32(1 / sum)
+	for i := range row {
+		row[i] *= inv
+	}
+}
+
+// GELU replaces each value of x by x·Φ(x), BERT's exact "gelu", to within
+// float32's rounding (see gelu32).
+func GELU(x []float32) {
+	n8 := len(x) &^ 7
+	if useFMA && n8 > 0 {
+		geluAVX2(&x[0], n8)
+	} else {
+		n8 = 0
+	}
+	for i := n8; i < len(x); i++ {
+		x[i] = gelu32(x[i])
+	}
+}
+
+// Exp32 is e^x in float32 to within a few units in the last place, for
 // the softmax and GELU: a range reduction to x = n·ln2 + r, |r| ≤ ln2/2,
 // and a degree-6 Taylor polynomial for e^r (its error, r⁷/7!, is below
 // float32's rounding). Several times faster than math.Exp, which works in
 // float64 and checks for every special case.
-func exp32(x float32) float32 {
+func Exp32(x float32) float32 {
 	switch {
-	case x < -87: // e^x below float32's normal range: the weights give 0
-		return 0
+	case x < -87:
+		// Clamped at e^-87, float32's smallest normal magnitude, as the
+		// vector code clamps: no softmax tells it from 0.
+		x = -87
 	case x > 88:
 		return float32(math.Inf(1))
 	case x != x:
@@ -54,7 +96,7 @@ func gelu32(x float32) float32 {
 		a5 = 1.061405429
 	)
 	t := 1 / (1 + p*a)
-	erf := 1 - t*(a1+t*(a2+t*(a3+t*(a4+t*a5))))*exp32(-a*a)
+	erf := 1 - t*(a1+t*(a2+t*(a3+t*(a4+t*a5))))*Exp32(-a*a)
 	if z < 0 {
 		erf = -erf
 	}
