@@ -61,18 +61,17 @@ func (m *Model) forward(seqs []seq, par int) (hs []float32, starts []int) {
 // apply writes x·wᵀ + b for the rows of x to out, splitting the output
 // columns over par goroutines.
 func apply(out, x []float32, rows int, l linear, par int) {
-	chunk := (l.out + par - 1) / par
-	chunk = (chunk + 63) &^ 63 // whole panels of the kernel
-	if par <= 1 || chunk >= l.out {
-		kernel.MulT(out, l.out, x, l.in, l.w, l.in, rows, l.out, l.in)
+	nb := l.p.Blocks()
+	chunk := (nb + par - 1) / par
+	if par <= 1 || chunk >= nb {
+		kernel.MulPacked(out, l.out, x, l.in, rows, l.p, 0, nb)
 	} else {
 		var wg sync.WaitGroup
-		for c0 := 0; c0 < l.out; c0 += chunk {
-			n := min(chunk, l.out-c0)
+		for b0 := 0; b0 < nb; b0 += chunk {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				kernel.MulT(out[c0:], l.out, x, l.in, l.w[c0*l.in:], l.in, rows, n, l.in)
+				kernel.MulPacked(out, l.out, x, l.in, rows, l.p, b0, min(b0+chunk, nb))
 			}()
 		}
 		wg.Wait()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ragkit/ragkit/bert/internal/kernel"
 )
 
 // weights are the model's parameters in float32, matrices row-major in
@@ -25,8 +27,10 @@ type layer struct {
 	layerLN layerNorm
 }
 
+// linear is a linear layer: its weight packed for the kernel (out rows
+// of in values), its bias.
 type linear struct {
-	w       []float32
+	p       *kernel.Packed
 	b       []float32
 	in, out int
 }
@@ -67,7 +71,7 @@ func (s tensorSet) linear(name string, out, in int) (linear, error) {
 	if err != nil {
 		return linear{}, err
 	}
-	return linear{w: w, b: b, in: in, out: out}, nil
+	return linear{p: kernel.Pack(w, out, in), b: b, in: in, out: out}, nil
 }
 
 func (s tensorSet) layerNorm(name string, n int) (layerNorm, error) {
@@ -131,18 +135,20 @@ func readWeights(c *config, paths []string) (*weights, error) {
 func readLayer(set tensorSet, c *config, pre string) (layer, error) {
 	h := c.Hidden
 	var l layer
-	var qkv [3]linear
-	for k, name := range []string{"query", "key", "value"} {
-		var err error
-		if qkv[k], err = set.linear(pre+"attention.self."+name, h, h); err != nil {
+	// Query, key and value stacked, packed as one matrix: one product.
+	var w, b []float32
+	for _, name := range []string{"query", "key", "value"} {
+		wk, err := set.get(pre+"attention.self."+name+".weight", h, h)
+		if err != nil {
 			return l, err
 		}
+		bk, err := set.get(pre+"attention.self."+name+".bias", h)
+		if err != nil {
+			return l, err
+		}
+		w, b = append(w, wk...), append(b, bk...)
 	}
-	l.qkv = linear{in: h, out: 3 * h}
-	for _, q := range qkv {
-		l.qkv.w = append(l.qkv.w, q.w...)
-		l.qkv.b = append(l.qkv.b, q.b...)
-	}
+	l.qkv = linear{p: kernel.Pack(w, 3*h, h), b: b, in: h, out: 3 * h}
 	var err error
 	if l.out, err = set.linear(pre+"attention.output.dense", h, h); err != nil {
 		return l, err

@@ -178,11 +178,33 @@ func TestEquality(t *testing.T) {
 		}
 		require.GreaterOrEqual(t, c, 0.9999, "text %d (%.60q): cosine %v", i, all[i], c)
 	}
-	t.Logf("%d texts, worst cosine %.7f (text %d)", len(all), worst, at)
+	tokens := 0
+	for _, s := range all {
+		tokens += min(m.Tokenizer().Count(s), m.MaxTokens()-2) + 2
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	t.Logf("%d texts, %d tokens (%.0f a text), worst cosine %.7f (text %d)", len(all), tokens, float64(tokens)/float64(len(all)), worst, at)
+	t.Logf("ragkit/bert: heap in use %d MiB, peak resident %s", ms.HeapInuse>>20, peakRSS())
 	t.Logf("ragkit/bert: load %v, embed %v (%.1f texts/s, %d goroutines)", load.Round(time.Millisecond), took.Round(time.Millisecond),
 		float64(len(all))/took.Seconds(), runtime.GOMAXPROCS(0))
 	t.Logf("reference: load %.0f ms, embed %.0f ms (%.1f texts/s, its worker threads), rss %d MiB", ref.LoadMs, ref.EmbedMs,
 		float64(len(all))/(ref.EmbedMs/1000), ref.RSS>>20)
+}
+
+// peakRSS returns the process's peak resident memory as Linux reports
+// it, or "unknown".
+func peakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
 }
 
 // TestExampleSentence checks the first five components the reference

@@ -1,13 +1,16 @@
-// Package kernel holds the matrix product of package bert: out = x·wᵀ,
-// the product every linear layer and attention score is, written as dot
-// products of rows so that both operands stream from contiguous memory.
-// On amd64 with AVX2 and FMA (detected once, at start-up) a block of two
-// rows of x by four rows of w runs in assembly; everywhere else, and with
-// -tags purego, a portable Go loop of the same shape runs.
+// Package kernel holds the inner loops of package bert: the matrix
+// products out = x·wᵀ, the softmax and GELU. A linear layer's weight is
+// packed once at load (Pack) and multiplied by MulPacked, which keeps a
+// 6×16 block of the output in registers; the attention's products of
+// activations by activations (scores, and scores by values) go through
+// MulT, dot products of rows in 2×4 blocks. On amd64 with AVX2 and FMA
+// (detected once, at start-up) the blocks, the softmax's exp and GELU run
+// in assembly; everywhere else, and with -tags purego, portable Go loops
+// of the same shapes run.
 //
-// The two paths add the products in different orders (eight lanes, then
-// across the lanes, against one running sum per output), so their results
-// may differ in the last bits; which one runs is fixed for the process.
+// The two paths add the products in different orders and round
+// differently (fused multiply-adds), so their results may differ in the
+// last bits; which one runs is fixed for the process.
 package kernel
 
 // MulT writes to out[r*ldo+c] the dot product of row r of x (n values at

@@ -31,3 +31,11 @@ func expShiftedAVX2(x *float32, n int, sub, scale float32)
 //
 //go:noescape
 func geluAVX2(x *float32, n int)
+
+// mul6x16FMA writes (acc 0) or adds (acc 1) to the 6×16 block at out
+// (rows ldo values apart) the products of the six rows at x (ldx values
+// apart), k values each (k positive), with the packed block at w (16
+// values for each k).
+//
+//go:noescape
+func mul6x16FMA(x *float32, ldx int, w *float32, k int, out *float32, ldo int, acc int)

@@ -47,33 +47,47 @@ func TestMulTAgainstFloat64(t *testing.T) {
 			ldx, ldw, ldo := n+r.IntN(3), n+r.IntN(3), cols+r.IntN(3)
 			x, w := randFloats(r, rows*ldx), randFloats(r, cols*ldw)
 			out := make([]float32, rows*ldo)
-			const canary = 12345
-			for i := range out {
-				out[i] = canary
-			}
+			fillCanary(out)
 			kernel.MulT(out, ldo, x, ldx, w, ldw, rows, cols, n)
-			for i := range rows {
-				for j := range ldo {
-					got := out[i*ldo+j]
-					if j >= cols {
-						if got != canary {
-							t.Fatalf("%v: out[%d][%d] written, outside the block", s, i, j)
-						}
-						continue
-					}
-					var want, mag float64
-					for k := range n {
-						p := float64(x[i*ldx+k]) * float64(w[j*ldw+k])
-						want += p
-						mag += math.Abs(p)
-					}
-					if d := math.Abs(float64(got) - want); d > 0x1p-20*mag {
-						t.Fatalf("%v: out[%d][%d] = %g, want %g (off by %g)", s, i, j, got, want, d)
-					}
-				}
-			}
+			checkProduct(t, s, out, ldo, x, ldx, w, ldw, rows, cols, n)
 		}
 	})
+}
+
+const canary = 12345
+
+func fillCanary(out []float32) {
+	for i := range out {
+		out[i] = canary
+	}
+}
+
+// checkProduct checks out (rows × cols, stride ldo) against x·wᵀ in
+// float64 within 2^-20 of the sum of the terms' magnitudes (a few float32
+// roundings of the largest partial sum), and that the columns from cols
+// to ldo still hold the canary.
+func checkProduct(t *testing.T, s [3]int, out []float32, ldo int, x []float32, ldx int, w []float32, ldw, rows, cols, n int) {
+	t.Helper()
+	for i := range rows {
+		for j := range ldo {
+			got := out[i*ldo+j]
+			if j >= cols {
+				if got != canary {
+					t.Fatalf("%v: out[%d][%d] written, outside the block", s, i, j)
+				}
+				continue
+			}
+			var want, mag float64
+			for k := range n {
+				p := float64(x[i*ldx+k]) * float64(w[j*ldw+k])
+				want += p
+				mag += math.Abs(p)
+			}
+			if d := math.Abs(float64(got) - want); d > 0x1p-20*mag {
+				t.Fatalf("%v: out[%d][%d] = %g, want %g (off by %g)", s, i, j, got, want, d)
+			}
+		}
+	}
 }
 
 // TestMulTPathsAgreeOnIntegers checks that the assembly and the portable
