@@ -20,7 +20,7 @@ const (
 	maxLayers     = 64
 	maxHidden     = 8192
 	maxVocab      = 1 << 20
-	maxPositions  = 1 << 16
+	maxPositions  = 8192 // an input's attention scores are positions² values
 	maxLabels     = 1 << 10
 )
 

@@ -117,6 +117,11 @@ func parseSafetensors(data []byte) (*safetensors, error) {
 				return nil, fmt.Errorf("%w: tensor %q: dimension %d", ErrFormat, name, d)
 			}
 			shape[k] = int(d)
+			// count·d checked by division first: in a file over 4 GiB
+			// the product of two dimensions within it can overflow.
+			if d != 0 && count > uint64(len(body))/uint64(d) {
+				return nil, fmt.Errorf("%w: tensor %q: shape %v larger than the file", ErrFormat, name, e.Shape)
+			}
 			if count *= uint64(d); count > uint64(len(body)) {
 				return nil, fmt.Errorf("%w: tensor %q: shape %v larger than the file", ErrFormat, name, e.Shape)
 			}

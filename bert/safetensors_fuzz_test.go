@@ -42,3 +42,4 @@ func FuzzSafetensors(f *testing.F) {
 		}
 	})
 }
+
