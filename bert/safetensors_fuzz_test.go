@@ -42,4 +42,3 @@ func FuzzSafetensors(f *testing.F) {
 		}
 	})
 }
-
