@@ -79,9 +79,8 @@ func (n Normalization) String() string {
 type Truncation int
 
 const (
-	// TruncationEnd keeps the first tokens that fit (for a pair, tokens
-	// are taken off the end of the longer text first, as the library's
-	// longest_first does).
+	// TruncationEnd keeps the first tokens that fit (for a pair, the
+	// longer text is cut first, as the library's longest_first does).
 	TruncationEnd Truncation = iota
 	// TruncationError fails the call with ErrTooLong.
 	TruncationError

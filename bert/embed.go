@@ -51,9 +51,9 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 // Rerank returns one score per text, in the order of texts: the logit of
 // a cross-encoder (BertForSequenceClassification with one label, such as
 // the ms-marco MiniLM models) on the pair [CLS] query [SEP] text [SEP],
-// higher more relevant. A pair longer than MaxTokens() is cut, tokens
-// taken off the end of the longer of the two first, or refused with
-// ErrTooLong under TruncationError. A model without a classification
+// higher more relevant. A pair longer than MaxTokens() is cut at the
+// end, the longer of the two first (as the library's longest_first
+// truncation cuts), or refused with ErrTooLong under TruncationError. A model without a classification
 // head, or with more than one label, gives ErrUnsupported.
 func (m *Model) Rerank(ctx context.Context, query string, texts []string) ([]float64, error) {
 	if m.w.classifier == nil || m.cfg.labels != 1 {
@@ -90,19 +90,30 @@ func (m *Model) Rerank(ctx context.Context, query string, texts []string) ([]flo
 	return out, nil
 }
 
-// truncatePair shortens a and b to room tokens together, a token at a
-// time off the end of the longer (of b on a tie), as the library's
-// longest_first truncation does.
+// truncatePair shortens a and b to room tokens together as the library's
+// longest_first truncation does (tokenizers' TruncationStrategy::
+// LongestFirst, what transformers' fast tokenizers run): the longer is cut
+// to what the shorter leaves, and if that is not enough both get half,
+// the longer (b on a tie) the odd token.
 func truncatePair(a, b []int32, room int) ([]int32, []int32) {
-	na, nb := len(a), len(b)
-	for na+nb > room {
-		if na > nb {
-			na--
-		} else {
-			nb--
-		}
+	n1, n2 := len(a), len(b)
+	swap := n1 > n2
+	if swap {
+		n1, n2 = n2, n1
 	}
-	return a[:na], b[:nb]
+	if n1 > room {
+		n2 = n1
+	} else {
+		n2 = max(n1, room-n1)
+	}
+	if n1+n2 > room {
+		n1 = room / 2
+		n2 = n1 + room%2
+	}
+	if swap {
+		n1, n2 = n2, n1
+	}
+	return a[:min(n1, len(a))], b[:min(n2, len(b))]
 }
 
 // firstErr returns the error of the lowest-numbered input, so that the

@@ -26,8 +26,9 @@ TEXTS = [
     "Zebras xylophone query answers tokenize models the search of it that"
     " is in and to of a the cat dog sat on mat rain sun",
     "UPPER case Words, Ponctuation-heavy: a-b-c!?",
+    "the cat sat on the mat and the dog is in",  # as long as QUERY: a tie to truncate
 ]
-QUERY = "where is the cat?"
+QUERY = "where is the cat now?"
 
 
 def is_punct(ch):
@@ -217,11 +218,19 @@ def rerank(root):
     scores = []
     for text in TEXTS:
         a, b = list(q), ids_of(text, vocab)
-        while len(a) + len(b) > max_len - 3:  # longest first, the second on a tie
-            if len(a) > len(b):
-                a.pop()
-            else:
-                b.pop()
+        room = max_len - 3
+        if len(a) + len(b) > room:
+            # tokenizers' TruncationStrategy::LongestFirst, as written there.
+            n1, n2, swap = len(a), len(b), len(a) > len(b)
+            if swap:
+                n1, n2 = n2, n1
+            n2 = n1 if n1 > room else max(n1, room - n1)
+            if n1 + n2 > room:
+                n1 = room // 2
+                n2 = n1 + room % 2
+            if swap:
+                n1, n2 = n2, n1
+            a, b = a[:n1], b[:n2]
         ids = [vocab["[CLS]"]] + a + [vocab["[SEP]"]] + b + [vocab["[SEP]"]]
         types = [0] * (len(a) + 2) + [1] * (len(b) + 1)
         h = encoder(cfg, t, ids, types)
