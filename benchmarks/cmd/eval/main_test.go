@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -90,6 +91,10 @@ func TestRunBadFlags(t *testing.T) {
 		{"-embed-url", "http://localhost:1/v1"},
 		{"-embed-model", "m"},
 		{"-embed-url", "http://localhost:1/v1", "-embed-model", "m", "-dim", "512"},
+		{"-embed-model-dir", "d", "-dim", "512"},
+		{"-embed-model-dir", "d", "-embed-url", "http://localhost:1/v1", "-embed-model", "m"},
+		{"-embed-max-tokens", "256"},
+		{"-embed-normalize"},
 		{"extra"},
 		{"-nosuchflag"},
 	} {
@@ -100,6 +105,20 @@ func TestRunBadFlags(t *testing.T) {
 	code, _, errOut := runEval("-corpus", "no/such/dir")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "neither a built-in corpus")
+}
+
+// TestRunModelDir runs the evaluation with a BERT model folder in
+// process: bert's tiny test model, whose figures mean nothing, but whose
+// description says it ran.
+func TestRunModelDir(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "bert", "testdata", "tiny", "embed")
+	code, out, errOut := runEval("-corpus", "reports", "-sizes", "64", "-methods", "balanced-64", "-questions", "2",
+		"-embed-model-dir", dir, "-embed-normalize")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "embed in process (package bert, 16 dimensions, 16 tokens, PoolingMean, normalized true)")
+	code, _, errOut = runEval("-corpus", "reports", "-embed-model-dir", t.TempDir())
+	assert.Equal(t, 2, code, "a folder that is not a model is a bad flag, as a bad -dim is")
+	assert.Contains(t, errOut, "config.json")
 }
 
 // TestRunOpenAICompatible runs the evaluation through the llm/openai
