@@ -91,7 +91,7 @@ func askCmd(ctx context.Context, args []string, ios ios) error {
 		return err
 	}
 	if a.r, err = retrieve.New(retrieve.Config{Store: store, Embedder: m.embedder, Depth: f.k, Widener: extract,
-		Diversity: retrieve.Diversity{PerDocument: f.perDoc}}); err != nil {
+		Reranker: m.reranker, Diversity: retrieve.Diversity{PerDocument: f.perDoc}}); err != nil {
 		return err
 	}
 	if a.asm, err = budget.New(budget.Config{Tokenizer: m.tokenizer, Limit: promptLimit, Reserve: promptReserve}); err != nil {

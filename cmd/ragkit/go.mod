@@ -12,11 +12,13 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jolestar/go-commons-pool/v2 v2.1.2 // indirect
 	github.com/klippa-app/go-pdfium v1.21.5 // indirect
+	github.com/ragkit/ragkit/tokencount/hf v0.0.0-00010101000000-000000000000 // indirect
 	github.com/tetratelabs/wazero v1.12.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 )
 
 require (
+	github.com/ragkit/ragkit/bert v0.0.0
 	github.com/ragkit/ragkit/formats/pdf v0.0.0
 	github.com/rivo/uniseg v0.4.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
@@ -30,3 +32,7 @@ replace (
 )
 
 replace github.com/ragkit/ragkit/formats/pdf => ../../formats/pdf
+
+replace github.com/ragkit/ragkit/bert => ../../bert
+
+replace github.com/ragkit/ragkit/tokencount/hf => ../../tokencount/hf

@@ -129,7 +129,7 @@ func openStore(ctx context.Context, file string, stderr io.Writer) (*vectorstore
 // index runs the indexer over the documents into store.
 func index(ctx context.Context, f indexFlags, m *models, docs []document.Document, store *vectorstore.Memory, stderr io.Writer) (ingest.Stats, error) {
 	dec, err := contextheader.New(contextheader.Config{
-		Tokenizer:       m.tokenizer,
+		Tokenizer:       m.chunkTokenizer,
 		Parts:           []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}, {Kind: contextheader.Summary}},
 		Summarizer:      m.summarizer,
 		SummarizerModel: m.summaryName,
@@ -139,7 +139,7 @@ func index(ctx context.Context, f indexFlags, m *models, docs []document.Documen
 	if err != nil {
 		return ingest.Stats{}, err
 	}
-	split, err := splitter(m.tokenizer, f.maxTokens)
+	split, err := splitter(m.chunkTokenizer, f.maxTokens)
 	if err != nil {
 		return ingest.Stats{}, err
 	}
