@@ -69,7 +69,7 @@
 // # Consistency
 //
 // Each document's records are replaced in one step where the store
-// implements [vectorstore.DocumentReplacer] (as [vectorstore.Memory] does):
+// implements [vectorstore.DocumentReplacer] (as [memory.Store] does):
 // a reader sees the document's old records or its new ones, never a mix.
 // With another store the document is deleted and its records upserted,
 // which readers may see half done; see [Indexer.Index].

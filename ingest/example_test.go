@@ -10,7 +10,8 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -21,11 +22,11 @@ func Example() {
 	tok, _ := tokencount.Encoding("cl100k_base")
 	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 30})
 	headers, _ := contextheader.New(contextheader.Config{Tokenizer: tok})
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	ix, err := ingest.New(ingest.Config{
 		Chunker:      c,
 		Headers:      headers,
-		Embedder:     &vectorstore.Lexical{},
+		Embedder:     &lexical.Embedder{},
 		EmbedderName: "lexical-384",
 		Store:        store,
 	})
@@ -71,8 +72,8 @@ func Example() {
 // rebuilds the document's text exactly at query time.
 func ExampleSentences() {
 	ctx := context.Background()
-	store := &vectorstore.Memory{}
-	ix, err := ingest.New(ingest.Config{Split: ingest.Sentences, Embedder: &vectorstore.Lexical{}, Store: store})
+	store := &memory.Store{}
+	ix, err := ingest.New(ingest.Config{Split: ingest.Sentences, Embedder: &lexical.Embedder{}, Store: store})
 	if err != nil {
 		fmt.Println(err)
 		return

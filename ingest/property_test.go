@@ -17,6 +17,7 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // listingStore is a store without ReplaceDocument that can
@@ -38,16 +39,16 @@ func TestReindexEqualsFreshIndex(t *testing.T) {
 	setups := []struct {
 		name  string
 		cfg   ingest.Config
-		store func(*vectorstore.Memory) vectorstore.VectorStore
+		store func(*memory.Store) vectorstore.VectorStore
 	}{
 		{"memory", ingest.Config{}, nil},
 		{"headers", ingest.Config{Headers: headers, BatchSize: 5, Concurrency: 2}, nil},
-		{"fallback", ingest.Config{BatchSize: 3, MaxBatchTokens: 300}, func(m *vectorstore.Memory) vectorstore.VectorStore {
+		{"fallback", ingest.Config{BatchSize: 3, MaxBatchTokens: 300}, func(m *memory.Store) vectorstore.VectorStore {
 			return listingStore{m, m}
 		}},
 		{"cache", ingest.Config{Cache: &contextheader.MemoryCache{}, Concurrency: 3}, nil},
 		{"version", ingest.Config{Version: "v1", Headers: headers}, nil},
-		{"version fallback", ingest.Config{Version: "v1"}, func(m *vectorstore.Memory) vectorstore.VectorStore {
+		{"version fallback", ingest.Config{Version: "v1"}, func(m *memory.Store) vectorstore.VectorStore {
 			return listingStore{m, m}
 		}},
 	}
@@ -61,7 +62,7 @@ func TestReindexEqualsFreshIndex(t *testing.T) {
 				cfg.Chunker = newChunker(t, 48)
 				cfg.EmbedderName = "fake"
 				cfg.Prune = true
-				mem := &vectorstore.Memory{}
+				mem := &memory.Store{}
 				cfg.Store = mem
 				if s.store != nil {
 					cfg.Store = s.store(mem)
@@ -180,7 +181,7 @@ func TestHeaders(t *testing.T) {
 	require.NoError(t, err)
 	doc := document.Document{ID: "spec", Title: "CommonMark", Format: document.Markdown,
 		Text: strings.Join(strings.Split(corpusText(t, "commonmark_spec.md"), "\n\n")[:30], "\n\n")}
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	emb := &counting{}
 	ix := newIndexer(t, ingest.Config{Chunker: c, Headers: headers, Embedder: emb, Store: store, MaxBatchTokens: 400})
 	first, err := ix.Index(ctx, doc)

@@ -16,6 +16,7 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 const guideMarkdown = "# Travel guide\n\n## Hotels\n\nThe nightly limit is 170 euros in capitals and 120 elsewhere. Breakfast is included when the rate allows it.\n\n" +
@@ -63,7 +64,7 @@ func TestMixedFormatsAndLabelsFromRecords(t *testing.T) {
 		{ID: "notes.txt", Title: "Expense notes", Text: notesText, Format: document.FormatOf("notes.txt")},
 	}
 	for _, headers := range []*contextheader.Decorator{nil, dec} {
-		store := &vectorstore.Memory{}
+		store := &memory.Store{}
 		_, err := newIndexer(t, ingest.Config{Chunker: c, Headers: headers, Store: store}).Index(ctx, docs...)
 		require.NoError(t, err)
 
@@ -109,7 +110,7 @@ func TestBadOffsets(t *testing.T) {
 		require.ErrorIs(t, err, ingest.ErrChunk, "%+v", c)
 
 		split := func(context.Context, document.Document) ([]chunker.Chunk, error) { return []chunker.Chunk{c}, nil }
-		store := &vectorstore.Memory{}
+		store := &memory.Store{}
 		_, err = newIndexer(t, ingest.Config{Split: split, Store: store}).Index(context.Background(), doc)
 		require.ErrorIs(t, err, ingest.ErrChunk, "%+v", c)
 		require.Zero(t, store.Len())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // nearCopies is a folder in which three versions of one travel policy,
@@ -119,10 +120,10 @@ func TestMinScore(t *testing.T) {
 }
 
 // noVectors is a store whose Range returns records without vectors.
-type noVectors struct{ *vectorstore.Memory }
+type noVectors struct{ *memory.Store }
 
 func (s noVectors) Range(ctx context.Context, d string, from, to int) ([]vectorstore.Record, error) {
-	recs, err := s.Memory.Range(ctx, d, from, to)
+	recs, err := s.Store.Range(ctx, d, from, to)
 	for i := range recs {
 		recs[i].Vector = nil
 	}
@@ -130,7 +131,7 @@ func (s noVectors) Range(ctx context.Context, d string, from, to int) ([]vectors
 }
 
 // rangePanics is a store whose Range panics.
-type rangePanics struct{ *vectorstore.Memory }
+type rangePanics struct{ *memory.Store }
 
 func (rangePanics) Range(context.Context, string, int, int) ([]vectorstore.Record, error) {
 	panic("range bug")

@@ -9,7 +9,8 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -32,7 +33,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	emb := &vectorstore.Lexical{}
+	emb := &lexical.Embedder{}
 	for i := range units {
 		if units[i].Metadata == nil { // it may hold the text between sentences
 			units[i].Metadata = map[string]string{}
@@ -45,7 +46,7 @@ func Example() {
 		}
 		units[i].Vector = vecs[0]
 	}
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	if err := store.Upsert(ctx, units...); err != nil {
 		panic(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -24,14 +26,14 @@ type note struct{ id, title, text string }
 // maxTokens, each record labelled with its document's title and section
 // path, embedded with its title and section (a contextual header) by the
 // Lexical embedder, into a fresh Memory.
-func folder(t testing.TB, maxTokens int, notes ...note) (*vectorstore.Memory, *vectorstore.Lexical) {
+func folder(t testing.TB, maxTokens int, notes ...note) (*memory.Store, *lexical.Embedder) {
 	t.Helper()
 	tok, err := tokencount.Encoding(tokencount.Cl100kBase)
 	require.NoError(t, err)
 	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: maxTokens, Format: document.Markdown})
 	require.NoError(t, err)
-	emb := &vectorstore.Lexical{}
-	store := &vectorstore.Memory{}
+	emb := &lexical.Embedder{}
+	store := &memory.Store{}
 	for _, n := range notes {
 		chunks, err := c.Split(n.text)
 		require.NoError(t, err)

@@ -55,7 +55,7 @@ type Passage struct {
 	// otherwise the score of the passage's best hit: a fused score for a
 	// [Hybrid] search (ranks; it compares within one question only), the
 	// store's for one search alone (cosine similarity for [Vector] with
-	// vectorstore.Memory, BM25 for [Keywords]). Scores of different kinds
+	// memory.Store, BM25 for [Keywords]). Scores of different kinds
 	// do not compare; see Config.MinScore.
 	Score float32
 	// Hits are the hits inside the passage, best first (ties in document

@@ -144,7 +144,7 @@ type Config struct {
 	// passage carries, whose kind depends on the configuration: the
 	// Reranker's relevance (a model's own scale, logits or [0, 1]) with
 	// a Reranker; otherwise the cosine similarity of [Vector] search
-	// (with vectorstore.Memory; another store's own score) or the BM25
+	// (with memory.Store; another store's own score) or the BM25
 	// score of [Keywords]. A [Hybrid] search without a Reranker refuses
 	// it: a fused score is a sum of rank terms, which moves with K, the
 	// weights and the depth, and says nothing on its own about a
@@ -263,7 +263,7 @@ func (r *Retriever) Retrieve(ctx context.Context, question string) ([]Passage, e
 // for a program that has it already (to search several stores, or to
 // reuse it): the question is still needed for the keyword search. A
 // vector whose length is not the store's dimension is refused by the
-// store's query (vectorstore.Memory with an error wrapping
+// store's query (memory.Store with an error wrapping
 // vectorstore.ErrDimensionMismatch); an empty one gives an error wrapping
 // vectorstore.ErrInvalidArgument. With [Keywords] the vector is not used.
 func (r *Retriever) RetrieveVector(ctx context.Context, question string, vector []float32) ([]Passage, error) {

@@ -56,7 +56,7 @@ func (f Filter) Match(r Record) bool {
 // Check returns an error wrapping [ErrInvalidArgument] if a store would
 // refuse f: a Where deeper than [MaxFilterDepth] or with more than
 // [MaxFilterTerms] terms, an empty key, a key or value that is not valid
-// UTF-8, or a NaN bound of a [Range].
+// UTF-8, or a NaN bound of a [Between].
 func (f Filter) Check() error {
 	if f.Where.valid() {
 		return nil
@@ -89,20 +89,20 @@ const (
 )
 
 // Cond is a condition on a record's Metadata, made by [Eq], [In], [NotIn],
-// [Exists], [Range], [TimeRange], [And], [Or] and [Not]. The zero Cond is
+// [Exists], [Between], [TimeBetween], [And], [Or] and [Not]. The zero Cond is
 // no condition: every record satisfies it. Conds are values; they may be
 // shared and reused.
 //
-// Metadata values are strings. [Range] reads a value as a number and
-// [TimeRange] as a time, by the rules of [ParseNumber] and [ParseTime]; a
+// Metadata values are strings. [Between] reads a value as a number and
+// [TimeBetween] as a time, by the rules of [ParseNumber] and [ParseTime]; a
 // value that does not parse (or a missing key) never satisfies a range, as
 // in every store, so that "year in 2020..2024" never lets "n/a" through.
 type Cond struct {
 	op     condOp
 	key    string
 	values []string // In
-	lo, hi float64  // Range
-	from   timeKey  // TimeRange
+	lo, hi float64  // Between
+	from   timeKey  // TimeBetween
 	to     timeKey
 	conds  []Cond // And, Or; Not has one
 
@@ -154,8 +154,8 @@ const (
 	opAll condOp = iota // the zero Cond: true
 	opIn
 	opExists
-	opRange
-	opTime
+	opBetween
+	opTimeBetween
 	opAnd
 	opOr
 	opNot
@@ -179,21 +179,21 @@ func NotIn(key string, values ...string) Cond { return Not(In(key, values...)) }
 // value.
 func Exists(key string) Cond { return leaf(Cond{op: opExists, key: key}) }
 
-// Range is satisfied by a record whose Metadata holds key with a number
+// Between is satisfied by a record whose Metadata holds key with a number
 // (by [ParseNumber]) from lo to hi, both included. An infinite bound is
-// open: Range("year", 2020, math.Inf(1)) is "2020 or later". For a strict
-// bound use math.Nextafter: x > 5 is Range(key, math.Nextafter(5,
+// open: Between("year", 2020, math.Inf(1)) is "2020 or later". For a strict
+// bound use math.Nextafter: x > 5 is Between(key, math.Nextafter(5,
 // math.Inf(1)), math.Inf(1)). A NaN bound is refused by [Filter.Check].
-func Range(key string, lo, hi float64) Cond {
-	return leaf(Cond{op: opRange, key: key, lo: lo, hi: hi})
+func Between(key string, lo, hi float64) Cond {
+	return leaf(Cond{op: opBetween, key: key, lo: lo, hi: hi})
 }
 
-// TimeRange is satisfied by a record whose Metadata holds key with a time
+// TimeBetween is satisfied by a record whose Metadata holds key with a time
 // (by [ParseTime]) from from to to, both included, compared as instants
-// whatever their offsets. A zero time is an open bound: TimeRange(key,
+// whatever their offsets. A zero time is an open bound: TimeBetween(key,
 // t, time.Time{}) is "t or later". For a strict bound add a nanosecond.
-func TimeRange(key string, from, to time.Time) Cond {
-	c := Cond{op: opTime, key: key, from: minTime, to: maxTime}
+func TimeBetween(key string, from, to time.Time) Cond {
+	c := Cond{op: opTimeBetween, key: key, from: minTime, to: maxTime}
 	if !from.IsZero() {
 		c.from = keyOf(from)
 	}
@@ -252,14 +252,14 @@ func (c *Cond) match(md map[string]string) bool {
 	case opExists:
 		_, ok := md[c.key]
 		return ok
-	case opRange:
+	case opBetween:
 		v, ok := md[c.key]
 		if !ok {
 			return false
 		}
 		x, ok := ParseNumber(v)
 		return ok && x >= c.lo && x <= c.hi
-	case opTime:
+	case opTimeBetween:
 		v, ok := md[c.key]
 		if !ok {
 			return false
@@ -332,31 +332,32 @@ func (c *Cond) leafErr() error {
 			return fmt.Errorf("key %q: value %q %v", c.key, v, errUTF8)
 		}
 	}
-	if c.op == opRange && (math.IsNaN(c.lo) || math.IsNaN(c.hi)) {
+	if c.op == opBetween && (math.IsNaN(c.lo) || math.IsNaN(c.hi)) {
 		return fmt.Errorf("key %q: range bound is NaN", c.key)
 	}
 	return nil
 }
 
 // Parts of a Cond, for stores that translate filters into their own query
-// language (see [Cond.Visit]).
+// language: [Cond.Kind], [Cond.Key], [Cond.Len], [Cond.Value], [Cond.Part],
+// [Cond.Bounds] and [Cond.TimeBounds].
 
 // CondKind says which constructor made a [Cond].
 type CondKind int
 
 // The kinds of [Cond].
 const (
-	KindAll       CondKind = iota // the zero Cond
-	KindIn                        // In, Eq, the inside of NotIn
-	KindExists                    // Exists
-	KindRange                     // Range
-	KindTimeRange                 // TimeRange
-	KindAnd                       // And
-	KindOr                        // Or
-	KindNot                       // Not, NotIn
+	KindAll         CondKind = iota // the zero Cond
+	KindIn                          // In, Eq, the inside of NotIn
+	KindExists                      // Exists
+	KindBetween                     // Between
+	KindTimeBetween                 // TimeBetween
+	KindAnd                         // And
+	KindOr                          // Or
+	KindNot                         // Not, NotIn
 )
 
-var kindNames = [...]string{"All", "In", "Exists", "Range", "TimeRange", "And", "Or", "Not"}
+var kindNames = [...]string{"All", "In", "Exists", "Between", "TimeBetween", "And", "Or", "Not"}
 
 func (k CondKind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -368,17 +369,14 @@ func (k CondKind) String() string {
 // Kind returns which constructor made c.
 func (c Cond) Kind() CondKind { return CondKind(c.op) }
 
-// Key returns the metadata key of a leaf (In, Exists, Range, TimeRange),
+// Key returns the metadata key of a leaf (In, Exists, Between, TimeBetween),
 // or "".
 func (c Cond) Key() string { return c.key }
 
-// Values returns a copy of the values of an In.
-func (c Cond) Values() []string { return slices.Clone(c.values) }
-
-// Bounds returns the bounds of a Range (either may be infinite).
+// Bounds returns the bounds of a Between (either may be infinite).
 func (c Cond) Bounds() (lo, hi float64) { return c.lo, c.hi }
 
-// TimeBounds returns the bounds of a TimeRange, in UTC; a bound that is
+// TimeBounds returns the bounds of a TimeBetween, in UTC; a bound that is
 // open is the zero time.
 func (c Cond) TimeBounds() (from, to time.Time) {
 	if c.from != minTime {
@@ -390,21 +388,28 @@ func (c Cond) TimeBounds() (from, to time.Time) {
 	return from, to
 }
 
-// Conds returns a copy of the conditions of an And or Or, or the one of a
-// Not.
-func (c Cond) Conds() []Cond { return slices.Clone(c.conds) }
+// Len returns the number of values of an In, or of conditions of an And,
+// Or or Not. With [Cond.Value] and [Cond.Part] a store walks a filter on
+// every query without copying it.
+func (c Cond) Len() int { return max(len(c.values), len(c.conds)) }
+
+// Value returns the i-th value of an In, 0 <= i < [Cond.Len].
+func (c Cond) Value(i int) string { return c.values[i] }
+
+// Part returns the i-th condition of an And, Or or Not, 0 <= i < [Cond.Len].
+func (c Cond) Part(i int) Cond { return c.conds[i] }
 
 // maxNumberLen bounds the text of a number, so that every number that
 // parses is a normal float64 (no overflow to infinity, no underflow) in
 // any store's arithmetic, and a database can parse it alike.
 const maxNumberLen = 64
 
-// ParseNumber reads a metadata value as [Range] does: a decimal number of
+// ParseNumber reads a metadata value as [Between] does: a decimal number of
 // at most 64 bytes, an optional sign, digits with an optional fraction
 // ("12", "-3.5", ".5", "5."), and an optional exponent of one or two
 // digits ("1e6", "2.5E-3"), rounded to the nearest float64. Anything else
 // ("", " 12", "1,000", "0x10", "NaN", "Inf", "1e400") does not parse, and
-// ok is false: such a value never satisfies a Range. The same rule is the
+// ok is false: such a value never satisfies a Between. The same rule is the
 // regular expression [NumberPattern], which a database adapter applies
 // before its cast.
 func ParseNumber(s string) (x float64, ok bool) {
@@ -461,13 +466,13 @@ func isNumber(s string) bool {
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
-// ParseTime reads a metadata value as [TimeRange] does: an RFC 3339 time
+// ParseTime reads a metadata value as [TimeBetween] does: an RFC 3339 time
 // with an upper-case T and a Z or a numeric offset, seconds from 00 to 59,
 // up to 9 digits of fraction, a year from 0001 to 9999 and an offset of
 // at most 15:59 ("2026-03-01T09:30:00Z", "2026-03-01T10:30:00.5+01:00"),
 // the form the loader package and the adapters write. Anything else (a
 // date alone, a lower-case t, a day the month does not have) does not
-// parse, and ok is false: such a value never satisfies a TimeRange.
+// parse, and ok is false: such a value never satisfies a TimeBetween.
 func ParseTime(s string) (t time.Time, ok bool) {
 	if !isTime(s) {
 		return time.Time{}, false
@@ -521,7 +526,7 @@ func twoDigits(s string, i, limit int) bool {
 }
 
 // String returns c in a form for people, such as and(in("dept", "hr",
-// "it"), range("year", 2020, 2024)); the zero Cond is "all".
+// "it"), between("year", 2020, 2024)); the zero Cond is "all".
 func (c Cond) String() string {
 	var b strings.Builder
 	c.write(&b)
@@ -552,9 +557,9 @@ func (c *Cond) write(b *strings.Builder) {
 				b.WriteString(", ")
 				b.WriteString(strconv.Quote(v))
 			}
-		case opRange:
+		case opBetween:
 			fmt.Fprintf(b, ", %v, %v", c.lo, c.hi)
-		case opTime:
+		case opTimeBetween:
 			from, to := c.TimeBounds()
 			fmt.Fprintf(b, ", %s, %s", timeBound(from), timeBound(to))
 		}

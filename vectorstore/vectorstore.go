@@ -28,7 +28,7 @@ type Record struct {
 // what it means depends on the search. [VectorStore].Query gives the
 // cosine similarity to the query vector (between -1 and 1);
 // [KeywordQuerier].QueryKeywords a relevance score of the store's own (BM25
-// for [Memory]: 0 or more, unbounded); a fusion (package retrieve's Fuse)
+// for [memory.Store]: 0 or more, unbounded); a fusion (package retrieve's Fuse)
 // a score made from ranks. Scores of different kinds are not comparable:
 // combine searches by rank.
 type Hit struct {
@@ -38,13 +38,13 @@ type Hit struct {
 
 // Embedder turns texts into vectors, one per text, all of the same length.
 // Implementations must be safe for concurrent use and stop when ctx is
-// cancelled. [Lexical] is the dependency-free default; a neural model's
+// cancelled. [lexical.Embedder] is the dependency-free default; a neural model's
 // client is the usual alternative.
 type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// VectorStore stores records and finds the ones nearest to a vector. [Memory]
+// VectorStore stores records and finds the ones nearest to a vector. [memory.Store]
 // is the in-memory implementation; the package documentation explains how to
 // write one for an external database.
 //
@@ -84,7 +84,7 @@ type DocumentLister interface {
 }
 
 // KeywordQuerier is implemented by stores that can search their records'
-// texts by words (full-text search): [Memory] with BM25, a database with
+// texts by words (full-text search): [memory.Store] with BM25, a database with
 // its full-text index. A record's words are those of its Text and of its
 // Metadata[KeywordsKey], if any. QueryKeywords returns at most k hits among the
 // records that match filter, best first, each holding at least one word
@@ -110,6 +110,3 @@ const KeywordsKey = "vectorstore.keywords"
 // compact store accumulates in int32, which cannot overflow below this
 // length, and no embedding model comes near it.
 const MaxDimension = 1 << 16
-
-// dimensionRange says what a Dimension setting may be.
-const dimensionRange = "must be 0 (taken from the vectors) to MaxDimension (65536)"

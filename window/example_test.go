@@ -9,6 +9,8 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -18,9 +20,9 @@ const lighthouse = "The keeper rose before dawn. He trimmed the wick and polishe
 
 // index embeds the sentence units of a document into a new store, as
 // package ingest does.
-func index(ctx context.Context, docID, text string) (*vectorstore.Memory, vectorstore.Embedder) {
-	emb := &vectorstore.Lexical{}
-	store := &vectorstore.Memory{}
+func index(ctx context.Context, docID, text string) (*memory.Store, vectorstore.Embedder) {
+	emb := &lexical.Embedder{}
+	store := &memory.Store{}
 	ix, err := ingest.New(ingest.Config{Split: ingest.Sentences, Embedder: emb, Store: store})
 	if err != nil {
 		log.Fatal(err)
@@ -120,7 +122,7 @@ func ExampleExpanderConfig_sectionKey() {
 		{"Gloves cost two pounds.", "COST"},
 		{"Boots cost more.", "COST"},
 	}
-	var store vectorstore.Memory
+	var store memory.Store
 	for i, u := range units {
 		err := store.Upsert(ctx, vectorstore.Record{ID: fmt.Sprint(i), DocID: "guide", Index: i, Text: u.text,
 			Vector: []float32{1, float32(i)}, Metadata: map[string]string{document.SectionKey: u.section}})

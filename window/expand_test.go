@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -146,7 +147,7 @@ func TestExpandSections(t *testing.T) {
 	_, units := storeOf(t, map[string]string{"md": doc})
 	require.Len(t, units["md"], 8)
 	t.Run("metadata key", func(t *testing.T) {
-		m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+		m, err := memory.New(memory.Config{})
 		require.NoError(t, err)
 		recs := append([]vectorstore.Record(nil), units["md"]...)
 		for i := range recs {

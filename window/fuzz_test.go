@@ -9,6 +9,7 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -146,9 +147,9 @@ func FuzzExtract(f *testing.F) {
 
 // fuzzStore stores the sentence units of docs, each with its section path
 // in the document read as Markdown; nil if a text has none.
-func fuzzStore(t *testing.T, docs map[string]string) (*vectorstore.Memory, map[string][]vectorstore.Record) {
+func fuzzStore(t *testing.T, docs map[string]string) (*memory.Store, map[string][]vectorstore.Record) {
 	units := map[string][]vectorstore.Record{}
-	m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	m, err := memory.New(memory.Config{})
 	require.NoError(t, err)
 	for id, d := range docs {
 		recs, err := sentenceUnits(id, d)

@@ -14,7 +14,8 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // eino's RAG example (an indexing chain of splitter and indexer, then a
@@ -23,7 +24,7 @@ import (
 // the document.Transformer, a ragkit store behind eino's Indexer, ragkit's
 // hybrid retrieve.Retriever as eino's Retriever, and ragkit's budget building
 // the messages by exact count. It
-// runs offline: vectorstore.Lexical embeds, and the messages are printed
+// runs offline: lexical.Embedder embeds, and the messages are printed
 // rather than sent to a chat model.
 func Example() {
 	ctx := context.Background()
@@ -43,11 +44,11 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, err := lexical.New(lexical.Config{})
 	if err != nil {
 		panic(err)
 	}
-	mem := new(vectorstore.Memory)
+	mem := new(memory.Store)
 	indexer, err := eino.NewIndexer(eino.StoreConfig{Store: mem, Embedder: lex})
 	if err != nil {
 		panic(err)

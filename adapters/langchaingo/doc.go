@@ -17,7 +17,7 @@
 //     retrieve.Passages, for retrieve.Items, its Citation labels and the
 //     budget package.
 //   - [NewEmbedder] makes a ragkit Embedder (the offline
-//     vectorstore.Lexical, say) an embeddings.Embedder, and [RagkitEmbedder]
+//     lexical.Embedder, say) an embeddings.Embedder, and [RagkitEmbedder]
 //     makes any langchaingo embedder a vectorstore.Embedder, for ingest,
 //     Hybrid or a Store.
 //

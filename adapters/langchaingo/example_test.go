@@ -12,7 +12,8 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/vectorstores"
 )
@@ -21,7 +22,7 @@ import (
 // store, ask its retriever, put what it found into the prompt), with ragkit's
 // chunker and contextual headers as the splitter, a ragkit store behind
 // langchaingo's VectorStore, and ragkit's budget fitting the chunks found
-// into the prompt by exact count. It runs offline: vectorstore.Lexical
+// into the prompt by exact count. It runs offline: lexical.Embedder
 // embeds, and the prompt is printed rather than sent to a model.
 func Example() {
 	ctx := context.Background()
@@ -49,11 +50,11 @@ func Example() {
 		panic(err)
 	}
 
-	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, err := lexical.New(lexical.Config{})
 	if err != nil {
 		panic(err)
 	}
-	store, err := langchaingo.NewStore(langchaingo.StoreConfig{Store: new(vectorstore.Memory), Embedder: lex})
+	store, err := langchaingo.NewStore(langchaingo.StoreConfig{Store: new(memory.Store), Embedder: lex})
 	if err != nil {
 		panic(err)
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 	"github.com/tmc/langchaingo/chains"
 	"github.com/tmc/langchaingo/embeddings"
@@ -46,13 +48,13 @@ func newChunker(t testing.TB, max int) *chunker.Chunker {
 	return c
 }
 
-func newStore(t testing.TB) (*langchaingo.Store, *vectorstore.Memory) {
+func newStore(t testing.TB) (*langchaingo.Store, *memory.Store) {
 	t.Helper()
-	mem, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	mem, err := memory.New(memory.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, err := lexical.New(lexical.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +156,7 @@ func TestSplitStoreWindowRoundTrip(t *testing.T) {
 		t.Error("embed text was stored")
 	}
 	// The vector is that of the header and chunk, not of the bare chunk.
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, _ := lexical.New(lexical.Config{})
 	want, _ := lex.Embed(ctx, []string{docs[1].Metadata[meta.EmbedTextKey].(string)})
 	got, _ := mem.Query(ctx, want[0], 1, vectorstore.Filter{})
 	if got[0].ID != "travel.md#1" || got[0].Score < 0.999 {
@@ -208,7 +210,7 @@ func TestSimilaritySearch(t *testing.T) {
 		}
 		hits = append(hits, p.Hits[0])
 	}
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, _ := lexical.New(lexical.Config{})
 	qv, _ := lex.Embed(ctx, []string{"meal allowance euros"})
 	want, _ := mem.Query(ctx, qv[0], 3, vectorstore.Filter{})
 	if diff := cmp.Diff(want, hits, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(vectorstore.Record{}, "Vector")); diff != "" {
@@ -279,7 +281,7 @@ func TestUnmappableOptions(t *testing.T) {
 func TestAddDocumentsOptions(t *testing.T) {
 	ctx := context.Background()
 	store, mem := newStore(t)
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 64})
+	lex, _ := lexical.New(lexical.Config{Dimension: 64})
 	// WithEmbedder: a langchaingo embedder made with langchaingo's own
 	// helper from a ragkit embedder.
 	lc, err := embeddings.NewEmbedder(embeddings.EmbedderClientFunc(lex.Embed))
@@ -310,7 +312,7 @@ func TestAddDocumentsOptions(t *testing.T) {
 
 func TestEmbedders(t *testing.T) {
 	ctx := context.Background()
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, _ := lexical.New(lexical.Config{})
 	lc := langchaingo.NewEmbedder(lex)
 	texts := []string{"line one\nline two", "other"}
 	want, _ := lex.Embed(ctx, texts)
@@ -355,7 +357,7 @@ func TestCancellation(t *testing.T) {
 	if _, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: testdoc.Policy}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("SplitDocuments: %v", err)
 	}
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, _ := lexical.New(lexical.Config{})
 	if _, err := langchaingo.NewEmbedder(lex).EmbedQuery(ctx, "a"); !errors.Is(err, context.Canceled) {
 		t.Errorf("EmbedQuery: %v", err)
 	}
@@ -368,7 +370,7 @@ func TestConfig(t *testing.T) {
 	if _, err := langchaingo.NewStore(langchaingo.StoreConfig{}); !errors.Is(err, langchaingo.ErrConfig) {
 		t.Errorf("NewStore: %v", err)
 	}
-	mem, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	mem, _ := memory.New(memory.Config{})
 	if _, err := langchaingo.NewStore(langchaingo.StoreConfig{Store: mem}); !errors.Is(err, langchaingo.ErrConfig) {
 		t.Errorf("NewStore without Embedder: %v", err)
 	}

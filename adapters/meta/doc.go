@@ -71,7 +71,7 @@
 // list of values, or {"$in": list}, is one of them (vectorstore.In);
 // {"$gt": x}, {"$gte": x}, {"$lt": x} and {"$lte": x} with a number or a
 // time.Time compare the stored value as a number or a time
-// (vectorstore.Range, TimeRange); [DocIDKey] selects documents by ID (one,
+// (vectorstore.Between, TimeBetween); [DocIDKey] selects documents by ID (one,
 // or a list). The other operators ($ne, $nin, $exists, $and, $or), whose
 // handling of a missing key differs between frameworks, and the other field
 // keys give [ErrUnsupported].

@@ -59,7 +59,7 @@ const (
 	// Cosine is the cosine similarity of a vector search, in [-1, 1].
 	Cosine ScoreKind = iota
 	// Keyword is a keyword search's relevance (BM25 for
-	// vectorstore.Memory): 0 or more, unbounded.
+	// memory.Store): 0 or more, unbounded.
 	Keyword
 	// Fused is a score made from ranks by vectorstore.Fuse or
 	// vectorstore.Hybrid; it orders the hits of one query and means

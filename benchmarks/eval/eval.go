@@ -8,6 +8,8 @@ import (
 
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 var (
@@ -58,7 +60,7 @@ type Query struct {
 // End, its own text as Text and its Metadata.
 type Index struct {
 	Corpus   *Corpus
-	Store    *vectorstore.Memory
+	Store    *memory.Store
 	Embedder vectorstore.Embedder
 	units    map[string][]Span
 }
@@ -106,7 +108,7 @@ const DefaultK = 5
 // default Lexical embedder, cl100k_base and k = 5.
 type Config struct {
 	// Embedder embeds units and questions; nil means the zero
-	// vectorstore.Lexical. Any vectorstore.Embedder works: a client of a
+	// lexical.Embedder. Any vectorstore.Embedder works: a client of a
 	// local or hosted embedding model.
 	Embedder vectorstore.Embedder
 	// Tokenizer counts the tokens of the token-level metrics; nil means
@@ -141,7 +143,7 @@ func New(cfg Config) (*Evaluator, error) {
 
 func resolve(cfg Config) (Config, error) {
 	if cfg.Embedder == nil {
-		cfg.Embedder = &vectorstore.Lexical{}
+		cfg.Embedder = &lexical.Embedder{}
 	}
 	if cfg.Tokenizer == nil {
 		tok, err := tokencount.Encoding(tokencount.Cl100kBase)
@@ -307,7 +309,7 @@ func hitSpans(_ context.Context, _ *Index, hits []vectorstore.Hit) ([]Span, erro
 
 // build cuts every document with m, embeds the units and stores them.
 func build(ctx context.Context, cfg Config, c *Corpus, m Method) (*Index, error) {
-	ix := &Index{Corpus: c, Store: new(vectorstore.Memory), Embedder: cfg.Embedder, units: make(map[string][]Span)}
+	ix := &Index{Corpus: c, Store: new(memory.Store), Embedder: cfg.Embedder, units: make(map[string][]Span)}
 	var records []vectorstore.Record
 	var texts []string
 	for _, doc := range c.Documents {

@@ -11,7 +11,7 @@ import (
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // indexKey holds the settings an index is built with: changing one of them
@@ -27,7 +27,7 @@ type indexKey struct {
 // or failed.
 type index struct {
 	key   indexKey
-	store *vectorstore.Memory
+	store *memory.Store
 	dec   *contextheader.Decorator // nil without headers
 	done  chan struct{}
 	err   error         // set before done is closed
@@ -69,7 +69,7 @@ func (ixs *indexes) get(key indexKey) *index {
 		delete(ixs.byKey, ixs.order[0])
 		ixs.order = ixs.order[1:]
 	}
-	ix := &index{key: key, store: &vectorstore.Memory{}, done: make(chan struct{}),
+	ix := &index{key: key, store: &memory.Store{}, done: make(chan struct{}),
 		chunks: make([][]chunker.Chunk, len(ixs.corpus.docs))}
 	ixs.byKey[key] = ix
 	ixs.order = append(ixs.order, key)

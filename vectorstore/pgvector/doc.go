@@ -3,7 +3,7 @@
 // place for the index: several services share it, it must outlive a
 // deploy, or it outgrows a machine. It passes the conformance suite of
 // [github.com/ragkit/ragkit/vectorstore/storetest], as
-// [vectorstore.Memory] does, so code written against one works with the
+// [memory.Store] does, so code written against one works with the
 // other.
 //
 // # The table
@@ -51,7 +51,7 @@
 // method passes its context to pgx and stops when it is cancelled.
 //
 // Records are checked with [vectorstore.CheckRecords], so this store
-// refuses what [vectorstore.Memory] refuses, plus strings holding a NUL
+// refuses what [memory.Store] refuses, plus strings holding a NUL
 // byte, which PostgreSQL's text type cannot store. Errors wrap the
 // vectorstore sentinels ([vectorstore.ErrNotFound],
 // [vectorstore.ErrInvalidArgument], ...), [ErrSchema] when the table is
@@ -61,7 +61,7 @@
 // # Exact or approximate
 //
 // Without [Config.HNSW] a query is an exact scan, whose results match
-// [vectorstore.Memory]'s; its cost grows with the table. With it,
+// [memory.Store]'s; its cost grows with the table. With it,
 // PostgreSQL answers from the HNSW index in time that grows slowly with
 // the table, at a recall below 1 that its ef_search setting trades
 // against speed (see pgvector's documentation). The repository's

@@ -73,16 +73,15 @@ func (b *sqlFilter) cond(c vectorstore.Cond) string {
 	case vectorstore.KindAll:
 		return "TRUE"
 	case vectorstore.KindAnd, vectorstore.KindOr:
-		subs := c.Conds()
-		if len(subs) == 0 {
+		if c.Len() == 0 {
 			if c.Kind() == vectorstore.KindAnd {
 				return "TRUE"
 			}
 			return "FALSE"
 		}
-		parts := make([]string, len(subs))
-		for i, s := range subs {
-			parts[i] = b.cond(s)
+		parts := make([]string, c.Len())
+		for i := range parts {
+			parts[i] = b.cond(c.Part(i))
 		}
 		op := " AND "
 		if c.Kind() == vectorstore.KindOr {
@@ -90,7 +89,7 @@ func (b *sqlFilter) cond(c vectorstore.Cond) string {
 		}
 		return "(" + strings.Join(parts, op) + ")"
 	case vectorstore.KindNot:
-		return "(NOT " + b.cond(c.Conds()[0]) + ")"
+		return "(NOT " + b.cond(c.Part(0)) + ")"
 	}
 	key := c.Key()
 	if key == "" || strings.IndexByte(key, 0) >= 0 {
@@ -98,12 +97,16 @@ func (b *sqlFilter) cond(c vectorstore.Cond) string {
 	}
 	switch c.Kind() {
 	case vectorstore.KindIn:
-		return b.in(key, c.Values())
+		values := make([]string, c.Len())
+		for i := range values {
+			values[i] = c.Value(i)
+		}
+		return b.in(key, values)
 	case vectorstore.KindExists:
 		return "(metadata ? " + b.arg(key) + "::text)"
-	case vectorstore.KindRange:
+	case vectorstore.KindBetween:
 		return b.numberRange(key, c)
-	case vectorstore.KindTimeRange:
+	case vectorstore.KindTimeBetween:
 		return b.timeRange(key, c)
 	}
 	return "FALSE" // a kind this package does not know matches nothing: a filter never lets too much through
@@ -136,7 +139,7 @@ func (b *sqlFilter) in(key string, values []string) string {
 // matches vectorstore.NumberPattern within 64 bytes, which every cast
 // survives (at most 64 digits and a two-digit exponent stay far inside
 // float8's range), so that a value that does not parse never matches
-// and never fails the query, as in vectorstore.Memory.
+// and never fails the query, as in memory.Store.
 func (b *sqlFilter) numberRange(key string, c vectorstore.Cond) string {
 	lo, hi := c.Bounds()
 	if math.IsInf(lo, 1) || math.IsInf(hi, -1) {

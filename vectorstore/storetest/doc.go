@@ -5,7 +5,7 @@
 // method against them as subtests.
 //
 // The suite checks what the documentation of [vectorstore.VectorStore]
-// and [vectorstore.Record] promises and what [vectorstore.Memory] does:
+// and [vectorstore.Record] promises and what [memory.Store] does:
 //
 //   - Upsert stores every field (ID, DocID, Index, Start, End, Text,
 //     Metadata), keeps vectors at unit length, replaces by ID (the last
@@ -38,7 +38,7 @@
 //     filtered, without vectors; an empty query is an error, a query of
 //     stop words finds nothing).
 //
-// Stores that are not exact, such as a compact [vectorstore.Memory],
+// Stores that are not exact, such as a compact [memory.Store],
 // set [Config.Tolerance] to how far their scores and vectors may be from
 // exact.
 package storetest

@@ -107,13 +107,13 @@ func randomCond(r *rand.Rand, depth int) vectorstore.Cond {
 			if r.IntN(2) == 0 {
 				key = "year"
 			}
-			return vectorstore.Range(key, lo, hi)
+			return vectorstore.Between(key, lo, hi)
 		default:
 			from, to := instants[r.IntN(len(instants))], instants[r.IntN(len(instants))]
 			if r.IntN(2) == 0 {
 				key = "at"
 			}
-			return vectorstore.TimeRange(key, from, to)
+			return vectorstore.TimeBetween(key, from, to)
 		}
 	}
 	subs := make([]vectorstore.Cond, r.IntN(4))
@@ -194,7 +194,7 @@ func (s suite) filters(t *testing.T) {
 	}
 	wide := vectorstore.In("tag", make([]string, vectorstore.MaxFilterTerms)...)
 	for _, f := range []vectorstore.Filter{{Where: deep}, {Where: wide}, {Where: vectorstore.Exists("")},
-		{Where: vectorstore.Range("year", math.NaN(), 1)}, {Where: vectorstore.In("tag", "\xff")}} {
+		{Where: vectorstore.Between("year", math.NaN(), 1)}, {Where: vectorstore.In("tag", "\xff")}} {
 		_, err := st.Query(bg, randVec(r, dim), 3, f)
 		require.ErrorIs(t, err, vectorstore.ErrInvalidArgument, "Query with a refused filter")
 		if kq != nil {

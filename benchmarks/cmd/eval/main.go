@@ -59,6 +59,7 @@ import (
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
 )
 
 func main() {
@@ -376,11 +377,11 @@ func pick(all []eval.Method, names []string) ([]eval.Method, error) {
 // embedder returns the Embedder the options ask for, and its description.
 func embedder(o options) (vectorstore.Embedder, string, error) {
 	if o.embedURL == "" {
-		lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: o.dimension})
+		lex, err := lexical.New(lexical.Config{Dimension: o.dimension})
 		if err != nil {
 			return nil, "", err
 		}
-		return lex, fmt.Sprintf("vectorstore.Lexical (%d dimensions)", lex.Dimension()), nil
+		return lex, fmt.Sprintf("lexical.Embedder (%d dimensions)", lex.Dimension()), nil
 	}
 	c, err := openai.New(openai.Config{BaseURL: o.embedURL})
 	if err != nil {
