@@ -78,27 +78,3 @@ func FormatOf(name string) Format {
 	}
 	return Text
 }
-
-// Metadata keys under which ingest stores what it knows of a record's
-// document and place, so that the query side can label and group passages
-// from the records alone.
-const (
-	// TitleKey holds the document's Title.
-	TitleKey = "document.title"
-	// SectionKey holds the section path of the record's text: the titles
-	// of the headings that enclose it, outermost first, joined by
-	// newlines (a title is always one line). Use [SplitSection] to read it.
-	SectionKey = "document.section"
-)
-
-// JoinSection joins a section path into a [SectionKey] value.
-func JoinSection(path []string) string { return strings.Join(path, "\n") }
-
-// SplitSection splits a [SectionKey] value into its section path; the
-// empty value is the empty path (nil).
-func SplitSection(value string) []string {
-	if value == "" {
-		return nil
-	}
-	return strings.Split(value, "\n")
-}

@@ -126,9 +126,3 @@ func TestFormatOf(t *testing.T) {
 	require.Equal(t, "Format(7)", document.Format(7).String())
 	require.False(t, document.Format(-1).Valid())
 }
-
-func TestSectionValue(t *testing.T) {
-	p := []string{"Travel policy", "Ground transport"}
-	require.Equal(t, p, document.SplitSection(document.JoinSection(p)))
-	require.Nil(t, document.SplitSection(""))
-}

@@ -12,7 +12,6 @@ import (
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore/lexical"
 	"github.com/ragkit/ragkit/vectorstore/memory"
-	"github.com/ragkit/ragkit/window"
 )
 
 // Index two documents with headers, then edit one sentence of one of them:
@@ -85,10 +84,10 @@ func ExampleSentences() {
 	}
 	units, _ := store.Range(ctx, "log", 0, 10)
 	for _, u := range units {
-		fmt.Printf("%d [%d:%d] %q gap %q section %q\n", u.Index, u.Start, u.End, u.Text, u.Metadata[window.GapKey], u.Metadata[document.SectionKey])
+		fmt.Printf("%d [%d:%d] %q gap %q section %q\n", u.Index, u.Start, u.End, u.Text, u.Notes.Gap, u.Section)
 	}
 	// Output:
-	// 0 [0:8] "# Keeper" gap "" section "Keeper"
-	// 1 [10:38] "The keeper rose before dawn." gap "\n\n" section "Keeper"
-	// 2 [39:59] "He trimmed the wick." gap "" section "Keeper"
+	// 0 [0:8] "# Keeper" gap "" section ["Keeper"]
+	// 1 [10:38] "The keeper rose before dawn." gap "\n\n" section ["Keeper"]
+	// 2 [39:59] "He trimmed the wick." gap "" section ["Keeper"]
 }

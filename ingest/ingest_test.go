@@ -109,7 +109,7 @@ func TestIndexWritesRecords(t *testing.T) {
 			assert.Equal(t, d.Text[r.Start:r.End], r.Text)
 			assert.Equal(t, fakeVector(ch.Text), r.Vector)
 			assert.Equal(t, "room_with_a_view.txt", r.Metadata["source"])
-			assert.Equal(t, ingest.Key("fake-1", ch.Text), r.Metadata[ingest.EmbedKey])
+			assert.Equal(t, ingest.Key("fake-1", ch.Text), r.Notes.Embed)
 		}
 		total += len(cs)
 	}
@@ -619,7 +619,7 @@ func TestGlue(t *testing.T) {
 	require.NoError(t, err)
 	want := dump(t, store)["d"]
 	for i := range want {
-		delete(want[i].Metadata, ingest.EmbedKey)
+		want[i].Notes.Embed = ""
 	}
 	require.Equal(t, want, recs)
 

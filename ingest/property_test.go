@@ -96,7 +96,7 @@ func keys(recs map[string][]vectorstore.Record, docs []document.Document) map[st
 	out := map[string]bool{}
 	for _, d := range docs {
 		for _, r := range recs[d.ID] {
-			out[r.Metadata[ingest.EmbedKey]] = true
+			out[r.Notes.Embed] = true
 		}
 	}
 	return out
@@ -167,7 +167,7 @@ func sentenceEnds(text string) []int {
 }
 
 // Headers are embedded with each chunk, while records keep the chunk's own
-// text and the header under vectorstore.KeywordsKey; a new title re-embeds
+// text and the header in Notes.Keywords; a new title re-embeds
 // the document's chunks under the same IDs.
 func TestHeaders(t *testing.T) {
 	ctx := context.Background()
@@ -205,7 +205,7 @@ func TestHeaders(t *testing.T) {
 	require.NoError(t, err)
 	for _, r := range dump(t, store)["spec"] {
 		require.NotContains(t, r.Text, word)
-		require.True(t, strings.HasPrefix(r.Metadata[vectorstore.KeywordsKey], word), r.Metadata)
+		require.True(t, strings.HasPrefix(r.Notes.Keywords, word), r.Notes)
 	}
 	hits, err := store.QueryKeywords(ctx, word, 5, vectorstore.Filter{})
 	require.NoError(t, err)

@@ -33,8 +33,8 @@ func labels(t *testing.T, store vectorstore.VectorStore, docID string) (titles [
 	recs, err := store.Range(context.Background(), docID, 0, math.MaxInt)
 	require.NoError(t, err)
 	for _, r := range recs {
-		titles = append(titles, r.Metadata[document.TitleKey])
-		sections = append(sections, document.SplitSection(r.Metadata[document.SectionKey]))
+		titles = append(titles, r.Title)
+		sections = append(sections, r.Section)
 	}
 	return titles, sections, recs
 }
@@ -91,8 +91,8 @@ func TestRecordsLabels(t *testing.T) {
 	chunks := ingest.Plain([]chunker.Chunk{{Start: start, End: end, Text: guideMarkdown[start:end]}})
 	recs, err := ingest.Records(doc, chunks, make([][]float32, 1))
 	require.NoError(t, err)
-	assert.Equal(t, "Guide", recs[0].Metadata[document.TitleKey])
-	assert.Equal(t, []string{"Travel guide", "Trains", "Night trains"}, document.SplitSection(recs[0].Metadata[document.SectionKey]))
+	assert.Equal(t, "Guide", recs[0].Title)
+	assert.Equal(t, []string{"Travel guide", "Trains", "Night trains"}, recs[0].Section)
 }
 
 // Chunks whose offsets do not lie in the document give an error, from

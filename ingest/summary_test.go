@@ -48,7 +48,7 @@ func TestSummariesStoredWithRecords(t *testing.T) {
 			recs, err := store.Range(ctx, docs[0].ID, 0, math.MaxInt)
 			require.NoError(t, err)
 			for _, r := range recs {
-				require.Equal(t, "A summary of the travel rules.", r.Metadata[ingest.SummaryKey])
+				require.Equal(t, "A summary of the travel rules.", r.Notes.Summary)
 			}
 
 			second := run(store, docs)

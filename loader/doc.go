@@ -10,8 +10,9 @@
 // slashes ("guides/setup.md"), on every system. Its Format is
 // [document.FormatOf] of the name, its Title the first top-level heading
 // of its outline ([document.NewOutline]) or else the file name without its
-// extension, and its Metadata holds the path under [PathKey] and the
-// modification time under [ModifiedKey]. Documents come sorted by ID, so
+// extension, its Source the file's path (for citations; records carry it
+// as their Source), and its Metadata the modification time under
+// [ModifiedKey]. Documents come sorted by ID, so
 // the same tree always loads the same way.
 //
 // # Which files

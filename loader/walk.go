@@ -28,7 +28,7 @@ type walker struct {
 	// an fs.FS, which cannot tell.
 	real     func(name string) (string, error)
 	rootReal string
-	// display returns the PathKey value of a name; nil means the name.
+	// display returns the Source of a name; nil means the name.
 	display func(name string) string
 
 	seen  map[string]string // real location to the name loaded under it
@@ -284,9 +284,9 @@ func (w *walker) read(name string, size int64) ([]byte, error) {
 
 // document makes the document of a cleaned file.
 func (w *walker) document(name, text string, mod time.Time) document.Document {
-	d := document.Document{ID: name, Text: text, Format: document.FormatOf(name), Metadata: map[string]string{PathKey: w.path(name)}}
+	d := document.Document{ID: name, Text: text, Format: document.FormatOf(name), Source: w.path(name)}
 	if !mod.IsZero() {
-		d.Metadata[ModifiedKey] = mod.UTC().Format(time.RFC3339)
+		d.Metadata = map[string]string{ModifiedKey: mod.UTC().Format(time.RFC3339)}
 	}
 	for _, h := range document.Headings(text, d.Format) {
 		if h.Level == 1 {
@@ -301,7 +301,9 @@ func (w *walker) document(name, text string, mod time.Time) document.Document {
 	return d
 }
 
-// path is the PathKey value of a name.
+// path is the Source of a name: for [Dir] the root joined with the name
+// in the system's form (as the caller spelled the root), for [FS] the
+// name.
 func (w *walker) path(name string) string {
 	if w.display == nil {
 		return name

@@ -35,11 +35,7 @@ func Example() {
 	}
 	emb := &lexical.Embedder{}
 	for i := range units {
-		if units[i].Metadata == nil { // it may hold the text between sentences
-			units[i].Metadata = map[string]string{}
-		}
-		units[i].Metadata[document.TitleKey] = "Travel policy"
-		units[i].Metadata[document.SectionKey] = "Costs"
+		units[i].Title, units[i].Section = "Travel policy", []string{"Costs"}
 		vecs, err := emb.Embed(ctx, []string{units[i].Text})
 		if err != nil {
 			panic(err)

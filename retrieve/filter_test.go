@@ -45,7 +45,7 @@ func TestRichFilterEveryPath(t *testing.T) {
 	}
 	require.NoError(t, store.Upsert(bg, recs...))
 	filter := vectorstore.Filter{Where: vectorstore.And(
-		vectorstore.NotIn("clearance", "secret"),
+		vectorstore.Not(vectorstore.In("clearance", "secret")),
 		vectorstore.Between("year", 2019, 2023),
 		vectorstore.Or(
 			vectorstore.Not(vectorstore.Exists("draft")),

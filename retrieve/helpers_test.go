@@ -3,6 +3,7 @@ package retrieve_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,9 +44,8 @@ func folder(t testing.TB, maxTokens int, notes ...note) (*memory.Store, *lexical
 		for i, ch := range chunks {
 			path := outline.Path(ch.Start, ch.End)
 			recs[i] = vectorstore.Record{ID: fmt.Sprintf("%s#%d", n.id, i), DocID: n.id, Index: i,
-				Start: ch.Start, End: ch.End, Text: ch.Text, Metadata: map[string]string{
-					document.TitleKey: n.title, document.SectionKey: document.JoinSection(path)}}
-			texts[i] = n.title + "\n" + document.JoinSection(path) + "\n" + ch.Text
+				Start: ch.Start, End: ch.End, Text: ch.Text, Title: n.title, Section: path}
+			texts[i] = n.title + "\n" + strings.Join(path, "\n") + "\n" + ch.Text
 		}
 		vecs, err := emb.Embed(bg, texts)
 		require.NoError(t, err)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
 )
@@ -32,11 +31,12 @@ import (
 type Passage struct {
 	// DocID is the document's ID.
 	DocID string
-	// Title is the document's title and Section the section path of the
-	// passage's best hit, from the records' metadata (document.TitleKey
-	// and document.SectionKey, as ingest writes them); empty when the
-	// records carry none.
+	// Title is the document's title, Source where it was read from (a
+	// path or a URL) and Section the section path of the passage's best
+	// hit, from the records' own fields (as ingest writes them); empty
+	// when the records carry none.
 	Title   string
+	Source  string
 	Section []string
 	// First and Last are the Index of the passage's first and last unit.
 	First, Last int
@@ -108,9 +108,8 @@ func (r *Retriever) passage(w window.Window) Passage {
 	p := Passage{DocID: w.DocID, First: w.First, Last: w.Last, Start: w.Start, End: w.End,
 		Text: w.Text, Tokens: w.Tokens, Score: w.Score, Hits: hits}
 	if len(hits) > 0 {
-		md := hits[0].Metadata
-		p.Title = md[document.TitleKey]
-		p.Section = document.SplitSection(md[document.SectionKey])
+		best := &hits[0]
+		p.Title, p.Source, p.Section = best.Title, best.Source, best.Section
 		p.Score = hits[0].Score
 	}
 	if p.Tokens == 0 && r.cfg.Tokenizer != nil {

@@ -25,13 +25,13 @@
 // # Filters
 //
 // Every search takes a [Filter]: document IDs, exact metadata pairs, and
-// a Where condition over metadata made of [In], [NotIn], [Eq], [Exists],
+// a Where condition over metadata made of [In], [Eq], [Exists],
 // numeric ranges ([Between]), time ranges ([TimeBetween]), [And], [Or] and [Not]:
 //
 //	vectorstore.Filter{Where: vectorstore.And(
 //		vectorstore.In("dept", "hr", "it"),
 //		vectorstore.Between("year", 2020, 2024),
-//		vectorstore.NotIn("clearance", "secret"),
+//		vectorstore.Not(vectorstore.In("clearance", "secret")),
 //	)}
 //
 // Metadata values are strings: a range reads one as a number by

@@ -32,7 +32,7 @@ var (
 type RecordError struct {
 	Index int    // the record's position among the write's records
 	ID    string // the record's ID, which may be the problem
-	Field string // the field at fault: "ID", "DocID", "Index", "Start", "End", "Text", "Metadata" or "Vector"
+	Field string // the field at fault: "ID", "DocID", "Index", "Start", "End", "Text", "Metadata", "Title", "Section", "Source", "Location", "Notes" or "Vector"
 	Err   error  // what is wrong with it
 }
 

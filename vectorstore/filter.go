@@ -10,38 +10,55 @@ import (
 	"unicode/utf8"
 )
 
-// Filter restricts a query. A record matches when all three parts do:
+// Filter restricts a query. A record matches when every part does:
 //
 //   - DocIDs: its DocID is one of them (if any are given);
+//   - Sources: its Source is one of them (if any are given);
+//   - Section: its Section path starts with this one (if one is given):
+//     Section: []string{"Install"} keeps the units under the heading
+//     "Install" and its subsections;
 //   - Metadata: its Metadata holds every key of Metadata with exactly that
 //     value (sugar for an [And] of [Eq]s);
 //   - Where: the record's Metadata satisfies the condition (the zero
 //     [Cond] is no condition).
 //
-// The zero Filter matches every record. A filter is also an access
-// boundary: no store returns a record it excludes, from any search. A
-// filter that breaks the limits of [Cond] ([MaxFilterDepth],
-// [MaxFilterTerms]) or holds a key or value that is not valid UTF-8 or a
-// NaN bound is refused by a query with an error wrapping
-// [ErrInvalidArgument], and matches nothing through [Filter.Match].
+// The zero Filter matches every record. Metadata and Where read only the
+// caller's Metadata, and the record's provenance only through Sources and
+// Section: a filter on a caller's key can never match a field or a note
+// of the library's, whatever the key is called.
+//
+// A filter is also an access boundary: no store returns a record it
+// excludes, from any search. A filter that breaks the limits of [Cond]
+// ([MaxFilterDepth], [MaxFilterTerms]) or holds a key or value that is
+// not valid UTF-8 or a NaN bound is refused by a query with an error
+// wrapping [ErrInvalidArgument], and matches nothing through
+// [Filter.Match].
 type Filter struct {
 	DocIDs   []string
+	Sources  []string
+	Section  []string
 	Metadata map[string]string
 	Where    Cond
 }
 
 // IsZero reports whether f restricts nothing.
 func (f Filter) IsZero() bool {
-	return len(f.DocIDs) == 0 && len(f.Metadata) == 0 && f.Where.op == opAll
+	return len(f.DocIDs) == 0 && len(f.Sources) == 0 && len(f.Section) == 0 && len(f.Metadata) == 0 && f.Where.op == opAll
 }
 
 // Match reports whether r passes the filter; a filter that [Filter.Check]
 // refuses matches nothing. Adapters that cannot push a filter down to
 // their database can apply it to the results with Match. It compares
-// r.DocID with each of DocIDs in turn: for a long list, test membership in
-// a set of your own first.
+// r.DocID and r.Source with each of DocIDs and Sources in turn: for a
+// long list, test membership in a set of your own first.
 func (f Filter) Match(r Record) bool {
 	if len(f.DocIDs) > 0 && !slices.Contains(f.DocIDs, r.DocID) {
+		return false
+	}
+	if len(f.Sources) > 0 && !slices.Contains(f.Sources, r.Source) {
+		return false
+	}
+	if !inSection(r.Section, f.Section) {
 		return false
 	}
 	if !matchMetadata(f.Metadata, r.Metadata) {
@@ -51,6 +68,12 @@ func (f Filter) Match(r Record) bool {
 		return true
 	}
 	return f.Where.valid() && f.Where.match(r.Metadata)
+}
+
+// inSection reports whether a record's section path lies in section: it
+// starts with it, heading by heading. Every path lies in the empty one.
+func inSection(path, section []string) bool {
+	return len(path) >= len(section) && slices.Equal(path[:len(section)], section)
 }
 
 // Check returns an error wrapping [ErrInvalidArgument] if a store would
@@ -84,11 +107,11 @@ const (
 	// may have: a leaf alone is depth 1.
 	MaxFilterDepth = 32
 	// MaxFilterTerms is the most terms a filter may have, counting each
-	// condition and each value of an [In] or [NotIn].
+	// condition and each value of an [In].
 	MaxFilterTerms = 4096
 )
 
-// Cond is a condition on a record's Metadata, made by [Eq], [In], [NotIn],
+// Cond is a condition on a record's Metadata, made by [Eq], [In],
 // [Exists], [Between], [TimeBetween], [And], [Or] and [Not]. The zero Cond is
 // no condition: every record satisfies it. Conds are values; they may be
 // shared and reused.
@@ -165,15 +188,12 @@ const (
 func Eq(key, value string) Cond { return In(key, value) }
 
 // In is satisfied by a record whose Metadata holds key with one of values.
-// With no values it is satisfied by none.
+// With no values it is satisfied by none. Not(In(key, values...)) is
+// satisfied by a record that lacks key or holds it with another value; to
+// require the key, write And(Exists(key), Not(In(key, ...))).
 func In(key string, values ...string) Cond {
 	return leaf(Cond{op: opIn, key: key, values: slices.Clone(values)})
 }
-
-// NotIn is Not(In(key, values...)): satisfied by a record that lacks key
-// or holds it with another value. To require the key, write
-// And(Exists(key), NotIn(key, ...)).
-func NotIn(key string, values ...string) Cond { return Not(In(key, values...)) }
 
 // Exists is satisfied by a record whose Metadata holds key, whatever its
 // value.
@@ -348,13 +368,13 @@ type CondKind int
 // The kinds of [Cond].
 const (
 	KindAll         CondKind = iota // the zero Cond
-	KindIn                          // In, Eq, the inside of NotIn
+	KindIn                          // In, Eq
 	KindExists                      // Exists
 	KindBetween                     // Between
 	KindTimeBetween                 // TimeBetween
 	KindAnd                         // And
 	KindOr                          // Or
-	KindNot                         // Not, NotIn
+	KindNot                         // Not
 )
 
 var kindNames = [...]string{"All", "In", "Exists", "Between", "TimeBetween", "And", "Or", "Not"}

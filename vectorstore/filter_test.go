@@ -74,7 +74,7 @@ func TestFilterCheck(t *testing.T) {
 		"too many":    vectorstore.In("k", make([]string, vectorstore.MaxFilterTerms)...),
 		"empty key":   vectorstore.Not(vectorstore.Exists("")),
 		"bad key":     vectorstore.Not(vectorstore.Exists("\xff")),
-		"bad value":   vectorstore.NotIn("k", "\xff"),
+		"bad value":   vectorstore.Not(vectorstore.In("k", "\xff")),
 		"NaN bound":   vectorstore.Not(vectorstore.Between("k", math.NaN(), 2)),
 		"NaN bound 2": vectorstore.Not(vectorstore.Between("k", 0, math.NaN())),
 	} {
@@ -108,7 +108,7 @@ func TestFilterLimitsWithoutWalk(t *testing.T) {
 		"depth 33, zero Cond leaf": {nest(vectorstore.Or(vectorstore.Cond{}), 31, and), false},
 		"terms 4096":               {vectorstore.Or(vectorstore.In("k", values(4093)...), vectorstore.Cond{}), true},
 		"terms 4097":               {vectorstore.Or(vectorstore.In("k", values(4094)...), vectorstore.Cond{}), false},
-		"terms 4097 in halves":     {vectorstore.And(vectorstore.In("k", values(2047)...), vectorstore.NotIn("k", values(2046)...)), false},
+		"terms 4097 in halves":     {vectorstore.And(vectorstore.In("k", values(2047)...), vectorstore.Not(vectorstore.In("k", values(2046)...))), false},
 		"bad leaf deep inside":     {nest(vectorstore.Or(vectorstore.Exists("k"), vectorstore.Between("k", math.NaN(), 1)), 5, vectorstore.Not), false},
 	} {
 		f := vectorstore.Filter{Where: tc.c}
@@ -131,13 +131,13 @@ func TestCondParts(t *testing.T) {
 	require.Equal(t, "In", parts[0].Kind().String())
 	require.Equal(t, 2, parts[0].Len())
 	require.Equal(t, []string{"hr", "it"}, []string{parts[0].Value(0), parts[0].Value(1)})
-	require.Equal(t, "k", vectorstore.NotIn("k", "v").Part(0).Key())
+	require.Equal(t, "k", vectorstore.Not(vectorstore.In("k", "v")).Part(0).Key())
 	lo, hi := parts[1].Bounds()
 	require.Equal(t, [2]float64{2020, 2024}, [2]float64{lo, hi})
 	from, to := parts[2].TimeBounds()
 	require.Equal(t, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), from)
 	require.True(t, to.IsZero())
-	require.Equal(t, vectorstore.KindNot, vectorstore.NotIn("k").Kind())
+	require.Equal(t, vectorstore.KindNot, vectorstore.Not(vectorstore.In("k")).Kind())
 	require.Equal(t, vectorstore.KindAll, vectorstore.Cond{}.Kind())
 }
 
@@ -243,7 +243,7 @@ func (d *filterDecoder) cond() vectorstore.Cond {
 	case 0:
 		return vectorstore.In(d.key(), d.value(), d.value())
 	case 1:
-		return vectorstore.NotIn(d.key(), d.value())
+		return vectorstore.Not(vectorstore.In(d.key(), d.value()))
 	case 2:
 		return vectorstore.Exists(d.key())
 	case 3:
@@ -286,7 +286,8 @@ func FuzzFilter(f *testing.F) {
 				}
 			}
 			recs = append(recs, vectorstore.Record{ID: fmt.Sprint(i), DocID: fmt.Sprint(i % 3), Index: i,
-				Text: "unit", Vector: []float32{1, float32(i)}, Metadata: md})
+				Text: "unit", Vector: []float32{1, float32(i)}, Metadata: md,
+				Source: []string{"", "a.md", "b.md"}[i%3], Section: [][]string{nil, {"A"}, {"A", "B"}, {"B"}}[i%4]})
 		}
 		if vectorstore.CheckRecords("", 0, recs...) != nil {
 			return // a fuzzed value that is not valid UTF-8
@@ -294,6 +295,12 @@ func FuzzFilter(f *testing.F) {
 		filter := vectorstore.Filter{Where: d.cond()}
 		if len(data) > 0 && data[0]%4 == 0 {
 			filter.DocIDs = []string{"0", "2"}
+		}
+		if len(data) > 0 && data[0]%3 == 0 {
+			filter.Sources = []string{"a.md", ""}[:1+int(data[0]/3%2)]
+		}
+		if len(data) > 0 && data[0]%5 < 2 {
+			filter.Section = [][]string{{"A"}, {"A", "B"}}[data[0]%5]
 		}
 		bg := context.Background()
 		m, err := memory.New(memory.Config{})
@@ -343,7 +350,7 @@ func FuzzFilter(f *testing.F) {
 
 func TestCondString(t *testing.T) {
 	c := vectorstore.And(vectorstore.In("dept", "hr", "it"), vectorstore.Between("year", 2020, math.Inf(1)),
-		vectorstore.NotIn("x"), vectorstore.TimeBetween("at", time.Date(2024, 1, 1, 0, 0, 0, 5, time.UTC), time.Time{}), vectorstore.Exists("k"))
+		vectorstore.Not(vectorstore.In("x")), vectorstore.TimeBetween("at", time.Date(2024, 1, 1, 0, 0, 0, 5, time.UTC), time.Time{}), vectorstore.Exists("k"))
 	require.Equal(t, `and(in("dept", "hr", "it"), between("year", 2020, +Inf), not(in("x")), timebetween("at", 2024-01-01T00:00:00.000000005Z, open), exists("k"))`, c.String())
 	require.Equal(t, "all", vectorstore.Cond{}.String())
 }

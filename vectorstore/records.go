@@ -9,12 +9,14 @@ import (
 
 // CheckRecords returns the error a store gives for a write of records, or
 // nil: a [*RecordError] naming the first record that breaks the rules of
-// [Record] (an empty or invalid UTF-8 ID, DocID, Text or Metadata, a
-// negative Index or Start, an End before Start, an empty, zero, non-finite
+// [Record] (an empty or invalid UTF-8 ID or DocID; a Text, Metadata,
+// Title, Source, Section heading or Notes that is not valid UTF-8; an
+// empty Section heading; a negative Index, Start or place of the
+// Location; an End before Start; an empty, zero, non-finite
 // or too long vector, or one whose length is not dim). dim is the store's
 // dimension, or 0 to take the first record's. docID is the document a
 // [DocumentReplacer] replaces, which every record must belong to, or ""
-// for an Upsert. [Store] refuses exactly these records; an adapter calls
+// for an Upsert. The memory store refuses exactly these records; an adapter calls
 // CheckRecords before it writes, so that it refuses them alike.
 func CheckRecords(docID string, dim int, records ...Record) error {
 	if len(records) > 0 && dim == 0 {
@@ -74,6 +76,40 @@ func checkRecord(r *Record, dim int, docID string) *RecordError {
 	for k, v := range r.Metadata {
 		if !utf8.ValidString(k) || !utf8.ValidString(v) {
 			return bad("Metadata", fmt.Errorf("%w: key %q", errUTF8, k))
+		}
+	}
+	return checkProvenance(r, bad)
+}
+
+// checkProvenance returns what is wrong with r's provenance and notes, if
+// anything: text that is not valid UTF-8, an empty heading, a negative
+// place.
+func checkProvenance(r *Record, bad func(string, error) *RecordError) *RecordError {
+	switch {
+	case !utf8.ValidString(r.Title):
+		return bad("Title", errUTF8)
+	case !utf8.ValidString(r.Source):
+		return bad("Source", errUTF8)
+	}
+	for i, h := range r.Section {
+		switch {
+		case h == "":
+			return bad("Section", fmt.Errorf("heading %d %w", i, errEmpty))
+		case !utf8.ValidString(h):
+			return bad("Section", fmt.Errorf("heading %d %w", i, errUTF8))
+		}
+	}
+	l := r.Location
+	switch {
+	case l.Page < 0 || l.LastPage < 0 || l.Line < 0 || l.LastLine < 0 || l.Row < 0 || l.LastRow < 0:
+		return bad("Location", errNegative)
+	case !utf8.ValidString(l.Sheet):
+		return bad("Location", errUTF8)
+	}
+	n := r.Notes
+	for _, s := range [...]string{n.Keywords, n.Gap, n.Embed, n.Fingerprint, n.Summary, n.SummaryOf} {
+		if !utf8.ValidString(s) {
+			return bad("Notes", errUTF8)
 		}
 	}
 	return nil

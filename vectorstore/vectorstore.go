@@ -2,12 +2,21 @@ package vectorstore
 
 import (
 	"context"
+
+	"github.com/ragkit/ragkit/document"
 )
 
 // Record is one stored unit of a document: a chunk, a sentence or any other
 // piece that was embedded on its own. Records a store returns are copies:
-// changing their Vector or Metadata does not change the store. Records
-// from Range carry their vectors; hits from a query carry none.
+// changing their Vector, Metadata or Section does not change the store.
+// Records from Range carry their vectors; hits from a query carry none.
+//
+// A record says where it came from in typed fields (Title, Section,
+// Source, Location), which package ingest fills from the document, a
+// caller shows and cites, and a [Filter] selects by (Sources, Section).
+// Metadata is the caller's own: no key of the library's is ever in it, so
+// that a filter on a caller's key can never match one. What the library
+// keeps for itself (see [Notes]) is apart from both.
 type Record struct {
 	ID    string // unique in the store; Upsert replaces a record with the same ID
 	DocID string // the document the unit belongs to
@@ -21,7 +30,48 @@ type Record struct {
 
 	Text     string            // the unit's text, returned with hits
 	Vector   []float32         // the embedding; stores keep it at unit length
-	Metadata map[string]string // free-form labels that a [Filter] can match
+	Metadata map[string]string // the caller's labels, which a [Filter] can match
+
+	Title    string            // the title of the unit's document
+	Section  []string          // the headings above the unit, outermost first; nil outside any section
+	Source   string            // where the document was read from, for citations: a path or a URL
+	Location document.Location // where in the source the unit is: pages, lines, sheet and rows
+
+	Notes Notes // the library's bookkeeping: not the caller's, never matched by a filter
+}
+
+// Notes is what the library keeps on a record for itself, in one place and
+// apart from the caller's Metadata: a store saves and returns it whole,
+// but never indexes it for a [Filter] and never matches a filter against
+// it. Callers read it (an adapter carries it through) but need not set
+// it: package ingest does. The zero Notes holds nothing.
+type Notes struct {
+	// Keywords are words a record should be found by in keyword search
+	// although its Text does not hold them: the contextual header a chunk
+	// was embedded with (ingest sets it), a title, tags. A
+	// [KeywordQuerier] searches them as part of the record's text; the
+	// Text returned with hits stays the record's own.
+	Keywords string
+	// Gap is the text between the unit and the unit before it in their
+	// document where that is anything but a single space (a line break,
+	// a blank line): package window rebuilds a window's text with it, so
+	// that Window.Text is the document's own text. A gap whose length is
+	// not the distance between the two units' offsets is not used.
+	Gap string
+	// Embed is a SHA-256 of the unit's embed text (its header and text)
+	// and the embedder's name: a re-index reuses the vector of a unit
+	// with the same Embed, and embeds again one without it.
+	Embed string
+	// Fingerprint is, where ingest's Config.Version is set, a fingerprint
+	// of the document the unit was made from (its text, title, format,
+	// summary and metadata, with the Version and the embedder's name), so
+	// that a re-index skips the document without chunking it.
+	Fingerprint string
+	// Summary is the document's summary where a Summarizer wrote it, and
+	// SummaryOf a SHA-256 of what it was made from, so that a re-index
+	// takes the summary from the records while that is unchanged rather
+	// than calling the model again.
+	Summary, SummaryOf string
 }
 
 // Hit is a record found by a query, with its score: higher is better, and
@@ -86,7 +136,7 @@ type DocumentLister interface {
 // KeywordQuerier is implemented by stores that can search their records'
 // texts by words (full-text search): [memory.Store] with BM25, a database with
 // its full-text index. A record's words are those of its Text and of its
-// Metadata[KeywordsKey], if any. QueryKeywords returns at most k hits among the
+// Notes.Keywords, if any. QueryKeywords returns at most k hits among the
 // records that match filter, best first, each holding at least one word
 // of query; the Score is the store's relevance score, higher is better,
 // not comparable to cosine similarity (see [Hit]). Hits carry no
@@ -98,13 +148,6 @@ type DocumentLister interface {
 type KeywordQuerier interface {
 	QueryKeywords(ctx context.Context, query string, k int, filter Filter) ([]Hit, error)
 }
-
-// KeywordsKey is the Metadata key of words a record should be found by in
-// keyword search although its Text does not hold them: the contextual
-// header a chunk was embedded with (ingest sets it), a title, tags. A
-// [KeywordQuerier] searches them as part of the record's text; the Text
-// returned with hits stays the record's own.
-const KeywordsKey = "vectorstore.keywords"
 
 // MaxDimension is the longest vector a store accepts: the int8 scan of a
 // compact store accumulates in int32, which cannot overflow below this

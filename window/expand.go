@@ -44,15 +44,17 @@ type ExpanderConfig struct {
 	// first that does not fit is cut toward its best hit to what remains,
 	// marked Trimmed, and the rest are dropped.
 	MaxTotalTokens int
-	// SectionKey, if set, keeps each window inside its hit's section: a
-	// window never joins two neighbouring units whose Metadata values
-	// under this key differ, so it stops at every change of section, and
-	// windows that touch across one are not merged. Set it to
-	// document.SectionKey, the section path that ingest stores with each
-	// record, to keep windows inside the sections of the documents'
-	// outlines (Markdown ATX and setext headings and plain-text headings
-	// alike: a heading's unit opens its section); any other key works the
-	// same way (a page number). Empty: windows cross sections.
+	// WithinSections keeps each window inside its hit's section: a window
+	// never joins two neighbouring units whose Section paths differ, so
+	// it stops at every change of section, and windows that touch across
+	// one are not merged. ingest stores each record's section path in the
+	// documents' outlines (Markdown ATX and setext headings and plain-text
+	// headings alike: a heading's unit opens its section). False: windows
+	// cross sections.
+	WithinSections bool
+	// SectionKey, if set, does the same for a key of the caller's
+	// Metadata: a window stops where the units' values under it differ
+	// (a page number, a speaker). Empty: no key stops a window.
 	SectionKey string
 	// Separator, if not empty, joins the units' texts in place of the
 	// original text between them.
@@ -366,6 +368,9 @@ func byHitScore(d *docHits) []int {
 
 // sameSection reports whether units a and b = a+1 may share a window.
 func (e *Expander) sameSection(units []vectorstore.Record, a, b int) bool {
+	if e.cfg.WithinSections && !slices.Equal(units[a].Section, units[b].Section) {
+		return false
+	}
 	k := e.cfg.SectionKey
 	return k == "" || units[a].Metadata[k] == units[b].Metadata[k]
 }

@@ -38,7 +38,7 @@ func FuzzExpand(f *testing.F) {
 			}
 		}
 		if sections {
-			cfg.SectionKey = document.SectionKey
+			cfg.WithinSections = true
 		}
 		e, err := window.NewExpander(cfg)
 		require.NoError(t, err)
@@ -48,7 +48,7 @@ func FuzzExpand(f *testing.F) {
 		for _, w := range ws {
 			for u := w.First + 1; sections && u <= w.Last; u++ {
 				us := units[w.DocID]
-				require.Equal(t, us[u-1].Metadata[document.SectionKey], us[u].Metadata[document.SectionKey],
+				require.Equal(t, us[u-1].Section, us[u].Section,
 					"window %d..%d of %s crosses a section", w.First, w.Last, w.DocID)
 			}
 		}
@@ -159,10 +159,7 @@ func fuzzStore(t *testing.T, docs map[string]string) (*memory.Store, map[string]
 		embed(recs)
 		outline := document.NewOutline(d, document.Markdown)
 		for i := range recs {
-			if recs[i].Metadata == nil {
-				recs[i].Metadata = map[string]string{}
-			}
-			recs[i].Metadata[document.SectionKey] = document.JoinSection(outline.Path(recs[i].Start, recs[i].End))
+			recs[i].Section = outline.Path(recs[i].Start, recs[i].End)
 		}
 		require.NoError(t, m.Upsert(context.Background(), recs...))
 		units[id] = recs

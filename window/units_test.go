@@ -65,7 +65,7 @@ func TestSentenceUnits(t *testing.T) {
 		_, units := indexUnits(t, "One.  Two.\nThree.\n\nFour. Five.", ingest.Sentences)
 		var gaps []string
 		for _, u := range units {
-			gaps = append(gaps, u.Metadata[window.GapKey])
+			gaps = append(gaps, u.Notes.Gap)
 		}
 		require.Equal(t, []string{"", "  ", "\n", "\n\n", ""}, gaps)
 	})

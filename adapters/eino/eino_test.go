@@ -108,7 +108,7 @@ func TestChains(t *testing.T) {
 		t.Fatalf("%d docs, %v", len(docs), err)
 	}
 	d := docs[0]
-	if d.MetaData[meta.DocIDKey] != "travel" || d.MetaData[meta.ScoreKindKey] != "Cosine" || d.Score() <= 0 || d.MetaData[rkdoc.SectionKey] != rkdoc.JoinSection([]string{"Travel policy", "Meals"}) {
+	if d.MetaData[meta.DocIDKey] != "travel" || d.MetaData[meta.ScoreKindKey] != "Cosine" || d.Score() <= 0 || d.MetaData[meta.SectionKey] != "Travel policy\nMeals" {
 		t.Errorf("doc %s: score %v, metadata %v", d.ID, d.Score(), d.MetaData)
 	}
 	// Read back and written again, a document is the same record.

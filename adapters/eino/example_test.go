@@ -8,6 +8,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/ragkit/ragkit/adapters/eino"
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
+	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
@@ -67,7 +68,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	doc := &schema.Document{ID: "travel.md", Content: testdoc.Policy, MetaData: map[string]any{document.TitleKey: "Acme travel policy"}}
+	doc := &schema.Document{ID: "travel.md", Content: testdoc.Policy, MetaData: map[string]any{meta.TitleKey: "Acme travel policy"}}
 	if _, err := indexing.Invoke(ctx, []*schema.Document{doc}); err != nil {
 		panic(err)
 	}

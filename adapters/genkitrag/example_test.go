@@ -8,6 +8,7 @@ import (
 	"github.com/firebase/genkit/go/genkit"
 	"github.com/ragkit/ragkit/adapters/genkitrag"
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
+	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
@@ -58,7 +59,7 @@ func Example() {
 	}
 
 	chunks, err := splitter.Split(ctx, []*ai.Document{ai.DocumentFromText(testdoc.Policy,
-		map[string]any{"source": "travel.md", document.TitleKey: "Acme travel policy"})})
+		map[string]any{"source": "travel.md", meta.TitleKey: "Acme travel policy"})})
 	if err != nil {
 		panic(err)
 	}

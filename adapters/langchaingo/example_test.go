@@ -6,6 +6,7 @@ import (
 
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
 	"github.com/ragkit/ragkit/adapters/langchaingo"
+	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
@@ -44,7 +45,7 @@ func Example() {
 	}
 	docs, err := splitter.SplitDocuments(ctx, []schema.Document{{
 		PageContent: testdoc.Policy,
-		Metadata:    map[string]any{"source": "travel.md", document.TitleKey: "Acme travel policy"},
+		Metadata:    map[string]any{"source": "travel.md", meta.TitleKey: "Acme travel policy"},
 	}})
 	if err != nil {
 		panic(err)

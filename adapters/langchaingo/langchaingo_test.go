@@ -114,8 +114,8 @@ func TestSplitDocumentsKeepsPlace(t *testing.T) {
 		}
 	}
 	// Section paths: the last chunk is under "Hotels".
-	last := docs[len(docs)-1].Metadata[document.SectionKey]
-	if last != document.JoinSection([]string{"Travel policy", "Hotels"}) {
+	last := docs[len(docs)-1].Metadata[meta.SectionKey]
+	if last != "Travel policy\nHotels" {
 		t.Errorf("last chunk's section = %q", last)
 	}
 	if in[0].Metadata[meta.IndexKey] != nil {
@@ -133,11 +133,11 @@ func TestSplitStoreWindowRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := langchaingo.NewSplitter(langchaingo.SplitterConfig{Chunker: newChunker(t, 30), Decorator: dec, DocIDKey: "source"})
-	docs, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: testdoc.Policy, Metadata: map[string]any{"source": "travel.md", document.TitleKey: "Acme travel policy"}}})
+	docs, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: testdoc.Policy, Metadata: map[string]any{"source": "travel.md", meta.TitleKey: "Acme travel policy"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, _ := docs[1].Metadata[vectorstore.KeywordsKey].(string); !strings.Contains(h, "Acme travel policy") {
+	if h, _ := docs[1].Metadata[meta.NotesKey].(string); !strings.Contains(h, "Acme travel policy") {
 		t.Errorf("header = %q", h)
 	}
 	store, mem := newStore(t)
@@ -418,7 +418,7 @@ func TestSplitAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := first[2]
-	if src.Metadata[window.GapKey] == nil || src.Metadata[meta.EmbedTextKey] == nil {
+	if src.Metadata[meta.NotesKey] == nil || src.Metadata[meta.EmbedTextKey] == nil {
 		t.Fatalf("chunk 2 has no gap or embed text: %v", src.Metadata)
 	}
 	plain, _ := langchaingo.NewSplitter(langchaingo.SplitterConfig{Chunker: newChunker(t, 10)})
@@ -430,8 +430,8 @@ func TestSplitAgain(t *testing.T) {
 		if _, ok := d.Metadata[meta.EmbedTextKey]; ok {
 			t.Errorf("piece %d kept the embed text of the chunk it came from", i)
 		}
-		if i == 0 && d.Metadata[window.GapKey] != nil {
-			t.Errorf("piece 0 has a gap %q", d.Metadata[window.GapKey])
+		if i == 0 && d.Metadata[meta.NotesKey] != nil {
+			t.Errorf("piece 0 has notes %q", d.Metadata[meta.NotesKey])
 		}
 		if d.Metadata[meta.StartKey].(int) > len(src.PageContent) {
 			t.Errorf("piece %d: offsets not into its document", i)

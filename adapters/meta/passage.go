@@ -3,7 +3,6 @@ package meta
 import (
 	"fmt"
 
-	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -41,8 +40,8 @@ func PassageID(p retrieve.Passage) string {
 // FromPassage returns the framework metadata of a passage from a
 // retrieve.Retriever: [DocIDKey], [IndexKey] (its first unit) and
 // [LastKey] (its last, if another), [StartKey] and [EndKey] unless both are
-// zero, [TokensKey] if it was counted, its title and section path under
-// document.TitleKey and document.SectionKey if it has them, the ID of a
+// zero, [TokensKey] if it was counted, its title, source and section path
+// under [TitleKey], [SourceKey] and [SectionKey] if it has them, the ID of a
 // passage that is one record under [IDKey], and its score and kind under
 // [ScoreKey] and [ScoreKindKey]. [ToPassage] reads it back.
 func FromPassage(p retrieve.Passage, kind ScoreKind) map[string]any {
@@ -62,12 +61,7 @@ func FromPassage(p retrieve.Passage, kind ScoreKind) map[string]any {
 	if p.Tokens > 0 {
 		m[TokensKey] = p.Tokens
 	}
-	if p.Title != "" {
-		m[document.TitleKey] = p.Title
-	}
-	if len(p.Section) > 0 {
-		m[document.SectionKey] = document.JoinSection(p.Section)
-	}
+	AddProvenance(m, vectorstore.Record{Title: p.Title, Source: p.Source, Section: p.Section})
 	if id := PassageID(p); p.First == p.Last && len(p.Hits) == 1 && id == p.Hits[0].ID {
 		m[IDKey] = id
 	}
@@ -78,8 +72,8 @@ func FromPassage(p retrieve.Passage, kind ScoreKind) map[string]any {
 // and score) into a retrieve.Passage, so that retrieve.Items, its Citation
 // labels and the budget work on what a framework's retriever returned:
 // DocID, First (IndexKey), Last (LastKey, else First), Start, End and Tokens
-// from meta's keys, Title and Section from document.TitleKey and
-// document.SectionKey, and, for a passage of one unit, that unit as its one
+// from meta's keys, Title, Source and Section from [TitleKey], [SourceKey]
+// and [SectionKey], and, for a passage of one unit, that unit as its one
 // hit, a record by [ToRecord] (docIDKey as there). What ToRecord refuses, or
 // a LastKey or TokensKey that is not an integer, gives an error wrapping
 // [ErrUnsupported].
@@ -92,7 +86,7 @@ func ToPassage(text string, m map[string]any, docIDKey string, score float32) (r
 	}
 	p := retrieve.Passage{
 		DocID: u.DocID, First: u.Index, Last: u.Index, Start: u.Start, End: u.End, Text: text, Score: score,
-		Title: u.Metadata[document.TitleKey], Section: document.SplitSection(u.Metadata[document.SectionKey]),
+		Title: u.Title, Source: u.Source, Section: u.Section,
 	}
 	if hasLast {
 		if p.Last, err = intValue(LastKey, last); err != nil {

@@ -7,19 +7,18 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ragkit/ragkit/adapters/meta"
-	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
 func TestPassageRoundTrip(t *testing.T) {
 	unit := vectorstore.Hit{Record: vectorstore.Record{ID: "d#4", DocID: "d", Index: 4, Start: 40, End: 52, Text: "one sentence",
-		Metadata: map[string]string{document.TitleKey: "Title", document.SectionKey: "A\nB"}}, Score: 0.5}
+		Title: "Title", Section: []string{"A", "B"}, Source: "a.md"}, Score: 0.5}
 	for _, p := range []retrieve.Passage{
 		// A window of three units around a hit.
-		{DocID: "d", Title: "Title", Section: []string{"A", "B"}, First: 3, Last: 5, Start: 30, End: 70, Text: "three sentences", Tokens: 9, Score: 0.25},
+		{DocID: "d", Title: "Title", Source: "a.md", Section: []string{"A", "B"}, First: 3, Last: 5, Start: 30, End: 70, Text: "three sentences", Tokens: 9, Score: 0.25},
 		// One record, as a search without a widener returns it.
-		{DocID: "d", Title: "Title", Section: []string{"A", "B"}, First: 4, Last: 4, Start: 40, End: 52, Text: "one sentence", Score: 0.5, Hits: []vectorstore.Hit{unit}},
+		{DocID: "d", Title: "Title", Source: "a.md", Section: []string{"A", "B"}, First: 4, Last: 4, Start: 40, End: 52, Text: "one sentence", Score: 0.5, Hits: []vectorstore.Hit{unit}},
 	} {
 		m := meta.FromPassage(p, meta.Fused)
 		if m[meta.ScoreKindKey] != "Fused" || m[meta.ScoreKey] != float64(p.Score) {
@@ -37,8 +36,9 @@ func TestPassageRoundTrip(t *testing.T) {
 			}
 			want := p
 			if want.First == want.Last {
-				// The one hit comes back with the metadata it had.
-				want.Hits = []vectorstore.Hit{{Record: vectorstore.Record{ID: unit.ID, DocID: "d", Index: 4, Start: 40, End: 52, Text: p.Text, Metadata: unit.Metadata}, Score: p.Score}}
+				// The one hit comes back with the metadata and provenance it had.
+				want.Hits = []vectorstore.Hit{{Record: vectorstore.Record{ID: unit.ID, DocID: "d", Index: 4, Start: 40, End: 52, Text: p.Text,
+					Metadata: unit.Metadata, Title: unit.Title, Section: unit.Section, Source: unit.Source}, Score: p.Score}}
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("round trip (-want +got):\n%s", diff)

@@ -45,6 +45,9 @@ type Unit struct {
 	// the chunk alone is what retrieval returns.
 	Embed    string
 	Metadata map[string]string
+	// Notes are the library's bookkeeping the unit's record carries (the
+	// header keyword search reads, the gap windows rebuild text with).
+	Notes vectorstore.Notes
 }
 
 // A Query is a question as a method's Search sees it: its text, for
@@ -57,7 +60,7 @@ type Query struct {
 // An Index is what a method searches: one corpus's units, embedded and
 // stored. Store holds one record per unit, with ID "DocID#Index", the
 // unit's position in its document as Index, its byte offsets as Start and
-// End, its own text as Text and its Metadata.
+// End, its own text as Text, its Metadata and its Notes.
 type Index struct {
 	Corpus   *Corpus
 	Store    *memory.Store
@@ -355,7 +358,7 @@ func record(doc Document, i int, u Unit) (vectorstore.Record, string, error) {
 	}
 	r := vectorstore.Record{
 		ID: fmt.Sprintf("%s#%d", doc.ID, i), DocID: doc.ID, Index: i,
-		Start: u.Start, End: u.End, Text: text, Metadata: u.Metadata,
+		Start: u.Start, End: u.End, Text: text, Metadata: u.Metadata, Notes: u.Notes,
 	}
 	return r, embedText, nil
 }

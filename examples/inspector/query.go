@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/ragkit/ragkit/budget"
-	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/window"
@@ -74,7 +73,7 @@ func (a *app) widener(ix *index, s settings) (retrieve.Widener, error) {
 			return nil, nil
 		}
 		return window.NewExpander(window.ExpanderConfig{Source: ix.store, Tokenizer: a.models.tokenizer,
-			Size: s.Window, SectionKey: document.SectionKey})
+			Size: s.Window, WithinSections: true})
 	}
 	return window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: a.models.tokenizer, MaxUnits: s.Segment})
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ragkit/ragkit/internal/stem"
 	"github.com/ragkit/ragkit/segment"
-	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // analyzer turns a text into the terms of the keyword index, the same way
@@ -41,10 +40,10 @@ func (a *analyzer) analyze(text string) {
 }
 
 // analyzeRecord finds the terms of a record's text and of its
-// Metadata[KeywordsKey], as one text.
-func (a *analyzer) analyzeRecord(r *vectorstore.Record) {
+// Notes.Keywords, as one text.
+func (a *analyzer) analyzeRecord(r *unit) {
 	a.analyze(r.Text)
-	if kw := r.Metadata[vectorstore.KeywordsKey]; kw != "" {
+	if kw := r.keywords(); kw != "" {
 		a.add(kw)
 	}
 }

@@ -53,7 +53,7 @@
 // # Keyword search and hybrid search
 //
 // A [Store] also keeps an inverted index of its records' texts (with the
-// words of their Metadata[vectorstore.KeywordsKey], such as the header a chunk was
+// words of their Notes.Keywords, such as the header a chunk was
 // embedded with), changed by the same writes under the same lock as the
 // vectors, so that a reader never sees one without the other (a
 // [Store.ReplaceDocument] included).

@@ -33,7 +33,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add(saved(f, m))
 	}
 	f.Add(saved(f, newMemory(f, memory.Config{})))
-	for _, name := range []string{"v1.rkv", "v1-compact.rkv", "v1-emptied.rkv", "v2.rkv", "v2-compact.rkv"} {
+	for _, name := range []string{"v1.rkv", "v1-compact.rkv", "v1-emptied.rkv", "v2.rkv", "v2-compact.rkv", "v2-ingest.rkv"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		require.NoError(f, err)
 		f.Add(data)

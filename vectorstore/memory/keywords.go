@@ -2,8 +2,6 @@ package memory
 
 import (
 	"slices"
-
-	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // keywords is the inverted index behind [Store.QueryKeywords]: for each
@@ -54,7 +52,7 @@ func (p *postings) live() int { return len(p.list) - p.dead }
 // collects the postings in the order of the texts, then lays each list
 // out in one slab, exactly sized: appending to each list as its terms
 // come would touch the tail of a different list at every word.
-func (a *analyzer) index(recs []vectorstore.Record) keywords {
+func (a *analyzer) index(recs []unit) keywords {
 	k := keywords{ids: make(map[string]int32), kids: make([]kid, len(recs)), bySlot: make([]int32, len(recs))}
 	var all []found     // the postings, in order of kid
 	var last []lastSeen // per list, its last posting so far
@@ -153,7 +151,7 @@ func (k *keywords) newKid(kd kid) int32 {
 // kill marks the kid of slot dead; rec is its record, whose terms name
 // the lists that hold its postings. The slot itself is left for the
 // caller to reuse or remove.
-func (k *keywords) kill(a *analyzer, slot int32, rec *vectorstore.Record) {
+func (k *keywords) kill(a *analyzer, slot int32, rec *unit) {
 	id := k.bySlot[slot]
 	kd := &k.kids[id]
 	kd.slot = -1
@@ -205,7 +203,7 @@ func (k *keywords) compact(l int32) {
 
 // removeSlot removes the record in slot, rec, moving the last slot into
 // its place as the store's slots do.
-func (k *keywords) removeSlot(a *analyzer, slot int32, rec *vectorstore.Record) {
+func (k *keywords) removeSlot(a *analyzer, slot int32, rec *unit) {
 	k.kill(a, slot, rec)
 	last := int32(len(k.bySlot) - 1)
 	if slot != last {

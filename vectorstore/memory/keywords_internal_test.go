@@ -37,8 +37,8 @@ func TestKeywordIndexInvariants(t *testing.T) {
 			for i := range recs {
 				recs[i] = vectorstore.Record{ID: fmt.Sprint(r.IntN(40)), DocID: fmt.Sprint(r.IntN(5)), Text: text(), Vector: []float32{1, 2}}
 				if r.IntN(2) == 0 {
-					// words of the metadata count as the text's
-					recs[i].Metadata = map[string]string{vectorstore.KeywordsKey: text()}
+					// the words of the notes count as the text's
+					recs[i].Notes.Keywords = text()
 				}
 			}
 			require.NoError(t, m.Upsert(ctx, recs...))

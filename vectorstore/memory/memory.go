@@ -267,8 +267,7 @@ func nth(slab []float32, i, dim int) []float32 { return slab[i*dim : (i+1)*dim :
 // and, if vec is not nil, its vector written into vec. The caller holds
 // the read lock.
 func (m *Store) record(slot int32, vec []float32) vectorstore.Record {
-	r := m.st.recs[slot]
-	r.Metadata = cloneMetadata(r.Metadata)
+	r := m.st.recs[slot].record()
 	if vec != nil {
 		m.st.vector(vec, int(slot))
 		r.Vector = vec

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -25,8 +26,10 @@ import (
 // postings), once, while other queries wait for it; the sorted values
 // of a key are built on the first range over it.
 type metaIndex struct {
-	version uint64 // the store's write count when it was built
-	keys    map[string]*keyIndex
+	version  uint64 // the store's write count when it was built
+	keys     map[string]*keyIndex
+	sources  map[string][]int32 // the slots of each Source
+	sections map[string][]int32 // the slots under each section path, by sectionKey
 }
 
 type keyIndex struct {
@@ -50,9 +53,20 @@ type timePosting struct {
 }
 
 // buildMetaIndex indexes the metadata of recs, slot i holding recs[i].
-func buildMetaIndex(recs []vectorstore.Record, version uint64) *metaIndex {
-	ix := &metaIndex{version: version, keys: make(map[string]*keyIndex)}
+func buildMetaIndex(recs []unit, version uint64) *metaIndex {
+	ix := &metaIndex{version: version, keys: make(map[string]*keyIndex), sources: make(map[string][]int32), sections: make(map[string][]int32)}
+	var key []byte
 	for i := range recs {
+		if x := recs[i].extra; x != nil {
+			ix.sources[x.source] = append(ix.sources[x.source], int32(i))
+			key = key[:0]
+			for _, h := range x.section {
+				key = appendHeading(key, h)
+				ix.sections[string(key)] = append(ix.sections[string(key)], int32(i))
+			}
+		} else {
+			ix.sources[""] = append(ix.sources[""], int32(i))
+		}
 		for k, v := range recs[i].Metadata {
 			ki := ix.keys[k]
 			if ki == nil {
@@ -64,6 +78,13 @@ func buildMetaIndex(recs []vectorstore.Record, version uint64) *metaIndex {
 		}
 	}
 	return ix
+}
+
+// appendHeading appends a heading to the key of a section path: its
+// length and its bytes, so that no two paths share a key.
+func appendHeading(key []byte, h string) []byte {
+	key = append(strconv.AppendInt(key, int64(len(h)), 10), ':')
+	return append(key, h...)
 }
 
 // numbers returns the key's values that parse as numbers, sorted.
@@ -133,10 +154,28 @@ func (m *Store) selectSlots(sel *selection, f vectorstore.Filter, docSlots []int
 	} else {
 		fill(set, n)
 	}
-	if len(f.Metadata) == 0 && f.Where.Kind() == vectorstore.KindAll {
+	if onlyDocs(f) {
 		return count(set)
 	}
 	ix := m.metaIndex()
+	if len(f.Sources) > 0 {
+		t := sel.tempAt(0, len(set))
+		clear(t)
+		for _, src := range f.Sources {
+			setAll(t, ix.sources[src])
+		}
+		intersect(set, t)
+	}
+	if len(f.Section) > 0 {
+		var key []byte
+		for _, h := range f.Section {
+			key = appendHeading(key, h)
+		}
+		t := sel.tempAt(0, len(set))
+		clear(t)
+		setAll(t, ix.sections[string(key)])
+		intersect(set, t)
+	}
 	for k, v := range f.Metadata {
 		sel.andEq(ix, k, v, set)
 	}
@@ -164,9 +203,20 @@ func (sel *selection) andEq(ix *metaIndex, key, value string, set []uint64) {
 	if ki := ix.keys[key]; ki != nil {
 		setAll(t, ki.vals[value])
 	}
+	intersect(set, t)
+}
+
+// intersect keeps in set only the slots also in t.
+func intersect(set, t []uint64) {
 	for i := range set {
 		set[i] &= t[i]
 	}
+}
+
+// onlyDocs reports whether f restricts by documents alone, which the
+// per-document index answers without the metadata index.
+func onlyDocs(f vectorstore.Filter) bool {
+	return len(f.Sources) == 0 && len(f.Section) == 0 && len(f.Metadata) == 0 && f.Where.Kind() == vectorstore.KindAll
 }
 
 // tempAt returns the set for the parts at depth, of words words.

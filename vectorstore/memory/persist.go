@@ -23,10 +23,13 @@ import (
 	"github.com/ragkit/ragkit/vectorstore/internal/kernel"
 )
 
-// The file format, version 2, all integers little-endian:
+// The file format, version 3, all integers little-endian:
 //
 //	header:  "RAGKITVS" | version u32 | flags u32 | dimension u32 | reserved u32 | count u64 | CRC-32C of the header u32
-//	record:  ID | DocID | Index uvarint | Start uvarint | End uvarint | Text | number of metadata pairs uvarint | (key | value)... | vector
+//	record:  ID | DocID | Index uvarint | Start uvarint | End uvarint | Text | number of metadata pairs uvarint | (key | value)... | extra | vector
+//	extra:   0 (no provenance, no notes) | 1 Title | number of headings uvarint | heading... | Source | location | notes
+//	location: Page | LastPage | Line | LastLine uvarint | Sheet | Row | LastRow uvarint
+//	notes:   Keywords | Gap | Embed | Fingerprint | Summary | SummaryOf
 //	trailer: CRC-32C of every record byte u32
 //
 // Strings are a uvarint length and UTF-8 bytes; metadata keys are sorted.
@@ -36,12 +39,14 @@ import (
 // Index, then ID, so equal stores give equal files. The dimension is kept
 // even when there are no records.
 //
-// Version 1 is the same without Start and End. Its writer accepted any
+// Version 2 is the same without extra (files written before records had
+// provenance and notes; they load with none). Version 1 is version 2
+// without Start and End. Its writer accepted any
 // Index but its reader refused one above MaxInt32; this reader takes any
 // Index an int holds, so such files load now.
 const (
 	magic         = "RAGKITVS"
-	formatVersion = 2
+	formatVersion = 3
 	headerSize    = 36
 	flagCompact   = 1
 	// checkEvery is how many records Save and Load handle between looks
@@ -135,6 +140,7 @@ func (m *Store) encodeRecord(e *encoder, slot int) {
 		e.string(k)
 		e.string(r.Metadata[k])
 	}
+	e.extra(r.extra)
 	d := m.dim
 	if !m.compact {
 		putFloats(e.vec, m.st.vecs.row(slot))
@@ -145,6 +151,32 @@ func (m *Store) encodeRecord(e *encoder, slot int) {
 	e.write(e.vec[:4])
 	e.write(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(m.st.codes.row(slot)))), d))
 	e.write(m.st.resid.row(slot))
+}
+
+// extra writes a record's provenance and notes.
+func (e *encoder) extra(x *extra) {
+	if x == nil {
+		e.uvarint(0)
+		return
+	}
+	e.uvarint(1)
+	e.string(x.title)
+	e.uvarint(uint64(len(x.section)))
+	for _, h := range x.section {
+		e.string(h)
+	}
+	e.string(x.source)
+	l := x.location
+	for _, n := range [...]int{l.Page, l.LastPage, l.Line, l.LastLine} {
+		e.uvarint(uint64(n))
+	}
+	e.string(l.Sheet)
+	e.uvarint(uint64(l.Row))
+	e.uvarint(uint64(l.LastRow))
+	n := x.notes
+	for _, s := range [...]string{n.Keywords, n.Gap, n.Embed, n.Fingerprint, n.Summary, n.SummaryOf} {
+		e.string(s)
+	}
 }
 
 func putFloats(dst []byte, v []float32) {
@@ -326,6 +358,7 @@ type decoder struct {
 	one   [1]byte
 	fileC bool   // the file holds compact vectors
 	ver   uint32 // the file's format version
+	prev  *extra // the extra of the record read last, whose strings the next may share
 }
 
 func (d *decoder) corrupt(format string, args ...any) error {
@@ -464,8 +497,8 @@ func (d *decoder) records(ctx context.Context, m *Store, count uint64) (*batch, 
 	return b, nil
 }
 
-func (d *decoder) record() (vectorstore.Record, error) {
-	var r vectorstore.Record
+func (d *decoder) record() (unit, error) {
+	var r unit
 	var err error
 	if r.ID, err = d.string("ID"); err != nil {
 		return r, err
@@ -494,10 +527,12 @@ func (d *decoder) record() (vectorstore.Record, error) {
 		return r, err
 	}
 	n, err := d.uvarint(math.MaxInt, "metadata count")
-	if err != nil || n == 0 {
+	if err != nil {
 		return r, err
 	}
-	r.Metadata = make(map[string]string, min(n, 64))
+	if n > 0 {
+		r.Metadata = make(map[string]string, min(n, 64))
+	}
 	for range n {
 		k, err := d.string("metadata key")
 		if err != nil {
@@ -507,12 +542,138 @@ func (d *decoder) record() (vectorstore.Record, error) {
 			return r, err
 		}
 	}
-	return r, nil
+	if d.ver >= 3 {
+		r.extra, err = d.extra()
+	} else {
+		d.upgrade(&r)
+	}
+	return r, err
+}
+
+// The metadata keys under which the library kept a record's provenance
+// and its own bookkeeping before format version 3 gave them fields of
+// their own. They are read here, and only here, so that a store saved
+// then loads as ingest writes records now: its titles, sections and
+// sources cited, its headers found by keyword search, its vectors and
+// summaries reused by a re-index, and its Metadata the caller's alone.
+const (
+	legacyTitle       = "document.title"
+	legacySection     = "document.section" // headings joined by "\n"
+	legacySource      = "loader.path"
+	legacyKeywords    = "vectorstore.keywords"
+	legacyGap         = "window.gap"
+	legacyEmbed       = "ingest.embed"
+	legacyFingerprint = "ingest.doc"
+	legacySummary     = "ingest.summary"
+	legacySummaryOf   = "ingest.summary.of"
+)
+
+// upgrade moves the legacy keys of a record of a version 1 or 2 file out
+// of its Metadata into its provenance and notes.
+func (d *decoder) upgrade(r *unit) {
+	take := func(key string) string {
+		v := r.Metadata[key]
+		delete(r.Metadata, key)
+		return v
+	}
+	x := &extra{
+		title:  take(legacyTitle),
+		source: take(legacySource),
+		notes: vectorstore.Notes{Keywords: take(legacyKeywords), Gap: take(legacyGap), Embed: take(legacyEmbed),
+			Fingerprint: take(legacyFingerprint), Summary: take(legacySummary), SummaryOf: take(legacySummaryOf)},
+	}
+	if sec := take(legacySection); sec != "" {
+		// A heading is never empty now; an old path with one keeps the rest.
+		x.section = slices.DeleteFunc(strings.Split(sec, "\n"), func(h string) bool { return h == "" })
+	}
+	if len(r.Metadata) == 0 {
+		r.Metadata = nil
+	}
+	if x.title != "" || x.source != "" || len(x.section) > 0 || x.notes != (vectorstore.Notes{}) {
+		r.extra = d.shared(x)
+	}
+}
+
+// extra reads a record's provenance and notes. The strings a document's
+// records share (title, source, section path, fingerprint, summary) are
+// taken from the record before where they are equal, so that a loaded
+// store holds them once per document, as a store written by ingest does.
+func (d *decoder) extra() (*extra, error) {
+	has, err := d.uvarint(1, "extra flag")
+	if err != nil || has == 0 {
+		return nil, err
+	}
+	x := &extra{}
+	if x.title, err = d.string("Title"); err != nil {
+		return nil, err
+	}
+	n, err := d.uvarint(math.MaxInt, "number of headings")
+	if err != nil {
+		return nil, err
+	}
+	for range n {
+		h, err := d.string("heading")
+		if err != nil {
+			return nil, err
+		}
+		if h == "" {
+			return nil, d.corrupt("empty heading")
+		}
+		x.section = append(x.section, h)
+	}
+	if x.source, err = d.string("Source"); err != nil {
+		return nil, err
+	}
+	l := &x.location
+	for _, p := range [...]*int{&l.Page, &l.LastPage, &l.Line, &l.LastLine} {
+		if *p, err = d.int("location"); err != nil {
+			return nil, err
+		}
+	}
+	if l.Sheet, err = d.string("Sheet"); err != nil {
+		return nil, err
+	}
+	for _, p := range [...]*int{&l.Row, &l.LastRow} {
+		if *p, err = d.int("location"); err != nil {
+			return nil, err
+		}
+	}
+	nt := &x.notes
+	for _, p := range [...]*string{&nt.Keywords, &nt.Gap, &nt.Embed, &nt.Fingerprint, &nt.Summary, &nt.SummaryOf} {
+		if *p, err = d.string("notes"); err != nil {
+			return nil, err
+		}
+	}
+	return d.shared(x), nil
+}
+
+// shared returns x with the strings it shares with the record read before
+// pointing at that record's, and keeps it for the next record.
+func (d *decoder) shared(x *extra) *extra {
+	if prev := d.prev; prev != nil {
+		share(&x.title, prev.title)
+		share(&x.source, prev.source)
+		share(&x.notes.Fingerprint, prev.notes.Fingerprint)
+		share(&x.notes.Summary, prev.notes.Summary)
+		share(&x.notes.SummaryOf, prev.notes.SummaryOf)
+		if slices.Equal(x.section, prev.section) {
+			x.section = prev.section
+		}
+	}
+	d.prev = x
+	return x
+}
+
+// share points *s at prev's bytes where the two are equal.
+func share(s *string, prev string) {
+	if *s == prev {
+		*s = prev
+	}
 }
 
 // vector reads the vector of r and appends both to st, quantizing the
 // vector if st is compact and the file is not.
-func (d *decoder) vector(st *slots, r vectorstore.Record, buf []byte, vec []float32) error {
+func (d *decoder) vector(st *slots, r unit, buf []byte, vec []float32) error {
 	dim := len(vec)
 	if !d.fileC {
 		if err := d.read(buf[:4*dim]); err != nil {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/stretchr/testify/require"
@@ -63,7 +64,13 @@ func docNames(n int) []string {
 func TestSaveLoadRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(10, 10))
 	recs := makeRecords(r, 6, 25, 19)
-	recs[3].Metadata = map[string]string{"a": "1", "b": "", "ü": "x\ny", vectorstore.KeywordsKey: "zanzibarian header"}
+	recs[3].Metadata = map[string]string{"a": "1", "b": "", "ü": "x\ny"}
+	recs[3].Title, recs[3].Source = "Guide", "docs/guide.pdf"
+	recs[3].Section = []string{"Install", "Linux"}
+	recs[3].Location = document.Location{Page: 3, LastPage: 4, Line: 10, LastLine: 12, Sheet: "Costs", Row: 2, LastRow: 5}
+	recs[3].Notes = vectorstore.Notes{Keywords: "zanzibarian header", Gap: "\n\n", Embed: "e", Fingerprint: "f", Summary: "s", SummaryOf: "o"}
+	recs[7].Notes.Gap = "\n"                        // notes alone
+	recs[8].Title, recs[9].Title = "Guide", "Guide" // shared strings load shared
 	recs[4].Metadata = nil
 	recs[5].Text = ""
 	recs[6].Start, recs[6].End = 100, 250
@@ -85,7 +92,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 			require.NoError(t, err)
 			k2, err := got.QueryKeywords(bg, "zanzibarian", 10, vectorstore.Filter{})
 			require.NoError(t, err)
-			require.Len(t, k1, 1, "a word of the metadata's keywords")
+			require.Len(t, k1, 1, "a word of the notes' keywords")
 			require.Equal(t, k1, k2, "loaded store's keyword index differs")
 			// The loaded store takes writes.
 			require.NoError(t, got.Upsert(bg, vectorstore.Record{ID: "new", DocID: "d0", Index: 99, Vector: randVec(r, 19)}))
@@ -213,9 +220,55 @@ func TestLoadVersion2(t *testing.T) {
 			require.NoError(t, err)
 			want := newMemory(t, memory.Config{Compact: tt.compact}, v2Records()...)
 			sameContents(t, want, got, []string{"plan", "log", "travel", "stop"})
-			require.Equal(t, data, saved(t, want), "the format changed")
+			again, err := memory.Load(bg, bytes.NewReader(saved(t, got)), memory.Config{})
+			require.NoError(t, err)
+			sameContents(t, want, again, []string{"plan", "log", "travel", "stop"})
 		})
 	}
+}
+
+// TestLoadVersion2Ingest loads a store that ingest wrote in format
+// version 2 (testdata/genv2 says how it was made), when the library kept
+// provenance and bookkeeping under metadata keys: the keys come out of
+// Metadata, which keeps the caller's own, into the typed fields and the
+// notes, and the store works as one written now.
+func TestLoadVersion2Ingest(t *testing.T) {
+	got, err := memory.LoadFile(bg, filepath.Join("testdata", "v2-ingest.rkv"), memory.Config{})
+	require.NoError(t, err)
+	guide, err := got.Range(bg, "guide", 0, math.MaxInt)
+	require.NoError(t, err)
+	require.Len(t, guide, 2)
+	for _, r := range guide {
+		require.Equal(t, map[string]string{"team": "keepers"}, r.Metadata, "only the caller's key is left")
+		require.Equal(t, "Lighthouse guide", r.Title)
+		require.Equal(t, "docs/guide.md", r.Source)
+		require.Equal(t, "How to set up the lighthouse.", r.Notes.Summary)
+		require.NotEmpty(t, r.Notes.SummaryOf)
+		require.Len(t, r.Notes.Embed, 64, "a SHA-256 in hex")
+		require.NotEmpty(t, r.Notes.Fingerprint)
+		require.Contains(t, r.Notes.Keywords, "Lighthouse guide", "the header")
+	}
+	require.Equal(t, []string{"Install"}, guide[0].Section)
+	require.Equal(t, []string{"Install", "Linux"}, guide[1].Section)
+	require.Equal(t, "\n\n", guide[1].Notes.Gap)
+	notes, err := got.Range(bg, "notes", 0, math.MaxInt)
+	require.NoError(t, err)
+	require.Nil(t, notes[0].Metadata)
+	require.Equal(t, "Notes", notes[0].Title)
+	require.Nil(t, notes[0].Section)
+
+	// The header's words (the title's) are found by keyword search, as they were.
+	hits, err := got.QueryKeywords(bg, "guide", 5, vectorstore.Filter{})
+	require.NoError(t, err)
+	require.Len(t, hits, 2)
+	// A caller's filter on a legacy key finds nothing: it is no longer metadata.
+	hits, err = got.QueryKeywords(bg, "lighthouse", 5, vectorstore.Filter{Where: vectorstore.Exists("document.title")})
+	require.NoError(t, err)
+	require.Empty(t, hits)
+	hits, err = got.QueryKeywords(bg, "lighthouse", 5, vectorstore.Filter{Sources: []string{"docs/guide.md"}, Section: []string{"Install", "Linux"}})
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
+	require.Equal(t, guide[1].ID, hits[0].ID)
 }
 
 // TestSaveLoadProperty: any store that Upsert accepted round-trips through
@@ -286,6 +339,20 @@ func randomRecord(r *rand.Rand, dim, op int) vectorstore.Record {
 		rec.Metadata = map[string]string{}
 	case 1:
 		rec.Metadata = map[string]string{randomString(r, 4): randomString(r, 4), fmt.Sprint(op): ""}
+	}
+	if r.IntN(2) == 0 { // provenance and notes, in any mix
+		some := func(n int) string {
+			if r.IntN(3) == 0 {
+				return ""
+			}
+			return randomString(r, n)
+		}
+		rec.Title, rec.Source = some(4), some(6)
+		for range r.IntN(3) {
+			rec.Section = append(rec.Section, randomString(r, 3))
+		}
+		rec.Location = document.Location{Page: r.IntN(3), LastPage: r.IntN(math.MaxInt), Line: r.IntN(2), Sheet: some(2), LastRow: r.IntN(9)}
+		rec.Notes = vectorstore.Notes{Keywords: some(5), Gap: some(2), Embed: some(3)}
 	}
 	scale := math.Pow(10, float64(r.IntN(60)-30))
 	rec.Vector = make([]float32, dim)
@@ -361,7 +428,7 @@ func TestLoadRefusesDamage(t *testing.T) {
 		})
 	}
 	t.Run("version", func(t *testing.T) {
-		for _, v := range []uint32{0, 3} {
+		for _, v := range []uint32{0, 4} {
 			data := saved(t, newMemory(t, memory.Config{}, recs...))
 			binary.LittleEndian.PutUint32(data[8:], v)
 			binary.LittleEndian.PutUint32(data[32:], memory.Crc32c(data[:32]))

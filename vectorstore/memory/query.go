@@ -179,7 +179,7 @@ func (m *Store) narrow(sel *selection, subset *[]int32, filter vectorstore.Filte
 		if len(docs) == 0 {
 			return nil, nil, 0
 		}
-		if len(filter.Metadata) == 0 && filter.Where.Kind() == vectorstore.KindAll {
+		if onlyDocs(filter) {
 			return docs, nil, len(docs)
 		}
 	}

@@ -3,9 +3,62 @@ package memory
 import (
 	"slices"
 
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/vectorstore/internal/kernel"
 )
+
+// unit is a record as the store keeps it: the fields every record has
+// inline, and its provenance and notes, which many records lack, behind
+// one pointer, so that a record without them costs a pointer more, not
+// the fields' 216 bytes. The vector lives in the slabs.
+type unit struct {
+	ID, DocID         string
+	Index, Start, End int
+	Text              string
+	Metadata          map[string]string
+	extra             *extra // nil when the record has no provenance and no notes
+}
+
+// extra is the provenance and notes of a record that has any.
+type extra struct {
+	title    string
+	section  []string
+	source   string
+	location document.Location
+	notes    vectorstore.Notes
+}
+
+// unitOf returns r as the store keeps it, sharing r's strings, with its
+// Metadata and Section copied.
+func unitOf(r *vectorstore.Record) unit {
+	u := unit{ID: r.ID, DocID: r.DocID, Index: r.Index, Start: r.Start, End: r.End, Text: r.Text, Metadata: cloneMetadata(r.Metadata)}
+	if r.Title != "" || len(r.Section) > 0 || r.Source != "" || !r.Location.IsZero() || r.Notes != (vectorstore.Notes{}) {
+		u.extra = &extra{title: r.Title, source: r.Source, location: r.Location, notes: r.Notes}
+		if len(r.Section) > 0 {
+			u.extra.section = slices.Clone(r.Section)
+		}
+	}
+	return u
+}
+
+// record returns u as a Record, without its vector, with its Metadata and
+// Section copied: records a store returns are the caller's to change.
+func (u *unit) record() vectorstore.Record {
+	r := vectorstore.Record{ID: u.ID, DocID: u.DocID, Index: u.Index, Start: u.Start, End: u.End, Text: u.Text, Metadata: cloneMetadata(u.Metadata)}
+	if x := u.extra; x != nil {
+		r.Title, r.Section, r.Source, r.Location, r.Notes = x.title, slices.Clone(x.section), x.source, x.location, x.notes
+	}
+	return r
+}
+
+// keywords returns the words keyword search finds u by besides its Text.
+func (u *unit) keywords() string {
+	if u.extra == nil {
+		return ""
+	}
+	return u.extra.notes.Keywords
+}
 
 // slots holds the stored records, one slot per record, densely: slot i's
 // vector is vecs.row(i) (or its codes in codes, resid and scales).
@@ -13,7 +66,7 @@ import (
 // anything.
 type slots struct {
 	compact bool
-	recs    []vectorstore.Record // Vector is nil; the vector lives in the slabs
+	recs    []unit // the vector lives in the slabs
 	vecs    slab[float32]
 	codes   slab[int8]
 	resid   slab[byte]
@@ -51,7 +104,7 @@ func (s *slots) setup(dim int) {
 }
 
 // appendRecord appends a slot holding r and the unit vector v.
-func (s *slots) appendRecord(r vectorstore.Record, v []float32) {
+func (s *slots) appendRecord(r unit, v []float32) {
 	s.setup(len(v))
 	s.recs = append(s.recs, r)
 	if !s.compact {
@@ -88,7 +141,7 @@ func (s *slots) appendSlot(src *slots, j, dim int) {
 }
 
 // appendCodes appends a compact slot holding r and the given codes.
-func (s *slots) appendCodes(r vectorstore.Record, codes []int8, resid []byte, scale float32) {
+func (s *slots) appendCodes(r unit, codes []int8, resid []byte, scale float32) {
 	s.setup(len(codes))
 	s.recs = append(s.recs, r)
 	copy(s.codes.appendRow(), codes)
@@ -99,7 +152,7 @@ func (s *slots) appendCodes(r vectorstore.Record, codes []int8, resid []byte, sc
 // truncate drops the last slot.
 func (s *slots) truncate() {
 	n := len(s.recs) - 1
-	s.recs[n] = vectorstore.Record{}
+	s.recs[n] = unit{}
 	s.recs = s.recs[:n]
 	if !s.compact {
 		s.vecs.truncate()

@@ -207,12 +207,9 @@ func (m *Store) prepare(records []vectorstore.Record, docID string) (*batch, err
 	b.st.grow(len(b.pos), b.dim)
 	vec := make([]float32, b.dim)
 	for _, i := range b.pos {
-		r := records[i]
-		copy(vec, r.Vector)
+		copy(vec, records[i].Vector)
 		kernel.Normalize(vec) // CheckRecords refused every vector without a direction
-		r.Vector = nil
-		r.Metadata = cloneMetadata(r.Metadata)
-		b.st.appendRecord(r, vec)
+		b.st.appendRecord(unitOf(&records[i]), vec)
 	}
 	m.index(b)
 	return b, nil

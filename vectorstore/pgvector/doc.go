@@ -44,11 +44,16 @@
 // [Store.ReplaceDocument] deletes and inserts in one transaction, so no
 // reader sees a document half replaced. [Store.QueryKeywords] is
 // PostgreSQL's full-text search over the tsv column (the text and the
-// metadata's [vectorstore.KeywordsKey]), ranked by ts_rank, so that
-// package retrieve's Retriever fuses it with the vector search. A table made
-// before the column read the metadata searches the text alone; make it
-// again, or replace the column, to search both. Every
-// method passes its context to pgx and stops when it is cancelled.
+// notes' Keywords, [vectorstore.Notes]), ranked by ts_rank, so that
+// package retrieve's Retriever fuses it with the vector search. A record's
+// provenance is in columns of its own (title, section as text[], source,
+// location as JSONB) and the library's notes in a JSONB column, apart
+// from the caller's metadata: a Filter's Sources and Section are
+// source = ANY(...) and a comparison of the section's first headings. A
+// table made before records had provenance lacks those columns, and
+// [Store.CheckSchema] refuses it; the statements that bring it up to date
+// are [MigrationSQL]'s. Every method passes its context to pgx and stops
+// when it is cancelled.
 //
 // Records are checked with [vectorstore.CheckRecords], so this store
 // refuses what [memory.Store] refuses, plus strings holding a NUL

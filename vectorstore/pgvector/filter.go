@@ -32,6 +32,28 @@ func filterSQL(f vectorstore.Filter, args []any) (string, []any, bool) {
 		}
 		conds = append(conds, "doc_id = ANY("+b.arg(docs)+"::text[])")
 	}
+	if len(f.Sources) > 0 {
+		srcs := make([]string, 0, len(f.Sources))
+		for _, src := range f.Sources {
+			if utf8.ValidString(src) && strings.IndexByte(src, 0) < 0 {
+				srcs = append(srcs, src)
+			}
+		}
+		if len(srcs) == 0 {
+			return "", nil, false
+		}
+		conds = append(conds, "source = ANY("+b.arg(srcs)+"::text[])")
+	}
+	if len(f.Section) > 0 {
+		for _, h := range f.Section {
+			if !utf8.ValidString(h) || strings.IndexByte(h, 0) >= 0 {
+				return "", nil, false
+			}
+		}
+		// The path's first headings are the filter's: a slice of the
+		// array compared with it (a shorter path gives a shorter slice).
+		conds = append(conds, "section[1:"+b.arg(int64(len(f.Section)))+"::int] = "+b.arg(f.Section)+"::text[]")
+	}
 	if len(f.Metadata) > 0 {
 		for k, v := range f.Metadata {
 			if !utf8.ValidString(k) || !utf8.ValidString(v) || strings.IndexByte(k+v, 0) >= 0 {
