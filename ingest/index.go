@@ -335,7 +335,7 @@ func (r *run) chunk(j *job) ([]contextheader.Chunk, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
-	if err := chunks.Check(doc.Text, cs); err != nil {
+	if err := chunks.Check(doc.Text, cs, func(c *chunker.Chunk) (int, int, string) { return c.Start, c.End, c.Text }); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	if r.cfg.Headers != nil {

@@ -70,11 +70,8 @@ func Records(doc document.Document, chunks []contextheader.Chunk, vectors [][]fl
 
 // checkChunks reports a chunk that does not lie in text.
 func checkChunks(text string, cs []contextheader.Chunk) error {
-	plain := make([]chunker.Chunk, len(cs))
-	for i, c := range cs {
-		plain[i] = c.Chunk
-	}
-	if err := chunks.Check(text, plain); err != nil {
+	span := func(c *contextheader.Chunk) (int, int, string) { return c.Start, c.End, c.Text }
+	if err := chunks.Check(text, cs, span); err != nil {
 		return fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	return nil
