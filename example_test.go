@@ -55,7 +55,7 @@ func Example() {
 		panic(err)
 	}
 
-	segments, err := window.NewExtractor(window.ExtractorConfig{Source: store, Tokenizer: tok})
+	segments, err := window.NewExtractor(window.ExtractorConfig{Tokenizer: tok})
 	if err != nil {
 		panic(err)
 	}

@@ -2,6 +2,7 @@ package retrieve_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -116,6 +117,17 @@ func TestMinScore(t *testing.T) {
 			require.GreaterOrEqual(t, p.Score, float32(-1), "the reranker's scores are cut: whole numbers, -1 and up")
 		}
 		require.Less(t, len(ps), retrieve.DefaultPassages)
+	})
+	t.Run("at zero", func(t *testing.T) {
+		// A MinScore of 0 is no cut; MinScoreZero cuts at exactly zero.
+		all, err := newRetriever(t, retrieve.Config{Store: store, Embedder: emb, Reranker: &wordReranker{}}).Retrieve(bg, reviewQuestion)
+		require.NoError(t, err)
+		ps, err := newRetriever(t, retrieve.Config{Store: store, Embedder: emb, Reranker: &wordReranker{},
+			MinScoreZero: true}).Retrieve(bg, reviewQuestion)
+		require.NoError(t, err)
+		want := slices.DeleteFunc(slices.Clone(all), func(p retrieve.Passage) bool { return p.Score < 0 })
+		require.Less(t, len(want), len(all), "some passage scores below zero")
+		require.Equal(t, want, ps)
 	})
 }
 

@@ -80,8 +80,10 @@ func (s Search) String() string {
 // A Widener turns the hits of a query into the passages around them,
 // reading the units it needs from src: [window.Expander] (sentence
 // windows) and [window.Extractor] (relevant segments) are Wideners.
-// The windows it returns need not be in any order: the [Retriever]
-// ranks them.
+// The Retriever gives src once per question: its Store, behind its
+// Filter, so configure the Expander or Extractor without a Source. The
+// windows it returns need not be in any order: the [Retriever] ranks
+// them.
 type Widener interface {
 	Widen(ctx context.Context, src window.Source, hits []vectorstore.Hit) ([]window.Window, error)
 }
@@ -149,9 +151,13 @@ type Config struct {
 	// it: a fused score is a sum of rank terms, which moves with K, the
 	// weights and the depth, and says nothing on its own about a
 	// passage. It may be negative (logits and cosines are signed); NaN
-	// and infinities are refused. To cut at exactly zero, use the
-	// smallest positive float64.
+	// and infinities are refused. Zero means no cut; to cut at exactly
+	// zero, set MinScoreZero.
 	MinScore float64
+	// MinScoreZero drops the passages whose Score is below zero, as a
+	// MinScore of 0 would if zero did not mean "no cut". MinScore must
+	// be 0 with it.
+	MinScoreZero bool
 	// Diversity spreads the passages over documents and content: a cap
 	// per document and maximal marginal relevance. The zero value
 	// changes nothing.
@@ -307,7 +313,7 @@ func (r *Retriever) retrieve(ctx context.Context, question string, vector []floa
 			return nil, err
 		}
 	}
-	if r.cfg.MinScore != 0 {
+	if r.cfg.MinScore != 0 || r.cfg.MinScoreZero {
 		ps = slices.DeleteFunc(ps, func(p Passage) bool { return float64(p.Score) < r.cfg.MinScore })
 	}
 	return r.pick(ctx, ps, r.cfg.Passages)
@@ -325,7 +331,9 @@ func (cfg Config) checkPicking() error {
 		return fmt.Errorf("%w: RerankDepth and RerankBatch need a Reranker", ErrConfig)
 	case math.IsNaN(cfg.MinScore) || math.IsInf(cfg.MinScore, 0):
 		return fmt.Errorf("%w: MinScore is %v: must be finite", ErrConfig, cfg.MinScore)
-	case cfg.MinScore != 0 && cfg.Search == Hybrid && cfg.Reranker == nil:
+	case cfg.MinScoreZero && cfg.MinScore != 0:
+		return fmt.Errorf("%w: MinScore is %v: must be 0 with MinScoreZero", ErrConfig, cfg.MinScore)
+	case (cfg.MinScore != 0 || cfg.MinScoreZero) && cfg.Search == Hybrid && cfg.Reranker == nil:
 		return fmt.Errorf("%w: MinScore is %v with Hybrid search and no Reranker: fused scores are ranks, not a scale to cut at", ErrConfig, cfg.MinScore)
 	case cfg.Diversity.Lambda != 0 && cfg.Diversity.Vectors == EmbeddedVectors && cfg.Embedder == nil:
 		return fmt.Errorf("%w: Diversity.Vectors is EmbeddedVectors: an Embedder is required", ErrConfig)

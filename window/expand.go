@@ -14,10 +14,13 @@ import (
 // ExpanderConfig sets neither Size nor Before and After.
 const defaultSize = 3
 
-// ExpanderConfig configures an [Expander]. Only Source is required; the
-// zero value of every other field is the default.
+// ExpanderConfig configures an [Expander]. The zero value of every field
+// is the default; Expand needs a Source.
 type ExpanderConfig struct {
-	// Source gives the units around a hit. Required.
+	// Source gives the units around a hit, for [Expander.Expand], which
+	// refuses to run without one. Leave it nil for an Expander that
+	// package retrieve's Retriever widens with: the Retriever hands it its
+	// store, behind its filter, through [Expander.Widen].
 	Source Source
 	// Size is the number of units a window takes on each side of a hit:
 	// a window of Size w holds w units before the hit and w after.
@@ -69,8 +72,7 @@ type Expander struct {
 	cfg ExpanderConfig // with Before and After resolved from Size
 }
 
-// NewExpander returns an Expander configured by cfg. A missing Source, a
-// negative setting, Size with Before or After, or a cap without a
+// NewExpander returns an Expander configured by cfg. A negative setting, Size with Before or After, or a cap without a
 // Tokenizer gives an error wrapping [ErrConfig].
 func NewExpander(cfg ExpanderConfig) (*Expander, error) {
 	if err := cfg.check(); err != nil {
@@ -96,8 +98,6 @@ func (cfg *ExpanderConfig) check() error {
 		}
 	}
 	switch {
-	case cfg.Source == nil:
-		return errNoSource
 	case cfg.Size != 0 && (cfg.Before != 0 || cfg.After != 0):
 		return configError("Size", cfg.Size, "must be 0 when Before or After is set")
 	case (cfg.MaxTokens > 0 || cfg.MaxTotalTokens > 0) && cfg.Tokenizer == nil:
@@ -122,9 +122,9 @@ func (e *Expander) Config() ExpanderConfig { return e.cfg }
 // The windows are ordered by their best hit's score (ties by the order of
 // the hits).
 //
-// A hit whose document or unit is gone from the Source (deleted after
-// the query) gives a window of the hit alone, marked Vanished, not an
-// error. Another error of the Source stops Expand and is returned wrapping
+// Without a Source it returns an error wrapping [ErrConfig]. A hit whose
+// document or unit is gone from the Source (deleted after the query)
+// gives a window of the hit alone, marked Vanished, not an error. Another error of the Source stops Expand and is returned wrapping
 // [ErrSource] with the document's ID; a cancelled ctx stops it with ctx's
 // error. A hit without DocID or ID, or with a negative Index, gives
 // [ErrInvalidHit].

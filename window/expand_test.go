@@ -223,7 +223,6 @@ func TestNewExpander(t *testing.T) {
 		cfg     window.ExpanderConfig
 		message string
 	}{
-		{window.ExpanderConfig{}, "Source is <nil>: is required"},
 		{window.ExpanderConfig{Source: src, Tokenizer: tok, MaxTokens: -1}, "MaxTokens is -1: must be 0 or more"},
 		{window.ExpanderConfig{Source: src, Tokenizer: tok, MaxTotalTokens: -1}, "MaxTotalTokens is -1: must be 0 or more"},
 		{window.ExpanderConfig{Source: src, Size: -1}, "Size is -1: must be 0 or more"},

@@ -20,10 +20,6 @@ const (
 	defaultB  = 0.75
 )
 
-// zeroParam is the value below which a K1 or B is taken as 0: zero itself
-// means the default.
-const zeroParam = 1e-9
-
 // maxK1 bounds KeywordConfig.K1: far above any useful value (BM25 is
 // usually run with 0.5 to 3), and low enough that no score overflows.
 const maxK1 = 1000
@@ -34,15 +30,19 @@ const maxK1 = 1000
 // English stop words, with English stemming.
 type KeywordConfig struct {
 	// K1 is how slowly the weight of a term saturates as it repeats in a
-	// text, from 0 to 1000. Zero means 1.2. A positive value below 1e-9,
-	// such as math.SmallestNonzeroFloat64, is taken as 0, which counts a
-	// term once however often it occurs.
+	// text, from 0 to 1000. Zero means 1.2; for k1 = 0, which counts a
+	// term once however often it occurs, set NoSaturation.
 	K1 float64
 	// B is how much a text's length discounts its terms, from 0 to 1: 1
 	// scales term frequency fully by length relative to the average, 0
-	// ignores length. Zero means 0.75. A positive value below 1e-9, such
-	// as math.SmallestNonzeroFloat64, is taken as 0.
+	// ignores length. Zero means 0.75; for b = 0 set NoLengthNorm.
 	B float64
+	// NoSaturation sets k1 to 0, K1 being 0 too: a term counts once in
+	// a text however often it occurs there.
+	NoSaturation bool
+	// NoLengthNorm sets b to 0, B being 0 too: a text's length does not
+	// discount its terms.
+	NoLengthNorm bool
 	// KeepStopWords indexes the English stop words that the lexical embedder leaves
 	// out of its unigrams ("the", "of", ...), and lets queries match them.
 	// By default they are left out of texts and queries alike.
@@ -71,36 +71,31 @@ func (c KeywordConfig) check() error {
 		return configError("Keywords.K1", c.K1, "must be 0 (the default) to 1000")
 	case !(c.B >= 0 && c.B <= 1):
 		return configError("Keywords.B", c.B, "must be 0 (the default) to 1")
+	case c.NoSaturation && c.K1 != 0:
+		return configError("Keywords.K1", c.K1, "must be 0 with NoSaturation")
+	case c.NoLengthNorm && c.B != 0:
+		return configError("Keywords.B", c.B, "must be 0 with NoLengthNorm")
 	}
 	return nil
 }
 
 // resolve fills in the defaults of c.
 func (c KeywordConfig) resolve() bm25 {
-	return bm25{k1: param(c.K1, defaultK1), b: param(c.B, defaultB), keepStops: c.KeepStopWords, noStem: c.NoStemming}
+	return bm25{k1: param(c.K1, defaultK1, c.NoSaturation), b: param(c.B, defaultB, c.NoLengthNorm), keepStops: c.KeepStopWords, noStem: c.NoStemming}
 }
 
-// param resolves a K1 or B setting: zero is def, a tiny value is 0.
-func param(v, def float64) float64 {
-	switch {
-	case v == 0:
+// param resolves a K1 or B setting: zero is def, unless none says 0.
+func param(v, def float64, none bool) float64 {
+	if v == 0 && !none {
 		return def
-	case v < zeroParam:
-		return 0
 	}
 	return v
 }
 
 // config reports p as a KeywordConfig from which New makes p again.
 func (p bm25) config() KeywordConfig {
-	c := KeywordConfig{K1: p.k1, B: p.b, KeepStopWords: p.keepStops, NoStemming: p.noStem}
-	if c.K1 == 0 {
-		c.K1 = math.SmallestNonzeroFloat64
-	}
-	if c.B == 0 {
-		c.B = math.SmallestNonzeroFloat64
-	}
-	return c
+	return KeywordConfig{K1: p.k1, B: p.b, KeepStopWords: p.keepStops, NoStemming: p.noStem,
+		NoSaturation: p.k1 == 0, NoLengthNorm: p.b == 0}
 }
 
 // kwScratch is the working memory of a keyword query, pooled.

@@ -108,7 +108,12 @@ func randomText(r *rand.Rand) string {
 // live records, term by term, with the analysis of the index.
 func bm25Ref(recs map[string]vectorstore.Record, cfg memory.KeywordConfig, query string, f vectorstore.Filter) map[string]float64 {
 	k1, b := cmp.Or(cfg.K1, 1.2), cmp.Or(cfg.B, 0.75)
-	k1, b = max(k1, 0), max(b, 0)
+	if cfg.NoSaturation {
+		k1 = 0
+	}
+	if cfg.NoLengthNorm {
+		b = 0
+	}
 	tf := map[string]map[string]int{}
 	length := map[string]int{}
 	df := map[string]int{}
@@ -202,8 +207,9 @@ func TestKeywordScoresMatchReference(t *testing.T) {
 		{},
 		{KeepStopWords: true},
 		{K1: 2, B: 1},
-		{K1: math.SmallestNonzeroFloat64, B: 0.3},
-		{K1: 0.5, B: 1e-10},
+		{NoSaturation: true, B: 0.3},
+		{K1: 0.5, NoLengthNorm: true},
+		{K1: 1e-12, B: 1e-10}, // tiny, not zero: used as they are
 	} {
 		for _, compact := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%+v/compact=%v", cfg, compact), func(t *testing.T) {
@@ -435,6 +441,8 @@ func TestKeywordConfigErrors(t *testing.T) {
 		{"Keywords.K1", memory.KeywordConfig{K1: -1}},
 		{"Keywords.B", memory.KeywordConfig{B: -0.5}},
 		{"Keywords.K1", memory.KeywordConfig{K1: math.Inf(-1)}},
+		{"Keywords.K1", memory.KeywordConfig{K1: 1, NoSaturation: true}},
+		{"Keywords.B", memory.KeywordConfig{B: 0.5, NoLengthNorm: true}},
 	} {
 		_, err := memory.New(memory.Config{Keywords: tt.cfg})
 		require.ErrorIs(t, err, memory.ErrConfig)
@@ -442,8 +450,9 @@ func TestKeywordConfigErrors(t *testing.T) {
 	}
 	for _, tt := range []struct{ in, want memory.KeywordConfig }{
 		{memory.KeywordConfig{}, defaultKeywords},
-		{memory.KeywordConfig{K1: 1e-12, B: math.SmallestNonzeroFloat64, KeepStopWords: true},
-			memory.KeywordConfig{K1: math.SmallestNonzeroFloat64, B: math.SmallestNonzeroFloat64, KeepStopWords: true}},
+		{memory.KeywordConfig{NoSaturation: true, NoLengthNorm: true, KeepStopWords: true},
+			memory.KeywordConfig{NoSaturation: true, NoLengthNorm: true, KeepStopWords: true}},
+		{memory.KeywordConfig{K1: 1e-12, B: math.SmallestNonzeroFloat64}, memory.KeywordConfig{K1: 1e-12, B: math.SmallestNonzeroFloat64}},
 		{memory.KeywordConfig{K1: 2, B: 1}, memory.KeywordConfig{K1: 2, B: 1}},
 	} {
 		m := newMemory(t, memory.Config{Keywords: tt.in})

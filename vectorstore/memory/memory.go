@@ -143,9 +143,9 @@ func (m *Store) Len() int {
 // Dimension is the store's dimension (0 while not yet known; once known it
 // stays, even when every record is deleted, and [Store.Save] keeps it),
 // Workers the number of goroutines a query may use, Keywords.K1 and
-// Keywords.B the BM25 parameters (math.SmallestNonzeroFloat64 for one
-// that is 0). A store made by [New]
-// with the result accepts the same vectors and scores keywords alike.
+// Keywords.B the BM25 parameters (0 with NoSaturation or NoLengthNorm set
+// for one that is 0). A store made by [New] with the result accepts the
+// same vectors and scores keywords alike.
 func (m *Store) Config() Config {
 	m.init()
 	m.mu.RLock()
