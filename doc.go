@@ -33,12 +33,14 @@
 //     (title, section path, metadata, a document summary) embedded with
 //     each chunk within a token cap, with at most one Summarizer call per
 //     document and an offline extractive summarizer.
-//   - [github.com/ragkit/ragkit/vectorstore]: the Embedder and VectorStore
-//     interfaces and metadata filters; Memory, an in-memory store with
-//     exact vector search, stemmed BM25 keyword search (both at once over
-//     the same records), an index of metadata values and persistence;
-//     Lexical, an offline embedder.
-//     [github.com/ragkit/ragkit/vectorstore/storetest] is the conformance
+//   - [github.com/ragkit/ragkit/vectorstore]: the contract every store
+//     implements: Record with its provenance, Hit, filters over metadata
+//     and provenance, the Embedder and VectorStore interfaces.
+//     [github.com/ragkit/ragkit/vectorstore/memory] is the in-memory store
+//     (exact vector search, stemmed BM25 keyword search, both at once over
+//     the same records, an index of metadata values and persistence);
+//     [github.com/ragkit/ragkit/vectorstore/lexical] an offline embedder;
+//     [github.com/ragkit/ragkit/vectorstore/storetest] the conformance
 //     suite every store passes.
 //   - github.com/ragkit/ragkit/vectorstore/pgvector: a VectorStore in
 //     PostgreSQL with pgvector, in a module of its own (pgx v5) so that

@@ -12,7 +12,8 @@ import (
 	"github.com/ragkit/ragkit/loader"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -45,7 +46,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	emb, store := &vectorstore.Lexical{}, &vectorstore.Memory{}
+	emb, store := &lexical.Embedder{}, &memory.Store{}
 	ix, err := ingest.New(ingest.Config{Chunker: c, Headers: headers, Embedder: emb, Store: store})
 	if err != nil {
 		panic(err)
@@ -54,7 +55,7 @@ func Example() {
 		panic(err)
 	}
 
-	segments, err := window.NewExtractor(window.ExtractorConfig{Source: store, Tokenizer: tok})
+	segments, err := window.NewExtractor(window.ExtractorConfig{Tokenizer: tok})
 	if err != nil {
 		panic(err)
 	}

@@ -21,8 +21,10 @@ var mayImport = map[string][]string{
 	"document":              nil,
 	"chunker":               {"tokencount", "segment", "document"},
 	"contextheader":         {"tokencount", "segment", "document", "chunker"},
-	"vectorstore":           {"tokencount", "segment"},
-	"vectorstore/storetest": {"tokencount", "segment", "vectorstore"},
+	"vectorstore":           {"tokencount", "segment", "document"},
+	"vectorstore/memory":    {"tokencount", "segment", "document", "vectorstore"},
+	"vectorstore/lexical":   {"tokencount", "segment", "document", "vectorstore"},
+	"vectorstore/storetest": {"tokencount", "segment", "document", "vectorstore"},
 	"window":                {"tokencount", "segment", "document", "chunker", "vectorstore"},
 	"budget":                {"tokencount", "segment"},
 	"loader":                {"document"},
@@ -74,4 +76,32 @@ func TestImportOrder(t *testing.T) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// TestInternalLeaves checks that the module's top-level internal packages
+// are leaves: they import no package of ragkit but other internal ones, so
+// that any package may use them without an import running up the table
+// (internal/chunks once imported chunker, above two of its users' peers).
+func TestInternalLeaves(t *testing.T) {
+	const module = "github.com/ragkit/ragkit/"
+	dirs, err := filepath.Glob("internal/*")
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			require.NoError(t, err)
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if rel, ours := strings.CutPrefix(p, module); ours {
+					require.True(t, strings.HasPrefix(rel, "internal/"), "%s imports %s: an internal leaf imports only internal packages", path, p)
+				}
+			}
+		}
+	}
 }

@@ -17,7 +17,8 @@ import (
 	"github.com/ragkit/ragkit/loader"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -31,8 +32,8 @@ func TestNegativeSettingsRefused(t *testing.T) {
 	tok := tokentest.Words{}
 	client, err := openai.New(openai.Config{BaseURL: "http://localhost:1/v1", APIKey: "test"})
 	require.NoError(t, err)
-	store := &vectorstore.Memory{}
-	emb, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	store := &memory.Store{}
+	emb, err := lexical.New(lexical.Config{})
 	require.NoError(t, err)
 	ch, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 100})
 	require.NoError(t, err)

@@ -17,7 +17,8 @@ import (
 	"github.com/ragkit/ragkit/loader"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -40,7 +41,7 @@ func inspectorPrompt(t *testing.T, question string, contextBudget int) ([]retrie
 		chunkers[f], err = chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 48, Format: f})
 		require.NoError(t, err)
 	}
-	emb, store := &vectorstore.Lexical{}, &vectorstore.Memory{}
+	emb, store := &lexical.Embedder{}, &memory.Store{}
 	ix, err := ingest.New(ingest.Config{Headers: dec, Embedder: emb, Store: store,
 		Split: func(_ context.Context, d document.Document) ([]chunker.Chunk, error) {
 			return chunkers[d.Format].Split(d.Text)
@@ -115,7 +116,7 @@ func TestTablePassageKeepsItsColumnNames(t *testing.T) {
 	require.NoError(t, err)
 	dec, err := contextheader.New(contextheader.Config{Tokenizer: tok})
 	require.NoError(t, err)
-	emb, store := &vectorstore.Lexical{}, &vectorstore.Memory{}
+	emb, store := &lexical.Embedder{}, &memory.Store{}
 	ix, err := ingest.New(ingest.Config{Chunker: c, Headers: dec, Embedder: emb, Store: store})
 	require.NoError(t, err)
 	_, err = ix.Index(ctx, document.Document{ID: "figures.md", Title: "Figures", Format: document.Markdown, Text: text})

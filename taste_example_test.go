@@ -11,7 +11,8 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // The README's "A taste", word for word (TestReadmeTaste keeps the two
@@ -27,7 +28,7 @@ func Example_taste() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	emb, store := &vectorstore.Lexical{}, &vectorstore.Memory{} // offline; bring your own model and database
+	emb, store := &lexical.Embedder{}, &memory.Store{} // offline; bring your own model and database
 	ix, err := ingest.New(ingest.Config{Chunker: c, Embedder: emb, Store: store})
 	if err != nil {
 		log.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // BenchmarkKeywordIndexVsChunker compares building the keyword index of
@@ -48,7 +49,7 @@ func BenchmarkKeywordIndexVsChunker(b *testing.B) {
 			bare[i].Text = ""
 		}
 		upsert := func(recs []vectorstore.Record) {
-			var m vectorstore.Memory
+			var m memory.Store
 			if err := m.Upsert(ctx, recs...); err != nil {
 				b.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ragkit/ragkit/benchmarks/cmd/vsbench/harness"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // vsCache holds the data set and stores of the size being benchmarked, so
@@ -70,7 +71,7 @@ func BenchmarkVectorUpsert(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%s", harness.Name(n, 384), mode), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					m, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+					m, _ := memory.New(memory.Config{})
 					if mode == "batch" {
 						m.Upsert(ctx, recs...)
 						continue

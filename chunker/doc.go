@@ -14,6 +14,18 @@
 // Each [Chunk] is a substring of the document, given by byte offsets, with
 // its exact token count and the kind of [Boundary] it was cut at.
 //
+// # Settings
+//
+// [Config] holds the knobs, each zero value a documented default:
+// Tokenizer (required) and MaxTokens, the limit every chunk keeps by exact
+// count; MinTokens, a floor met wherever the text allows; OverlapTokens,
+// whole sentences repeated from the end of the chunk before; Format (plain
+// text or Markdown, whose structure gives stronger boundaries); Strategy,
+// balanced (the default) or [Greedy]; StretchChunks, which trades a few
+// more chunks for fewer changed ones when a document is edited; and
+// KeepGraphemes, which makes a grapheme cluster too long for MaxTokens an
+// error rather than cutting it.
+//
 // # Boundaries
 //
 // The chunker cuts only at boundaries, and prefers strong ones. From the
@@ -39,6 +51,72 @@
 //
 // A fenced code block or table that fits in MaxTokens is never split; one
 // that does not fit is split at its lines.
+//
+// # Plain text and Markdown
+//
+// [Text], the default [Format], reads paragraphs at blank lines; two or
+// more blank lines are a stronger break than one. A single line break is a
+// real break when the next line starts a list item, when the indentation
+// changes, when the paragraph reads as verse (three lines or more, three
+// quarters of them starting with a capital), or when the next line's first
+// word would have fit on the line unless the line stops mid-sentence; the
+// line breaks of hard-wrapped prose are read as spaces.
+//
+// [Markdown] is read by a small line-based block scanner that knows ATX and
+// setext headings, fenced and indented code, GitHub tables, bullet and
+// ordered lists with nesting by indentation, block quotes, HTML blocks and
+// thematic breaks. It does not parse inline syntax, link reference
+// definitions or front matter (which read as paragraphs), and it reads a
+// fence opened inside a block quote as quote text. Inside a Markdown
+// paragraph a single line break is a space, unless it is a hard break.
+//
+// # Input
+//
+// Text must be valid UTF-8 ([ErrInvalidUTF8], with the offset of the first
+// bad byte): chunk boundaries are grapheme boundaries, which invalid bytes
+// do not have. A text with no non-space character is [ErrEmptyText]. White
+// space is what [unicode.IsSpace] says; chunks are trimmed of it and,
+// without overlap, together cover everything else.
+//
+// # Tokenizers
+//
+// Any [tokencount.Tokenizer] works. One that is also a
+// [tokencount.Offsetter], as every tokencount encoding is, gives the
+// estimates in one pass with near-exact sizes. Any other is sampled word by
+// word (see [tokencount.AppendTokenEnds]), which is rougher: the planner
+// then keeps a wider margin, and the exact count of every chunk still
+// guarantees the limit. With a tiktoken encoding ([tokencount.Encoding])
+// a chunk's exact count comes from that one pass and a count of its two
+// edges: the encoding's pre-tokenizer always ends a piece where a space
+// follows a printable ASCII character, so the tokens between two such
+// places are the same in the chunk as in the whole text. Any other Tokenizer counts
+// every chunk whole.
+//
+// # Overlap
+//
+// With OverlapTokens, chunks are planned at MaxTokens-OverlapTokens, and
+// then each chunk after the first is extended backwards over whole
+// sentences (or stronger units) from the end of the previous chunk, as
+// many as fit in OverlapTokens by exact count; where not even one sentence
+// fits, over words. Offsets stay true: the repeated text is
+// text[chunk.Start:previous.End]. A chunk whose overlap would take it over
+// MaxTokens gets a shorter overlap, or none. A unit that fits in MaxTokens
+// but not with the overlap (a long code block, say) is a chunk without
+// overlap rather than being split.
+//
+// What overlap guarantees: the repeated text never exceeds OverlapTokens by
+// exact count, and it starts at a sentence (or stronger) boundary when one
+// lies within OverlapTokens of the cut, else at a word. Where the end of
+// the previous chunk has no word start within OverlapTokens (text whose
+// only cuts are graphemes, such as a run of emoji or one enormous word),
+// the chunk has no overlap. Chunks are planned at MaxTokens-OverlapTokens
+// either way, so such text gets chunks of about that size.
+//
+// # How it works
+//
+// The sections below are the chunker's planning: how it balances sizes,
+// keeps chunks stable under edits and what it costs. A caller needs none
+// of it to use the package.
 //
 // # Balance
 //
@@ -132,66 +210,6 @@
 // a code block or table that fits in MaxTokens (they are never split).
 // New refuses a MinTokens above half of MaxTokens-OverlapTokens, which
 // many texts could not meet at all.
-//
-// # Overlap
-//
-// With OverlapTokens, chunks are planned at MaxTokens-OverlapTokens, and
-// then each chunk after the first is extended backwards over whole
-// sentences (or stronger units) from the end of the previous chunk, as
-// many as fit in OverlapTokens by exact count; where not even one sentence
-// fits, over words. Offsets stay true: the repeated text is
-// text[chunk.Start:previous.End]. A chunk whose overlap would take it over
-// MaxTokens gets a shorter overlap, or none. A unit that fits in MaxTokens
-// but not with the overlap (a long code block, say) is a chunk without
-// overlap rather than being split.
-//
-// What overlap guarantees: the repeated text never exceeds OverlapTokens by
-// exact count, and it starts at a sentence (or stronger) boundary when one
-// lies within OverlapTokens of the cut, else at a word. Where the end of
-// the previous chunk has no word start within OverlapTokens (text whose
-// only cuts are graphemes, such as a run of emoji or one enormous word),
-// the chunk has no overlap. Chunks are planned at MaxTokens-OverlapTokens
-// either way, so such text gets chunks of about that size.
-//
-// # Plain text and Markdown
-//
-// [Text], the default [Format], reads paragraphs at blank lines; two or
-// more blank lines are a stronger break than one. A single line break is a
-// real break when the next line starts a list item, when the indentation
-// changes, when the paragraph reads as verse (three lines or more, three
-// quarters of them starting with a capital), or when the next line's first
-// word would have fit on the line unless the line stops mid-sentence; the
-// line breaks of hard-wrapped prose are read as spaces.
-//
-// [Markdown] is read by a small line-based block scanner that knows ATX and
-// setext headings, fenced and indented code, GitHub tables, bullet and
-// ordered lists with nesting by indentation, block quotes, HTML blocks and
-// thematic breaks. It does not parse inline syntax, link reference
-// definitions or front matter (which read as paragraphs), and it reads a
-// fence opened inside a block quote as quote text. Inside a Markdown
-// paragraph a single line break is a space, unless it is a hard break.
-//
-// # Input
-//
-// Text must be valid UTF-8 ([ErrInvalidUTF8], with the offset of the first
-// bad byte): chunk boundaries are grapheme boundaries, which invalid bytes
-// do not have. A text with no non-space character is [ErrEmptyText]. White
-// space is what [unicode.IsSpace] says; chunks are trimmed of it and,
-// without overlap, together cover everything else.
-//
-// # Tokenizers
-//
-// Any [tokencount.Tokenizer] works. One that is also a
-// [tokencount.Offsetter], as every tokencount encoding is, gives the
-// estimates in one pass with near-exact sizes. Any other is sampled word by
-// word (see [tokencount.AppendTokenEnds]), which is rougher: the planner
-// then keeps a wider margin, and the exact count of every chunk still
-// guarantees the limit. With a tiktoken encoding ([tokencount.Encoding])
-// a chunk's exact count comes from that one pass and a count of its two
-// edges: the encoding's pre-tokenizer always ends a piece where a space
-// follows a printable ASCII character, so the tokens between two such
-// places are the same in the chunk as in the whole text. Any other Tokenizer counts
-// every chunk whole.
 //
 // # Performance
 //

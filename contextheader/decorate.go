@@ -62,8 +62,11 @@ func (d *Decorator) Decorate(ctx context.Context, doc document.Document, chunks 
 	return out, nil
 }
 
+// chunkSpan is a chunk's place, for chunks.Check.
+func chunkSpan(c *chunker.Chunk) (int, int, string) { return c.Start, c.End, c.Text }
+
 func checkChunks(text string, cs []chunker.Chunk) error {
-	if err := chunks.Check(text, cs); err != nil {
+	if err := chunks.Check(text, cs, chunkSpan); err != nil {
 		return fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	return nil

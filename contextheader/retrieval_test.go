@@ -15,6 +15,8 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // The context-poor corpus of testdata/contextpoor: documents whose
@@ -64,9 +66,9 @@ func loadContextPoor(t testing.TB) (corpus, []document.Document) {
 func failureRate(t *testing.T, c corpus, chunks map[string][]contextheader.Chunk, embed func(contextheader.Chunk) string) float64 {
 	t.Helper()
 	ctx := context.Background()
-	emb, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	emb, err := lexical.New(lexical.Config{})
 	require.NoError(t, err)
-	store, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	store, err := memory.New(memory.Config{})
 	require.NoError(t, err)
 	for docID, cs := range chunks {
 		texts := make([]string, len(cs))

@@ -6,9 +6,9 @@
 // Every other package that needs to know what a document is or where its
 // sections are uses this one: the chunker cuts before headings, the
 // contextheader package puts the section path into each chunk's header,
-// ingest stores the title and section path with every record (under
-// [TitleKey] and [SectionKey]) so that the query side can label passages
-// without the document, and the windows of the window package stay inside
+// ingest stores the title, section path and source with every record (in
+// the record's own fields) so that the query side can label and cite
+// passages without the document, and the windows of the window package stay inside
 // sections.
 //
 // # Headings

@@ -36,10 +36,33 @@ type Document struct {
 	// does not keep (see [Mark]); nil when there are none. [Document.Locate]
 	// reads them.
 	Marks []Mark
+
+	// outline is the outline WithOutline parsed, which Outline returns
+	// while Text and Format are still the ones it was parsed from.
+	outline *Outline
 }
 
 // Outline returns the outline of the document's text, read as its Format.
-func (d Document) Outline() *Outline { return NewOutline(d.Text, d.Format) }
+//
+// It parses the text on every call, unless d was made by
+// [Document.WithOutline] (and its Text and Format are unchanged since):
+// then it returns the outline parsed then.
+func (d Document) Outline() *Outline {
+	if o := d.outline; o != nil && o.format == d.Format && o.text == d.Text {
+		return o // the same string: == compares the pointers first
+	}
+	return NewOutline(d.Text, d.Format)
+}
+
+// WithOutline returns d carrying its outline, parsed once, so that every
+// package the document is handed to (ingest gives it to the chunk
+// headers and the records) reads the same [Outline] rather than parsing
+// the text again. Changing the copy's Text or Format makes Outline parse
+// afresh.
+func (d Document) WithOutline() Document {
+	d.outline = d.Outline()
+	return d
+}
 
 // Format tells how to read a text's structure.
 type Format int
@@ -77,28 +100,4 @@ func FormatOf(name string) Format {
 		return Markdown
 	}
 	return Text
-}
-
-// Metadata keys under which ingest stores what it knows of a record's
-// document and place, so that the query side can label and group passages
-// from the records alone.
-const (
-	// TitleKey holds the document's Title.
-	TitleKey = "document.title"
-	// SectionKey holds the section path of the record's text: the titles
-	// of the headings that enclose it, outermost first, joined by
-	// newlines (a title is always one line). Use [SplitSection] to read it.
-	SectionKey = "document.section"
-)
-
-// JoinSection joins a section path into a [SectionKey] value.
-func JoinSection(path []string) string { return strings.Join(path, "\n") }
-
-// SplitSection splits a [SectionKey] value into its section path; the
-// empty value is the empty path (nil).
-func SplitSection(value string) []string {
-	if value == "" {
-		return nil
-	}
-	return strings.Split(value, "\n")
 }

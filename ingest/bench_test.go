@@ -15,14 +15,15 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // countingLexical is the default embedder, counting its calls and texts.
 // With a latency, each call also waits that long first, as a call to a
 // hosted model waits for its round trip.
 type countingLexical struct {
-	vectorstore.Lexical
+	lexical.Embedder
 	latency      time.Duration
 	calls, texts atomic.Int64
 }
@@ -31,7 +32,7 @@ func (e *countingLexical) Embed(ctx context.Context, texts []string) ([][]float3
 	e.calls.Add(1)
 	e.texts.Add(int64(len(texts)))
 	time.Sleep(e.latency)
-	return e.Lexical.Embed(ctx, texts)
+	return e.Embedder.Embed(ctx, texts)
 }
 
 // hundred is the 100-document corpus: the prose corpora and the CommonMark
@@ -75,7 +76,7 @@ func benchConfig(b *testing.B, maxTokens, concurrency int) (ingest.Config, *coun
 	emb := &countingLexical{}
 	return ingest.Config{
 		Chunker: c, Headers: headers, Embedder: emb, EmbedderName: "lexical-384",
-		Store: &vectorstore.Memory{}, Concurrency: concurrency,
+		Store: &memory.Store{}, Concurrency: concurrency,
 	}, emb
 }
 
@@ -122,7 +123,7 @@ func benchIndexFirst(b *testing.B, docs []document.Document, maxTokens int, late
 	b.SetBytes(size(docs))
 	var sum ingest.Stats
 	for b.Loop() {
-		cfg.Store = &vectorstore.Memory{}
+		cfg.Store = &memory.Store{}
 		ix, err := ingest.New(cfg)
 		require.NoError(b, err)
 		s, err := ix.Index(context.Background(), docs...)

@@ -12,7 +12,7 @@ import (
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // firstGetCache answers its first Get with a vector of its own (as the
@@ -58,7 +58,7 @@ func TestCacheEntryOfAnotherLengthIsAMiss(t *testing.T) {
 		"the right one": {fakeVector(docs[0].Text), 1, 3},
 	} {
 		t.Run(name, func(t *testing.T) {
-			store := &vectorstore.Memory{}
+			store := &memory.Store{}
 			cache := &firstGetCache{vector: tt.vector}
 			stats, err := newIndexer(t, ingest.Config{Cache: cache, Store: store, Embedder: &counting{}, BatchSize: 1}).Index(ctx, docs...)
 			require.NoError(t, err)

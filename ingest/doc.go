@@ -19,8 +19,8 @@
 // # What is embedded again
 //
 // Embedding is the expensive step: money for a hosted model, minutes for a
-// local one. Each record the Indexer writes carries, in its metadata under
-// [EmbedKey], the key of its embed text: a SHA-256 of the
+// local one. Each record the Indexer writes carries, in its Notes.Embed
+// (see vectorstore.Notes), the key of its embed text: a SHA-256 of the
 // Config.EmbedderName, the header and the chunk's text. On the next run a
 // chunk whose key is found among the store's records of the documents being
 // indexed takes that record's vector; the others are looked up in
@@ -40,7 +40,7 @@
 // Where Config.Headers has a contextheader.Summary part and a Summarizer,
 // the Indexer asks it for each document's summary (unless
 // Document.Summary gives one) and stores the summary on the document's
-// records under [SummaryKey], with a digest of what it was made from. A
+// records' Notes.Summary, with a digest of what it was made from. A
 // later run over the same text, model and prompt takes the summary from
 // the records, as it takes vectors: re-indexing an unchanged document
 // calls no model, and a program keeps no summary cache of its own.
@@ -54,12 +54,14 @@
 //
 // # What records carry
 //
-// Besides its text, offsets and the document's Metadata, each record
-// carries the document's title under [document.TitleKey] and its section
-// path under [document.SectionKey], so that the query side labels, groups
-// and filters passages from the records alone, and the text between it and
-// the record before it under window.GapKey, so that windows rebuild the
-// document's text exactly.
+// Besides its text, offsets and a copy of the document's Metadata (the
+// caller's own: ingest adds no key to it), each record carries its
+// provenance in typed fields, the document's Title and Source, its Section
+// path and its Location in the source (pages, lines, rows), so that the
+// query side labels, cites, groups and filters passages from the records
+// alone; and in its Notes the text between it and the record before it,
+// so that windows rebuild the document's text exactly, its header, which
+// keyword search reads, and what a re-index reuses.
 //
 // # Formats
 //
@@ -69,7 +71,7 @@
 // # Consistency
 //
 // Each document's records are replaced in one step where the store
-// implements [vectorstore.DocumentReplacer] (as [vectorstore.Memory] does):
+// implements [vectorstore.DocumentReplacer] (as [memory.Store] does):
 // a reader sees the document's old records or its new ones, never a mix.
 // With another store the document is deleted and its records upserted,
 // which readers may see half done; see [Indexer.Index].

@@ -23,7 +23,7 @@ func (r *run) plan() [][]text {
 			continue
 		}
 		for _, o := range j.old {
-			k := o.Metadata[EmbedKey]
+			k := o.Notes.Embed
 			switch {
 			case k == "" || r.pool[k] != nil:
 			case len(o.Vector) > 0:
@@ -191,7 +191,7 @@ func (r *run) storedVector(key string) ([]float32, error) {
 		return nil, r.storeErr(err)
 	}
 	for _, rec := range recs {
-		if rec.ID == o.ID && rec.Metadata[EmbedKey] == key && len(rec.Vector) > 0 {
+		if rec.ID == o.ID && rec.Notes.Embed == key && len(rec.Vector) > 0 {
 			r.pool[key] = rec.Vector
 		}
 	}

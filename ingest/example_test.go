@@ -10,8 +10,8 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
-	"github.com/ragkit/ragkit/window"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // Index two documents with headers, then edit one sentence of one of them:
@@ -21,11 +21,11 @@ func Example() {
 	tok, _ := tokencount.Encoding("cl100k_base")
 	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 30})
 	headers, _ := contextheader.New(contextheader.Config{Tokenizer: tok})
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	ix, err := ingest.New(ingest.Config{
 		Chunker:      c,
 		Headers:      headers,
-		Embedder:     &vectorstore.Lexical{},
+		Embedder:     &lexical.Embedder{},
 		EmbedderName: "lexical-384",
 		Store:        store,
 	})
@@ -71,8 +71,8 @@ func Example() {
 // rebuilds the document's text exactly at query time.
 func ExampleSentences() {
 	ctx := context.Background()
-	store := &vectorstore.Memory{}
-	ix, err := ingest.New(ingest.Config{Split: ingest.Sentences, Embedder: &vectorstore.Lexical{}, Store: store})
+	store := &memory.Store{}
+	ix, err := ingest.New(ingest.Config{Split: ingest.Sentences, Embedder: &lexical.Embedder{}, Store: store})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -84,10 +84,10 @@ func ExampleSentences() {
 	}
 	units, _ := store.Range(ctx, "log", 0, 10)
 	for _, u := range units {
-		fmt.Printf("%d [%d:%d] %q gap %q section %q\n", u.Index, u.Start, u.End, u.Text, u.Metadata[window.GapKey], u.Metadata[document.SectionKey])
+		fmt.Printf("%d [%d:%d] %q gap %q section %q\n", u.Index, u.Start, u.End, u.Text, u.Notes.Gap, u.Section)
 	}
 	// Output:
-	// 0 [0:8] "# Keeper" gap "" section "Keeper"
-	// 1 [10:38] "The keeper rose before dawn." gap "\n\n" section "Keeper"
-	// 2 [39:59] "He trimmed the wick." gap "" section "Keeper"
+	// 0 [0:8] "# Keeper" gap "" section ["Keeper"]
+	// 1 [10:38] "The keeper rose before dawn." gap "\n\n" section ["Keeper"]
+	// 2 [39:59] "He trimmed the wick." gap "" section ["Keeper"]
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
-	"github.com/ragkit/ragkit/window"
 )
 
 // FuzzSentencesRecords checks the one way from text to sentence records:
@@ -43,11 +42,15 @@ func FuzzSentencesRecords(f *testing.F) {
 		for i, r := range recs {
 			require.Equal(t, i, r.Index)
 			require.Equal(t, text[r.Start:r.End], r.Text)
-			require.Equal(t, document.JoinSection(o.Path(r.Start, r.End)), r.Metadata[document.SectionKey])
+			if p := o.Path(r.Start, r.End); len(p) > 0 {
+				require.Equal(t, p, r.Section)
+			} else {
+				require.Nil(t, r.Section)
+			}
 			if i > 0 {
 				require.GreaterOrEqual(t, r.Start, recs[i-1].End)
-				gap, ok := r.Metadata[window.GapKey]
-				if !ok {
+				gap := r.Notes.Gap
+				if gap == "" && r.Start > recs[i-1].End {
 					gap = " "
 				}
 				b.WriteString(gap)

@@ -16,6 +16,7 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // badVectors is an Embedder that gives the texts holding "BAD" the vector
@@ -48,7 +49,7 @@ func TestBadVectorsAreNeverCached(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			cache := &contextheader.MemoryCache{}
-			store := &vectorstore.Memory{}
+			store := &memory.Store{}
 			docs := []document.Document{{ID: "good", Text: "A fine text."}, {ID: "bad", Text: "A BAD text."}}
 			_, err := newIndexer(t, ingest.Config{Cache: cache, Store: store, Embedder: badVectors{bad}, BatchSize: 1}).Index(ctx, docs...)
 			require.ErrorIs(t, err, ingest.ErrEmbed)
@@ -113,7 +114,7 @@ func TestConcurrentIndexOfOneDocument(t *testing.T) {
 	ctx := context.Background()
 	versions := [2]string{strings.Repeat("Alpha version sentence here. ", 120), strings.Repeat("Beta version sentence there. ", 120)}
 	for trial := range 5 {
-		mem := &vectorstore.Memory{}
+		mem := &memory.Store{}
 		store := &slowDeletes{VectorStore: mem, second: make(chan struct{})}
 		ix := newIndexer(t, ingest.Config{Chunker: newChunker(t, 16), Store: store, Embedder: &counting{}, BatchSize: 4, Concurrency: 2})
 		var wg sync.WaitGroup
@@ -172,7 +173,7 @@ func TestCallerPanicsAreErrors(t *testing.T) {
 	dec, err := contextheader.New(contextheader.Config{Tokenizer: c.Config().Tokenizer, Summarizer: sum,
 		Parts: []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Summary}}})
 	require.NoError(t, err)
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	ix := newIndexer(t, ingest.Config{Split: split, Headers: dec, Store: store, Embedder: &panicking{}, BatchSize: 1})
 	docs := []document.Document{
 		{ID: "fine", Text: "A fine text."},

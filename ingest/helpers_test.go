@@ -18,6 +18,7 @@ import (
 	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 const fakeDim = 16
@@ -148,7 +149,7 @@ func newIndexer(t testing.TB, cfg ingest.Config) *ingest.Indexer {
 		cfg.Chunker = newChunker(t, 64)
 	}
 	if cfg.Store == nil {
-		cfg.Store = &vectorstore.Memory{}
+		cfg.Store = &memory.Store{}
 	}
 	if cfg.Embedder == nil {
 		cfg.Embedder = &counting{}
@@ -197,7 +198,7 @@ func dump(t testing.TB, store vectorstore.VectorStore) map[string][]vectorstore.
 // store's records.
 func fresh(t testing.TB, cfg ingest.Config, docs []document.Document) map[string][]vectorstore.Record {
 	t.Helper()
-	cfg.Store = &vectorstore.Memory{}
+	cfg.Store = &memory.Store{}
 	cfg.Embedder = &counting{}
 	cfg.Cache, cfg.Progress = nil, nil
 	_, err := newIndexer(t, cfg).Index(context.Background(), docs...)

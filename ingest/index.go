@@ -273,7 +273,7 @@ func (r *run) prepare(j *job) error {
 // document as it is now, by its fingerprint.
 func (j *job) current() bool {
 	for _, o := range j.old {
-		if o.Metadata[FingerprintKey] != j.fingerprint {
+		if o.Notes.Fingerprint != j.fingerprint {
 			return false
 		}
 	}
@@ -305,7 +305,7 @@ func (r *run) summarize(j *job) error {
 	cfg := h.Config()
 	j.summaryOf = summarySource(cfg.SummarizerModel, cfg.SummaryPrompt, cfg.SummaryChars, j.doc.Text)
 	for _, o := range j.old {
-		if s := o.Metadata[SummaryKey]; s != "" && o.Metadata[summaryOfKey] == j.summaryOf {
+		if s := o.Notes.Summary; s != "" && o.Notes.SummaryOf == j.summaryOf {
 			j.summary = s
 			return nil
 		}
@@ -327,9 +327,9 @@ func (r *run) summarize(j *job) error {
 }
 
 // chunk cuts j's document into chunks ready to embed, with their section
-// paths.
+// paths. The document's outline is parsed once here and handed on with it.
 func (r *run) chunk(j *job) ([]contextheader.Chunk, error) {
-	doc := j.doc
+	doc := j.doc.WithOutline() // parsed once, for the SplitFunc, the headers and the sections
 	split := r.cfg.Split
 	if split == nil {
 		split = r.ix.chunkerSplit
@@ -343,7 +343,7 @@ func (r *run) chunk(j *job) ([]contextheader.Chunk, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
-	if err := chunks.Check(doc.Text, cs); err != nil {
+	if err := chunks.Check(doc.Text, cs, func(c *chunker.Chunk) (int, int, string) { return c.Start, c.End, c.Text }); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	if r.cfg.Headers != nil {
@@ -416,7 +416,7 @@ func (j *job) reusable() bool {
 		keys[k] = true
 	}
 	for _, o := range j.old {
-		if keys[o.Metadata[EmbedKey]] {
+		if keys[o.Notes.Embed] {
 			return true
 		}
 	}
@@ -427,20 +427,18 @@ func (j *job) reusable() bool {
 func (r *run) records(j *job) []vectorstore.Record {
 	recs := records(j.doc, j.chunks, j.vecs)
 	for i := range recs {
-		setMetadata(&recs[i], EmbedKey, j.keys[i])
+		n := &recs[i].Notes
+		n.Embed, n.Fingerprint = j.keys[i], j.fingerprint
 		if j.summary != "" {
-			setMetadata(&recs[i], SummaryKey, j.summary)
-			setMetadata(&recs[i], summaryOfKey, j.summaryOf)
-		}
-		if j.fingerprint != "" {
-			setMetadata(&recs[i], FingerprintKey, j.fingerprint)
+			n.Summary, n.SummaryOf = j.summary, j.summaryOf
 		}
 	}
 	return recs
 }
 
-// unchanged reports whether the store's records of j are recs, vectors
-// aside (a record's vector is a function of its key).
+// unchanged reports whether the store's records of j are recs, every
+// field but the vector (a record's vector is a function of its key)
+// compared, provenance and notes included.
 func unchanged(j *job, recs []vectorstore.Record) bool {
 	if len(j.old) != len(recs) {
 		return false
@@ -448,7 +446,9 @@ func unchanged(j *job, recs []vectorstore.Record) bool {
 	for i, o := range j.old {
 		n := recs[i]
 		if o.ID != n.ID || o.Index != n.Index || o.Start != n.Start || o.End != n.End ||
-			o.Text != n.Text || !maps.Equal(o.Metadata, n.Metadata) {
+			o.Text != n.Text || !maps.Equal(o.Metadata, n.Metadata) ||
+			o.Title != n.Title || o.Source != n.Source || !slices.Equal(o.Section, n.Section) ||
+			o.Location != n.Location || o.Notes != n.Notes {
 			return false
 		}
 	}

@@ -21,33 +21,6 @@ const (
 	defaultConcurrency = 1
 )
 
-// Metadata keys under which an [Indexer] keeps, on each record, what a
-// later run needs to reuse the record's work. Records also carry
-// [document.TitleKey] and [document.SectionKey] (see [Records]).
-const (
-	// EmbedKey holds a SHA-256 of the record's embed text (its header and
-	// chunk) and the embedder's name. A later run reuses the record's
-	// vector for a chunk with the same key, so a record without it is
-	// always embedded again.
-	EmbedKey = "ingest.embed"
-	// FingerprintKey holds, when Config.Version is set, a fingerprint of
-	// the document the record was made from (its text, title, format,
-	// summary and metadata, with Version and EmbedderName), so that a
-	// later run can skip the document without chunking it.
-	FingerprintKey = "ingest.doc"
-	// SummaryKey holds the document's summary, where Config.Headers has a
-	// contextheader.Summary part and the Summarizer wrote it (not where
-	// Document.Summary gave it), with a SHA-256 of what it was made from
-	// (the text, SummarizerModel, SummaryPrompt and SummaryChars) under
-	// "ingest.summary.of". A later run takes the summary from the records
-	// while these are unchanged, as it takes vectors, so that re-indexing
-	// calls no model for unchanged documents, with no Cache.
-	SummaryKey = "ingest.summary"
-)
-
-// summaryOfKey holds what the summary under SummaryKey was made from.
-const summaryOfKey = SummaryKey + ".of"
-
 // Errors returned by the package, wrapped with details; test for them with
 // errors.Is.
 var (

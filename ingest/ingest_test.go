@@ -19,11 +19,12 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 func TestNewRefuses(t *testing.T) {
 	c := newChunker(t, 64)
-	ok := ingest.Config{Chunker: c, Embedder: &counting{}, Store: &vectorstore.Memory{}}
+	ok := ingest.Config{Chunker: c, Embedder: &counting{}, Store: &memory.Store{}}
 	split := func(context.Context, document.Document) ([]chunker.Chunk, error) { return nil, nil }
 	tests := []struct {
 		name   string
@@ -63,7 +64,7 @@ func TestZeroIndexer(t *testing.T) {
 }
 
 func TestInvalidDocuments(t *testing.T) {
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	emb := &counting{}
 	ix := newIndexer(t, ingest.Config{Store: store, Embedder: emb})
 	ctx := context.Background()
@@ -85,7 +86,7 @@ func TestIndexWritesRecords(t *testing.T) {
 	ctx := context.Background()
 	docs := corpus(t, "room_with_a_view.txt", 4, 12)
 	c := newChunker(t, 64)
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	emb := &counting{}
 	ix := newIndexer(t, ingest.Config{Chunker: c, Store: store, Embedder: emb, EmbedderName: "fake-1"})
 	stats, err := ix.Index(ctx, docs...)
@@ -108,7 +109,7 @@ func TestIndexWritesRecords(t *testing.T) {
 			assert.Equal(t, d.Text[r.Start:r.End], r.Text)
 			assert.Equal(t, fakeVector(ch.Text), r.Vector)
 			assert.Equal(t, "room_with_a_view.txt", r.Metadata["source"])
-			assert.Equal(t, ingest.Key("fake-1", ch.Text), r.Metadata[ingest.EmbedKey])
+			assert.Equal(t, ingest.Key("fake-1", ch.Text), r.Notes.Embed)
 		}
 		total += len(cs)
 	}
@@ -129,7 +130,7 @@ func untimed(s ingest.Stats) ingest.Stats {
 func TestReindexUnchanged(t *testing.T) {
 	ctx := context.Background()
 	docs := corpus(t, "sherlock_1661.txt", 5, 12)
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	emb := &counting{}
 	ix := newIndexer(t, ingest.Config{Store: store, Embedder: emb})
 	first, err := ix.Index(ctx, docs...)
@@ -154,7 +155,7 @@ func TestReindexEmbedsOnlyNewChunks(t *testing.T) {
 	docs := corpus(t, "room_with_a_view.txt", 3, 12)
 	c := newChunker(t, 64)
 	cfg := ingest.Config{Chunker: c}
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	emb := &counting{}
 	cfg.Store, cfg.Embedder = store, emb
 	ix := newIndexer(t, cfg)
@@ -253,7 +254,7 @@ func TestEmbedFailureIsPerDocument(t *testing.T) {
 			ctx := context.Background()
 			docs := corpus(t, "room_with_a_view.txt", 6, 12)
 			cfg := ingest.Config{Chunker: newChunker(t, 64), BatchSize: batch}
-			store := &vectorstore.Memory{}
+			store := &memory.Store{}
 			emb := &counting{}
 			cfg.Store, cfg.Embedder = store, emb
 			ix := newIndexer(t, cfg)
@@ -308,7 +309,7 @@ func TestChunkFailureIsPerDocument(t *testing.T) {
 		}
 		return c.Split(d.Text)
 	}
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	ix := newIndexer(t, ingest.Config{Split: split, Store: store})
 	_, err := ix.Index(ctx,
 		document.Document{ID: "good", Text: "A good document."},
@@ -339,7 +340,7 @@ func TestCancelLeavesDocumentsWhole(t *testing.T) {
 		for _, conc := range []int{1, 2} {
 			for cancelAt := 1; cancelAt <= 6; cancelAt++ {
 				cfg := ingest.Config{Chunker: newChunker(t, 64), BatchSize: 4, Concurrency: conc}
-				mem := &vectorstore.Memory{}
+				mem := &memory.Store{}
 				cfg.Store = mem
 				if plain {
 					cfg.Store = plainStore{mem}
@@ -383,7 +384,7 @@ func recordEqual(a, b vectorstore.Record) bool {
 func TestPrune(t *testing.T) {
 	ctx := context.Background()
 	docs := corpus(t, "room_with_a_view.txt", 4, 12)
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	ix := newIndexer(t, ingest.Config{Store: store})
 	_, err := ix.Index(ctx, docs...)
 	require.NoError(t, err)
@@ -509,7 +510,7 @@ func TestProgress(t *testing.T) {
 func TestFallbackRestoresOnFailure(t *testing.T) {
 	ctx := context.Background()
 	docs := corpus(t, "room_with_a_view.txt", 2, 12)
-	mem := &vectorstore.Memory{}
+	mem := &memory.Store{}
 	store := &flakyUpserts{VectorStore: mem}
 	ix := newIndexer(t, ingest.Config{Store: store})
 	_, err := ix.Index(ctx, docs...)
@@ -532,25 +533,25 @@ func TestFallbackRestoresOnFailure(t *testing.T) {
 
 // writeCounter counts the writes that reach a Memory.
 type writeCounter struct {
-	*vectorstore.Memory
+	*memory.Store
 	writes atomic.Int64
 }
 
 func (w *writeCounter) ReplaceDocument(ctx context.Context, docID string, recs ...vectorstore.Record) error {
 	w.writes.Add(1)
-	return w.Memory.ReplaceDocument(ctx, docID, recs...)
+	return w.Store.ReplaceDocument(ctx, docID, recs...)
 }
 
 func (w *writeCounter) Upsert(ctx context.Context, recs ...vectorstore.Record) error {
 	w.writes.Add(1)
-	return w.Memory.Upsert(ctx, recs...)
+	return w.Store.Upsert(ctx, recs...)
 }
 
 // Only the documents that changed are written again.
 func TestUnchangedDocumentsAreNotWritten(t *testing.T) {
 	ctx := context.Background()
 	docs := corpus(t, "room_with_a_view.txt", 5, 4)
-	store := &writeCounter{Memory: &vectorstore.Memory{}}
+	store := &writeCounter{Store: &memory.Store{}}
 	ix := newIndexer(t, ingest.Config{Store: store})
 	_, err := ix.Index(ctx, docs...)
 	require.NoError(t, err)
@@ -568,7 +569,7 @@ func TestUnchangedDocumentsAreNotWritten(t *testing.T) {
 func TestCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	emb := &counting{}
 	_, err := newIndexer(t, ingest.Config{Store: store, Embedder: emb}).Index(ctx, document.Document{ID: "a", Text: "Text."})
 	require.ErrorIs(t, err, context.Canceled)
@@ -588,7 +589,7 @@ func (shortEmbedder) Embed(_ context.Context, texts []string) ([][]float32, erro
 }
 
 func TestEmbedderReturnsTooFewVectors(t *testing.T) {
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	_, err := newIndexer(t, ingest.Config{Store: store, Embedder: shortEmbedder{}}).
 		Index(context.Background(), document.Document{ID: "a", Text: "One sentence. Another one."})
 	require.ErrorIs(t, err, ingest.ErrEmbed)
@@ -613,12 +614,12 @@ func TestGlue(t *testing.T) {
 	recs, err := ingest.Records(doc, chunks, vecs)
 	require.NoError(t, err)
 
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	_, err = newIndexer(t, ingest.Config{Chunker: newChunker(t, 6), Store: store}).Index(ctx, doc)
 	require.NoError(t, err)
 	want := dump(t, store)["d"]
 	for i := range want {
-		delete(want[i].Metadata, ingest.EmbedKey)
+		want[i].Notes.Embed = ""
 	}
 	require.Equal(t, want, recs)
 
@@ -639,7 +640,7 @@ func TestVersionSkipsUnchangedDocuments(t *testing.T) {
 		return c.Split(d.Text)
 	}
 	docs := corpus(t, "room_with_a_view.txt", 4, 5)
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	emb := &counting{}
 	cfg := ingest.Config{Split: count, Store: store, Embedder: emb, Version: "v1"}
 	_, err := newIndexer(t, cfg).Index(ctx, docs...)

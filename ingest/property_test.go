@@ -17,6 +17,7 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // listingStore is a store without ReplaceDocument that can
@@ -38,16 +39,16 @@ func TestReindexEqualsFreshIndex(t *testing.T) {
 	setups := []struct {
 		name  string
 		cfg   ingest.Config
-		store func(*vectorstore.Memory) vectorstore.VectorStore
+		store func(*memory.Store) vectorstore.VectorStore
 	}{
 		{"memory", ingest.Config{}, nil},
 		{"headers", ingest.Config{Headers: headers, BatchSize: 5, Concurrency: 2}, nil},
-		{"fallback", ingest.Config{BatchSize: 3, MaxBatchTokens: 300}, func(m *vectorstore.Memory) vectorstore.VectorStore {
+		{"fallback", ingest.Config{BatchSize: 3, MaxBatchTokens: 300}, func(m *memory.Store) vectorstore.VectorStore {
 			return listingStore{m, m}
 		}},
 		{"cache", ingest.Config{Cache: &contextheader.MemoryCache{}, Concurrency: 3}, nil},
 		{"version", ingest.Config{Version: "v1", Headers: headers}, nil},
-		{"version fallback", ingest.Config{Version: "v1"}, func(m *vectorstore.Memory) vectorstore.VectorStore {
+		{"version fallback", ingest.Config{Version: "v1"}, func(m *memory.Store) vectorstore.VectorStore {
 			return listingStore{m, m}
 		}},
 	}
@@ -61,7 +62,7 @@ func TestReindexEqualsFreshIndex(t *testing.T) {
 				cfg.Chunker = newChunker(t, 48)
 				cfg.EmbedderName = "fake"
 				cfg.Prune = true
-				mem := &vectorstore.Memory{}
+				mem := &memory.Store{}
 				cfg.Store = mem
 				if s.store != nil {
 					cfg.Store = s.store(mem)
@@ -95,7 +96,7 @@ func keys(recs map[string][]vectorstore.Record, docs []document.Document) map[st
 	out := map[string]bool{}
 	for _, d := range docs {
 		for _, r := range recs[d.ID] {
-			out[r.Metadata[ingest.EmbedKey]] = true
+			out[r.Notes.Embed] = true
 		}
 	}
 	return out
@@ -166,7 +167,7 @@ func sentenceEnds(text string) []int {
 }
 
 // Headers are embedded with each chunk, while records keep the chunk's own
-// text and the header under vectorstore.KeywordsKey; a new title re-embeds
+// text and the header in Notes.Keywords; a new title re-embeds
 // the document's chunks under the same IDs.
 func TestHeaders(t *testing.T) {
 	ctx := context.Background()
@@ -180,7 +181,7 @@ func TestHeaders(t *testing.T) {
 	require.NoError(t, err)
 	doc := document.Document{ID: "spec", Title: "CommonMark", Format: document.Markdown,
 		Text: strings.Join(strings.Split(corpusText(t, "commonmark_spec.md"), "\n\n")[:30], "\n\n")}
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	emb := &counting{}
 	ix := newIndexer(t, ingest.Config{Chunker: c, Headers: headers, Embedder: emb, Store: store, MaxBatchTokens: 400})
 	first, err := ix.Index(ctx, doc)
@@ -204,7 +205,7 @@ func TestHeaders(t *testing.T) {
 	require.NoError(t, err)
 	for _, r := range dump(t, store)["spec"] {
 		require.NotContains(t, r.Text, word)
-		require.True(t, strings.HasPrefix(r.Metadata[vectorstore.KeywordsKey], word), r.Metadata)
+		require.True(t, strings.HasPrefix(r.Notes.Keywords, word), r.Notes)
 	}
 	hits, err := store.QueryKeywords(ctx, word, 5, vectorstore.Filter{})
 	require.NoError(t, err)

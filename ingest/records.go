@@ -14,7 +14,6 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/chunks"
 	"github.com/ragkit/ragkit/vectorstore"
-	"github.com/ragkit/ragkit/window"
 )
 
 // Plain returns chunks without headers, as a contextheader.Decorator would
@@ -32,24 +31,26 @@ func Plain(chunks []chunker.Chunk) []contextheader.Chunk {
 // ReplaceDocument. Each record has an ID made from doc.ID and the chunk's
 // content (the same chunk of the same document gets the same ID on every
 // run and machine, and two equal chunks two IDs), DocID doc.ID, the
-// chunk's index, offsets and Text, and a copy of doc.Metadata with:
+// chunk's index, offsets and Text, a copy of doc.Metadata (the caller's
+// own, untouched), and the chunk's provenance, so that labels, citations
+// and filters at query time need no copy of the document:
 //
-//   - [document.TitleKey]: doc.Title, where it is set;
-//   - [document.SectionKey]: the chunk's section path in doc's outline
-//     ([document.JoinSection] of Outline.Path(Start, End)), where it has
-//     one, so that labels and filters at query time need no copy of the
-//     document;
-//   - [window.GapKey]: the text between the chunk and the one before it,
-//     where it is not a single space, so that windows rebuild the
-//     document's text exactly;
-//   - [vectorstore.KeywordsKey]: the chunk's header, where it has one, so
-//     that keyword search finds the chunk by its header's words as the
-//     vector search does.
+//   - Title: doc.Title; Source: doc.Source;
+//   - Section: the chunk's section path in doc's outline
+//     (Outline.Path(Start, End)), nil outside any section;
+//   - Location: where the chunk is in the source, doc.Locate(Start, End)
+//     (pages, lines, rows, from doc.Marks);
+//   - Notes.Gap: the text between the chunk and the one before it, where
+//     it is not a single space, so that windows rebuild the document's
+//     text exactly;
+//   - Notes.Keywords: the chunk's header, where it has one, so that
+//     keyword search finds the chunk by its header's words as the vector
+//     search does.
 //
 // A chunk whose offsets do not lie in doc.Text, or whose Text is not
 // doc.Text[Start:End], gives an error wrapping ErrChunk; a count of vectors
 // other than of chunks one wrapping ErrEmbed. The records carry no
-// [EmbedKey], which only an [Indexer] sets: an Indexer given the same
+// Notes.Embed, which only an [Indexer] sets: an Indexer given the same
 // documents later embeds their chunks once more.
 func Records(doc document.Document, chunks []contextheader.Chunk, vectors [][]float32) ([]vectorstore.Record, error) {
 	if len(vectors) != len(chunks) {
@@ -69,11 +70,8 @@ func Records(doc document.Document, chunks []contextheader.Chunk, vectors [][]fl
 
 // checkChunks reports a chunk that does not lie in text.
 func checkChunks(text string, cs []contextheader.Chunk) error {
-	plain := make([]chunker.Chunk, len(cs))
-	for i, c := range cs {
-		plain[i] = c.Chunk
-	}
-	if err := chunks.Check(text, plain); err != nil {
+	span := func(c *contextheader.Chunk) (int, int, string) { return c.Start, c.End, c.Text }
+	if err := chunks.Check(text, cs, span); err != nil {
 		return fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	return nil
@@ -89,31 +87,20 @@ func records(doc document.Document, chunks []contextheader.Chunk, vectors [][]fl
 			ID: ids[i], DocID: doc.ID, Index: i,
 			Start: c.Start, End: c.End, Text: c.Text,
 			Vector: vectors[i], Metadata: maps.Clone(doc.Metadata),
+			Title: doc.Title, Section: c.Section, Source: doc.Source,
+			Location: doc.Locate(c.Start, c.End),
 		}
-		if doc.Title != "" {
-			setMetadata(&recs[i], document.TitleKey, doc.Title)
-		}
-		if len(c.Section) > 0 {
-			setMetadata(&recs[i], document.SectionKey, document.JoinSection(c.Section))
+		if len(recs[i].Section) == 0 {
+			recs[i].Section = nil
 		}
 		if i > 0 && chunks[i-1].End <= c.Start {
 			if gap := doc.Text[chunks[i-1].End:c.Start]; gap != " " {
-				setMetadata(&recs[i], window.GapKey, gap)
+				recs[i].Notes.Gap = gap
 			}
 		}
-		if c.Header != "" {
-			setMetadata(&recs[i], vectorstore.KeywordsKey, c.Header)
-		}
+		recs[i].Notes.Keywords = c.Header
 	}
 	return recs
-}
-
-// setMetadata sets r.Metadata[key], making the map if r has none.
-func setMetadata(r *vectorstore.Record, key, value string) {
-	if r.Metadata == nil {
-		r.Metadata = make(map[string]string, 1)
-	}
-	r.Metadata[key] = value
 }
 
 // chunkIDs returns the record IDs of a document's chunks: the document's

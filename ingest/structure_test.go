@@ -16,6 +16,7 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 const guideMarkdown = "# Travel guide\n\n## Hotels\n\nThe nightly limit is 170 euros in capitals and 120 elsewhere. Breakfast is included when the rate allows it.\n\n" +
@@ -32,8 +33,8 @@ func labels(t *testing.T, store vectorstore.VectorStore, docID string) (titles [
 	recs, err := store.Range(context.Background(), docID, 0, math.MaxInt)
 	require.NoError(t, err)
 	for _, r := range recs {
-		titles = append(titles, r.Metadata[document.TitleKey])
-		sections = append(sections, document.SplitSection(r.Metadata[document.SectionKey]))
+		titles = append(titles, r.Title)
+		sections = append(sections, r.Section)
 	}
 	return titles, sections, recs
 }
@@ -63,7 +64,7 @@ func TestMixedFormatsAndLabelsFromRecords(t *testing.T) {
 		{ID: "notes.txt", Title: "Expense notes", Text: notesText, Format: document.FormatOf("notes.txt")},
 	}
 	for _, headers := range []*contextheader.Decorator{nil, dec} {
-		store := &vectorstore.Memory{}
+		store := &memory.Store{}
 		_, err := newIndexer(t, ingest.Config{Chunker: c, Headers: headers, Store: store}).Index(ctx, docs...)
 		require.NoError(t, err)
 
@@ -90,8 +91,8 @@ func TestRecordsLabels(t *testing.T) {
 	chunks := ingest.Plain([]chunker.Chunk{{Start: start, End: end, Text: guideMarkdown[start:end]}})
 	recs, err := ingest.Records(doc, chunks, make([][]float32, 1))
 	require.NoError(t, err)
-	assert.Equal(t, "Guide", recs[0].Metadata[document.TitleKey])
-	assert.Equal(t, []string{"Travel guide", "Trains", "Night trains"}, document.SplitSection(recs[0].Metadata[document.SectionKey]))
+	assert.Equal(t, "Guide", recs[0].Title)
+	assert.Equal(t, []string{"Travel guide", "Trains", "Night trains"}, recs[0].Section)
 }
 
 // Chunks whose offsets do not lie in the document give an error, from
@@ -109,7 +110,7 @@ func TestBadOffsets(t *testing.T) {
 		require.ErrorIs(t, err, ingest.ErrChunk, "%+v", c)
 
 		split := func(context.Context, document.Document) ([]chunker.Chunk, error) { return []chunker.Chunk{c}, nil }
-		store := &vectorstore.Memory{}
+		store := &memory.Store{}
 		_, err = newIndexer(t, ingest.Config{Split: split, Store: store}).Index(context.Background(), doc)
 		require.ErrorIs(t, err, ingest.ErrChunk, "%+v", c)
 		require.Zero(t, store.Len())

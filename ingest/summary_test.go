@@ -13,6 +13,7 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // A model's summaries are stored with the records and reused on re-index
@@ -38,7 +39,7 @@ func TestSummariesStoredWithRecords(t *testing.T) {
 		return stats
 	}
 	docs := corpus(t, "room_with_a_view.txt", 3, 4)
-	for name, store := range map[string]vectorstore.VectorStore{"memory": &vectorstore.Memory{}, "plain": plainStore{&vectorstore.Memory{}}} {
+	for name, store := range map[string]vectorstore.VectorStore{"memory": &memory.Store{}, "plain": plainStore{&memory.Store{}}} {
 		t.Run(name, func(t *testing.T) {
 			calls.Store(0)
 			first := run(store, docs)
@@ -47,7 +48,7 @@ func TestSummariesStoredWithRecords(t *testing.T) {
 			recs, err := store.Range(ctx, docs[0].ID, 0, math.MaxInt)
 			require.NoError(t, err)
 			for _, r := range recs {
-				require.Equal(t, "A summary of the travel rules.", r.Metadata[ingest.SummaryKey])
+				require.Equal(t, "A summary of the travel rules.", r.Notes.Summary)
 			}
 
 			second := run(store, docs)

@@ -12,6 +12,7 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -27,7 +28,7 @@ func TestWindowsRebuildIndexedText(t *testing.T) {
 	require.NoError(t, err)
 	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 12, Format: document.Markdown})
 	require.NoError(t, err)
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	ix := newIndexer(t, ingest.Config{Chunker: c, Store: store, Embedder: &counting{}})
 	_, err = ix.Index(ctx, document.Document{ID: "travel", Text: text, Format: document.Markdown})
 	require.NoError(t, err)

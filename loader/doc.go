@@ -11,8 +11,9 @@
 // Format, Marks and Metadata are what its parser made of the file
 // (Markdown where the format has structure), its Title the parser's, else
 // the first top-level heading of its outline ([document.NewOutline]),
-// else the file name without its extension; the loader adds the path
-// under [PathKey] and the modification time under [ModifiedKey].
+// else the file name without its extension; the loader adds the
+// modification time under [ModifiedKey]. Records carry the Source as
+// theirs, for citations.
 // Documents come sorted by ID, so the same tree always loads the same
 // way.
 //

@@ -24,17 +24,14 @@ var DefaultSkipDirs = []string{
 	"__pycache__", "venv", "site-packages",
 }
 
-// Metadata keys of the documents.
-const (
-	// PathKey holds the file's path: for [Dir] the root joined with the
-	// ID in the system's form (as the caller spelled the root), for [FS]
-	// the ID.
-	PathKey = "loader.path"
-	// ModifiedKey holds the file's modification time in UTC, in RFC 3339
-	// form ("2026-03-01T09:30:00Z"); it is left out when the file system
-	// gives none.
-	ModifiedKey = "loader.modified"
-)
+// ModifiedKey is the one Metadata key the loader sets: the file's
+// modification time in UTC, in RFC 3339 form ("2026-03-01T09:30:00Z"),
+// left out when the file system gives none. It is a label of the
+// caller's, not bookkeeping of the library's: it is copied to every
+// record like the rest of a document's Metadata, so that a filter can
+// select by it (vectorstore.TimeBetween(loader.ModifiedKey, since,
+// time.Time{})). A document's path is its Source, not a metadata key.
+const ModifiedKey = "loader.modified"
 
 // Errors of a load. ErrConfig and ErrRoot fail it; the others are the
 // reasons of a [Skip].

@@ -29,7 +29,7 @@ type walker struct {
 	// an fs.FS, which cannot tell.
 	real     func(name string) (string, error)
 	rootReal string
-	// display returns the PathKey value of a name; nil means the name.
+	// display returns the Source of a name; nil means the name.
 	display func(name string) string
 
 	seen  map[string]string // real location to the name loaded under it
@@ -306,14 +306,16 @@ func (w *walker) read(name string, size int64) ([]byte, error) {
 }
 
 // document adds the loader's fields to the parsed document of a file:
-// its ID and Source, and its path and time in Metadata.
+// its ID and Source, and its modification time in Metadata.
 func (w *walker) document(name string, d document.Document, mod time.Time) document.Document {
 	d.ID, d.Source = name, name
-	meta := make(map[string]string, len(d.Metadata)+2)
+	var meta map[string]string // nil when there is nothing to hold
+	if len(d.Metadata) > 0 || !mod.IsZero() {
+		meta = make(map[string]string, len(d.Metadata)+1)
+	}
 	for k, v := range d.Metadata {
 		meta[cleanField(k)] = cleanField(v)
 	}
-	meta[PathKey] = w.path(name)
 	if !mod.IsZero() {
 		meta[ModifiedKey] = mod.UTC().Format(time.RFC3339)
 	}
@@ -321,7 +323,8 @@ func (w *walker) document(name string, d document.Document, mod time.Time) docum
 	return d
 }
 
-// path is the PathKey value of a name.
+// path is the path of a name as the caller would spell it: for [Dir] the
+// root joined with the name in the system's form, for [FS] the name.
 func (w *walker) path(name string) string {
 	if w.display == nil {
 		return name

@@ -12,13 +12,15 @@ import (
 
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
 // benchStore returns a store of n records, 100 units per document, with
 // random vectors of dim and texts of words from a vocabulary of 5,000,
 // and queries of a vector and five words each.
-func benchStore(b *testing.B, n, dim int) (*vectorstore.Memory, []benchQuery) {
+func benchStore(b *testing.B, n, dim int) (*memory.Store, []benchQuery) {
 	b.Helper()
 	r := rand.New(rand.NewPCG(uint64(n), 7))
 	word := func() string { return fmt.Sprintf("w%d", int(r.ExpFloat64()*700)%5000) }
@@ -29,7 +31,7 @@ func benchStore(b *testing.B, n, dim int) (*vectorstore.Memory, []benchQuery) {
 		}
 		return v
 	}
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	recs := make([]vectorstore.Record, 0, 1000)
 	for i := range n {
 		words := make([]string, 12)
@@ -89,7 +91,7 @@ func BenchmarkRetrieveOverhead(b *testing.B) {
 		{"hybrid/segments", retrieve.Hybrid, extractor},
 	} {
 		b.Run(fmt.Sprintf("n=%d/%s", n, tt.name), func(b *testing.B) {
-			r, err := retrieve.New(retrieve.Config{Store: store, Embedder: &vectorstore.Lexical{}, Search: tt.search, Widener: tt.w})
+			r, err := retrieve.New(retrieve.Config{Store: store, Embedder: &lexical.Embedder{}, Search: tt.search, Widener: tt.w})
 			require.NoError(b, err)
 			depth := r.Config().Depth
 			var parts, search, widen, whole, ratio []float64

@@ -2,6 +2,7 @@ package retrieve_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // nearCopies is a folder in which three versions of one travel policy,
@@ -116,13 +118,24 @@ func TestMinScore(t *testing.T) {
 		}
 		require.Less(t, len(ps), retrieve.DefaultPassages)
 	})
+	t.Run("at zero", func(t *testing.T) {
+		// A MinScore of 0 is no cut; MinScoreZero cuts at exactly zero.
+		all, err := newRetriever(t, retrieve.Config{Store: store, Embedder: emb, Reranker: &wordReranker{}}).Retrieve(bg, reviewQuestion)
+		require.NoError(t, err)
+		ps, err := newRetriever(t, retrieve.Config{Store: store, Embedder: emb, Reranker: &wordReranker{},
+			MinScoreZero: true}).Retrieve(bg, reviewQuestion)
+		require.NoError(t, err)
+		want := slices.DeleteFunc(slices.Clone(all), func(p retrieve.Passage) bool { return p.Score < 0 })
+		require.Less(t, len(want), len(all), "some passage scores below zero")
+		require.Equal(t, want, ps)
+	})
 }
 
 // noVectors is a store whose Range returns records without vectors.
-type noVectors struct{ *vectorstore.Memory }
+type noVectors struct{ *memory.Store }
 
 func (s noVectors) Range(ctx context.Context, d string, from, to int) ([]vectorstore.Record, error) {
-	recs, err := s.Memory.Range(ctx, d, from, to)
+	recs, err := s.Store.Range(ctx, d, from, to)
 	for i := range recs {
 		recs[i].Vector = nil
 	}
@@ -130,7 +143,7 @@ func (s noVectors) Range(ctx context.Context, d string, from, to int) ([]vectors
 }
 
 // rangePanics is a store whose Range panics.
-type rangePanics struct{ *vectorstore.Memory }
+type rangePanics struct{ *memory.Store }
 
 func (rangePanics) Range(context.Context, string, int, int) ([]vectorstore.Record, error) {
 	panic("range bug")

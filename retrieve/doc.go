@@ -8,9 +8,9 @@
 // rankings by reciprocal rank fusion ([Fuse], weighted); widens the best
 // hits into passages with a [Widener], sentence windows
 // ([window.Expander]) or relevant segments ([window.Extractor]); and
-// returns the passages best first, each with its document's ID, title and
-// section path (read from the records' metadata under document.TitleKey
-// and document.SectionKey), its byte offsets, text, tokens, score and the
+// returns the passages best first, each with its document's ID, title,
+// source and section path (read from the records' own fields), its byte
+// offsets, text, tokens, score and the
 // hits it holds. [Items] turns them into the [budget.Item] values of a
 // prompt's context section in one call, labelled with [Citation] or a
 // label of your own.

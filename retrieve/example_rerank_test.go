@@ -7,18 +7,20 @@ import (
 
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // storeOf returns a Memory holding each text as a one-unit document
 // (IDs "a", "b", ...), embedded by the Lexical embedder.
-func storeOf(texts ...string) (*vectorstore.Memory, *vectorstore.Lexical) {
+func storeOf(texts ...string) (*memory.Store, *lexical.Embedder) {
 	ctx := context.Background()
-	emb := &vectorstore.Lexical{}
+	emb := &lexical.Embedder{}
 	vecs, err := emb.Embed(ctx, texts)
 	if err != nil {
 		panic(err)
 	}
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	for i, t := range texts {
 		id := string(rune('a' + i))
 		if err := store.Upsert(ctx, vectorstore.Record{ID: id, DocID: id, Text: t, Vector: vecs[i]}); err != nil {

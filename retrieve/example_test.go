@@ -9,7 +9,8 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -32,20 +33,16 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	emb := &vectorstore.Lexical{}
+	emb := &lexical.Embedder{}
 	for i := range units {
-		if units[i].Metadata == nil { // it may hold the text between sentences
-			units[i].Metadata = map[string]string{}
-		}
-		units[i].Metadata[document.TitleKey] = "Travel policy"
-		units[i].Metadata[document.SectionKey] = "Costs"
+		units[i].Title, units[i].Section = "Travel policy", []string{"Costs"}
 		vecs, err := emb.Embed(ctx, []string{units[i].Text})
 		if err != nil {
 			panic(err)
 		}
 		units[i].Vector = vecs[0]
 	}
-	store := &vectorstore.Memory{}
+	store := &memory.Store{}
 	if err := store.Upsert(ctx, units...); err != nil {
 		panic(err)
 	}

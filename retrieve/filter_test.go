@@ -11,6 +11,8 @@ import (
 
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // A filter of Where conditions (not in, numeric and time ranges, exists,
@@ -18,8 +20,8 @@ import (
 // every search and widener: the windows and segments read through Range
 // leave them out as the searches do.
 func TestRichFilterEveryPath(t *testing.T) {
-	emb := &vectorstore.Lexical{}
-	store := &vectorstore.Memory{}
+	emb := &lexical.Embedder{}
+	store := &memory.Store{}
 	var recs []vectorstore.Record
 	for d, doc := range []string{"a", "b", "c"} {
 		for i := range 12 {
@@ -43,11 +45,11 @@ func TestRichFilterEveryPath(t *testing.T) {
 	}
 	require.NoError(t, store.Upsert(bg, recs...))
 	filter := vectorstore.Filter{Where: vectorstore.And(
-		vectorstore.NotIn("clearance", "secret"),
-		vectorstore.Range("year", 2019, 2023),
+		vectorstore.Not(vectorstore.In("clearance", "secret")),
+		vectorstore.Between("year", 2019, 2023),
 		vectorstore.Or(
 			vectorstore.Not(vectorstore.Exists("draft")),
-			vectorstore.TimeRange("at", time.Date(2024, 1, 8, 0, 0, 0, 0, time.UTC), time.Time{}),
+			vectorstore.TimeBetween("at", time.Date(2024, 1, 8, 0, 0, 0, 0, time.UTC), time.Time{}),
 		),
 	)}
 	var excluded, kept []vectorstore.Record

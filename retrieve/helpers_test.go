@@ -3,6 +3,7 @@ package retrieve_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,6 +13,8 @@ import (
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -24,14 +27,14 @@ type note struct{ id, title, text string }
 // maxTokens, each record labelled with its document's title and section
 // path, embedded with its title and section (a contextual header) by the
 // Lexical embedder, into a fresh Memory.
-func folder(t testing.TB, maxTokens int, notes ...note) (*vectorstore.Memory, *vectorstore.Lexical) {
+func folder(t testing.TB, maxTokens int, notes ...note) (*memory.Store, *lexical.Embedder) {
 	t.Helper()
 	tok, err := tokencount.Encoding(tokencount.Cl100kBase)
 	require.NoError(t, err)
 	c, err := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: maxTokens, Format: document.Markdown})
 	require.NoError(t, err)
-	emb := &vectorstore.Lexical{}
-	store := &vectorstore.Memory{}
+	emb := &lexical.Embedder{}
+	store := &memory.Store{}
 	for _, n := range notes {
 		chunks, err := c.Split(n.text)
 		require.NoError(t, err)
@@ -41,9 +44,8 @@ func folder(t testing.TB, maxTokens int, notes ...note) (*vectorstore.Memory, *v
 		for i, ch := range chunks {
 			path := outline.Path(ch.Start, ch.End)
 			recs[i] = vectorstore.Record{ID: fmt.Sprintf("%s#%d", n.id, i), DocID: n.id, Index: i,
-				Start: ch.Start, End: ch.End, Text: ch.Text, Metadata: map[string]string{
-					document.TitleKey: n.title, document.SectionKey: document.JoinSection(path)}}
-			texts[i] = n.title + "\n" + document.JoinSection(path) + "\n" + ch.Text
+				Start: ch.Start, End: ch.End, Text: ch.Text, Title: n.title, Section: path}
+			texts[i] = n.title + "\n" + strings.Join(path, "\n") + "\n" + ch.Text
 		}
 		vecs, err := emb.Embed(bg, texts)
 		require.NoError(t, err)

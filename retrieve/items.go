@@ -11,7 +11,6 @@ import (
 	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
 )
 
 var (
@@ -218,7 +217,7 @@ func render(p Passage, label func(Passage) string) (text string, labelLen, headL
 // the Markdown table that p starts inside, or "" if it starts elsewhere
 // or at the table's own head. They come from the contextual header of the
 // passage's first hit in document order that has table header rows in
-// its header (the record's vectorstore.KeywordsKey, as package ingest
+// its header (the record's Notes.Keywords, as package ingest
 // stores a contextheader header with a Table part): the model reads the
 // column names the search saw.
 func tableHead(p Passage) string {
@@ -232,7 +231,7 @@ func tableHead(p Passage) string {
 		if best >= 0 && h.Index >= best {
 			continue
 		}
-		if hd := headRows(h.Metadata[vectorstore.KeywordsKey]); hd != "" {
+		if hd := headRows(h.Notes.Keywords); hd != "" {
 			best, head = h.Index, hd
 		}
 	}

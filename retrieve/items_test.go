@@ -80,7 +80,7 @@ func TestItemsKeep(t *testing.T) {
 // inside the table: not at its head, not outside it, not without them.
 func TestItemsTableHead(t *testing.T) {
 	header := "Figures\nOffices\n| Office | Staff |\n|---|--:|"
-	hit := vectorstore.Hit{Record: vectorstore.Record{DocID: "d", Index: 3, Metadata: map[string]string{vectorstore.KeywordsKey: header}}}
+	hit := vectorstore.Hit{Record: vectorstore.Record{DocID: "d", Index: 3, Notes: vectorstore.Notes{Keywords: header}}}
 	for _, tt := range []struct {
 		name, text, header, want string
 	}{
@@ -91,7 +91,7 @@ func TestItemsTableHead(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h := hit
-			h.Metadata = map[string]string{vectorstore.KeywordsKey: tt.header}
+			h.Notes.Keywords = tt.header
 			items, err := retrieve.Items([]retrieve.Passage{{DocID: "d", Text: tt.text, Hits: []vectorstore.Hit{h}}}, retrieve.ItemConfig{})
 			require.NoError(t, err)
 			require.Equal(t, tt.want, items[0].Text)
@@ -186,7 +186,7 @@ func FuzzItems(f *testing.F) {
 		}
 		p := retrieve.Passage{DocID: "d", Title: "T", Text: text, HitSpans: []segment.Span{{Start: start, End: end}},
 			Focus: []segment.Span{{Start: end, End: start}},
-			Hits:  []vectorstore.Hit{{Record: vectorstore.Record{DocID: "d", Metadata: map[string]string{vectorstore.KeywordsKey: header}}}}}
+			Hits:  []vectorstore.Hit{{Record: vectorstore.Record{DocID: "d", Notes: vectorstore.Notes{Keywords: header}}}}}
 		for _, cfg := range []retrieve.ItemConfig{{Label: retrieve.Citation}, {Label: retrieve.Citation, Room: max(0, room%500), Tokenizer: tokentest.Words{}}} {
 			items, err := retrieve.Items([]retrieve.Passage{p}, cfg)
 			require.NoError(t, err)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/window"
@@ -33,11 +32,12 @@ import (
 type Passage struct {
 	// DocID is the document's ID.
 	DocID string
-	// Title is the document's title and Section the section path of the
-	// passage's best hit, from the records' metadata (document.TitleKey
-	// and document.SectionKey, as ingest writes them); empty when the
-	// records carry none.
+	// Title is the document's title, Source where it was read from (a
+	// path or a URL) and Section the section path of the passage's best
+	// hit, from the records' own fields (as ingest writes them); empty
+	// when the records carry none.
 	Title   string
+	Source  string
 	Section []string
 	// First and Last are the Index of the passage's first and last unit.
 	First, Last int
@@ -56,7 +56,7 @@ type Passage struct {
 	// otherwise the score of the passage's best hit: a fused score for a
 	// [Hybrid] search (ranks; it compares within one question only), the
 	// store's for one search alone (cosine similarity for [Vector] with
-	// vectorstore.Memory, BM25 for [Keywords]). Scores of different kinds
+	// memory.Store, BM25 for [Keywords]). Scores of different kinds
 	// do not compare; see Config.MinScore.
 	Score float32
 	// Hits are the hits inside the passage, best first (ties in document
@@ -122,9 +122,8 @@ func (r *Retriever) passage(w window.Window) Passage {
 	p := Passage{DocID: w.DocID, First: w.First, Last: w.Last, Start: w.Start, End: w.End,
 		Text: w.Text, Tokens: w.Tokens, Score: w.Score, Hits: hits}
 	if len(hits) > 0 {
-		md := hits[0].Metadata
-		p.Title = md[document.TitleKey]
-		p.Section = document.SplitSection(md[document.SectionKey])
+		best := &hits[0]
+		p.Title, p.Source, p.Section = best.Title, best.Source, best.Section
 		p.Score = hits[0].Score
 	}
 	p.HitSpans = hitSpans(p.Text, p.Start, p.End, hits)

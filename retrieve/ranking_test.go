@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -72,7 +73,7 @@ func logPassages(t *testing.T, ps []retrieve.Passage) {
 
 // fusedHits returns the hits a Retriever configured as r widens: the
 // fusion of the store's vector and keyword searches at r's depth.
-func fusedHits(t *testing.T, r *retrieve.Retriever, store *vectorstore.Memory, emb vectorstore.Embedder, question string) []vectorstore.Hit {
+func fusedHits(t *testing.T, r *retrieve.Retriever, store *memory.Store, emb vectorstore.Embedder, question string) []vectorstore.Hit {
 	t.Helper()
 	cfg := r.Config()
 	vec, err := emb.Embed(bg, []string{question})

@@ -231,6 +231,8 @@ func TestPickingConfigErrors(t *testing.T) {
 		{"NaN min score", retrieve.Config{Search: retrieve.Vector, MinScore: math.NaN()}, "MinScore is NaN: must be finite"},
 		{"infinite min score", retrieve.Config{Search: retrieve.Vector, MinScore: math.Inf(-1)}, "MinScore is -Inf"},
 		{"min score of fused ranks", retrieve.Config{MinScore: 0.1}, "MinScore is 0.1 with Hybrid search and no Reranker"},
+		{"min score zero of fused ranks", retrieve.Config{MinScoreZero: true}, "MinScore is 0 with Hybrid search and no Reranker"},
+		{"min score and min score zero", retrieve.Config{Search: retrieve.Vector, MinScore: 0.2, MinScoreZero: true}, "MinScore is 0.2: must be 0 with MinScoreZero"},
 		{"lambda above 1", retrieve.Config{Diversity: retrieve.Diversity{Lambda: 1.5}}, "Diversity.Lambda is 1.5: must be in [0, 1]"},
 		{"negative lambda", retrieve.Config{Diversity: retrieve.Diversity{Lambda: -0.5}}, "Diversity.Lambda is -0.5"},
 		{"NaN lambda", retrieve.Config{Diversity: retrieve.Diversity{Lambda: math.NaN()}}, "Diversity.Lambda is NaN"},

@@ -80,8 +80,10 @@ func (s Search) String() string {
 // A Widener turns the hits of a query into the passages around them,
 // reading the units it needs from src: [window.Expander] (sentence
 // windows) and [window.Extractor] (relevant segments) are Wideners.
-// The windows it returns need not be in any order: the [Retriever]
-// ranks them.
+// The Retriever gives src once per question: its Store, behind its
+// Filter, so configure the Expander or Extractor without a Source. The
+// windows it returns need not be in any order: the [Retriever] ranks
+// them.
 type Widener interface {
 	Widen(ctx context.Context, src window.Source, hits []vectorstore.Hit) ([]window.Window, error)
 }
@@ -144,14 +146,18 @@ type Config struct {
 	// passage carries, whose kind depends on the configuration: the
 	// Reranker's relevance (a model's own scale, logits or [0, 1]) with
 	// a Reranker; otherwise the cosine similarity of [Vector] search
-	// (with vectorstore.Memory; another store's own score) or the BM25
+	// (with memory.Store; another store's own score) or the BM25
 	// score of [Keywords]. A [Hybrid] search without a Reranker refuses
 	// it: a fused score is a sum of rank terms, which moves with K, the
 	// weights and the depth, and says nothing on its own about a
 	// passage. It may be negative (logits and cosines are signed); NaN
-	// and infinities are refused. To cut at exactly zero, use the
-	// smallest positive float64.
+	// and infinities are refused. Zero means no cut; to cut at exactly
+	// zero, set MinScoreZero.
 	MinScore float64
+	// MinScoreZero drops the passages whose Score is below zero, as a
+	// MinScore of 0 would if zero did not mean "no cut". MinScore must
+	// be 0 with it.
+	MinScoreZero bool
 	// Diversity spreads the passages over documents and content: a cap
 	// per document and maximal marginal relevance. The zero value
 	// changes nothing.
@@ -263,7 +269,7 @@ func (r *Retriever) Retrieve(ctx context.Context, question string) ([]Passage, e
 // for a program that has it already (to search several stores, or to
 // reuse it): the question is still needed for the keyword search. A
 // vector whose length is not the store's dimension is refused by the
-// store's query (vectorstore.Memory with an error wrapping
+// store's query (memory.Store with an error wrapping
 // vectorstore.ErrDimensionMismatch); an empty one gives an error wrapping
 // vectorstore.ErrInvalidArgument. With [Keywords] the vector is not used.
 func (r *Retriever) RetrieveVector(ctx context.Context, question string, vector []float32) ([]Passage, error) {
@@ -307,7 +313,7 @@ func (r *Retriever) retrieve(ctx context.Context, question string, vector []floa
 			return nil, err
 		}
 	}
-	if r.cfg.MinScore != 0 {
+	if r.cfg.MinScore != 0 || r.cfg.MinScoreZero {
 		ps = slices.DeleteFunc(ps, func(p Passage) bool { return float64(p.Score) < r.cfg.MinScore })
 	}
 	if ps, err = r.pick(ctx, ps, r.cfg.Passages); err != nil {
@@ -329,7 +335,9 @@ func (cfg Config) checkPicking() error {
 		return fmt.Errorf("%w: RerankDepth and RerankBatch need a Reranker", ErrConfig)
 	case math.IsNaN(cfg.MinScore) || math.IsInf(cfg.MinScore, 0):
 		return fmt.Errorf("%w: MinScore is %v: must be finite", ErrConfig, cfg.MinScore)
-	case cfg.MinScore != 0 && cfg.Search == Hybrid && cfg.Reranker == nil:
+	case cfg.MinScoreZero && cfg.MinScore != 0:
+		return fmt.Errorf("%w: MinScore is %v: must be 0 with MinScoreZero", ErrConfig, cfg.MinScore)
+	case (cfg.MinScore != 0 || cfg.MinScoreZero) && cfg.Search == Hybrid && cfg.Reranker == nil:
 		return fmt.Errorf("%w: MinScore is %v with Hybrid search and no Reranker: fused scores are ranks, not a scale to cut at", ErrConfig, cfg.MinScore)
 	case cfg.Diversity.Lambda != 0 && cfg.Diversity.Vectors == EmbeddedVectors && cfg.Embedder == nil:
 		return fmt.Errorf("%w: Diversity.Vectors is EmbeddedVectors: an Embedder is required", ErrConfig)

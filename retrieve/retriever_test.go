@@ -17,12 +17,14 @@ import (
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
 // vectorOnly hides every method of a Memory but those of VectorStore: a
 // store without keyword search.
-type vectorOnly struct{ m *vectorstore.Memory }
+type vectorOnly struct{ m *memory.Store }
 
 func (s vectorOnly) Upsert(ctx context.Context, r ...vectorstore.Record) error {
 	return s.m.Upsert(ctx, r...)
@@ -191,7 +193,7 @@ func (f widenFunc) Widen(_ context.Context, _ window.Source, hits []vectorstore.
 // cancelling is a store whose reads cancel the query's context: a
 // Retriever stops with the context's error wherever it is.
 type cancelling struct {
-	*vectorstore.Memory
+	*memory.Store
 	cancel context.CancelFunc
 	at     string
 }
@@ -200,14 +202,14 @@ func (c cancelling) QueryHybrid(ctx context.Context, v []float32, text string, k
 	if c.at == "search" {
 		c.cancel()
 	}
-	return c.Memory.QueryHybrid(ctx, v, text, k, f)
+	return c.Store.QueryHybrid(ctx, v, text, k, f)
 }
 
 func (c cancelling) Range(ctx context.Context, docID string, from, to int) ([]vectorstore.Record, error) {
 	if c.at == "range" {
 		c.cancel()
 	}
-	return c.Memory.Range(ctx, docID, from, to)
+	return c.Store.Range(ctx, docID, from, to)
 }
 
 func TestCancellation(t *testing.T) {
@@ -221,7 +223,7 @@ func TestCancellation(t *testing.T) {
 			t.Run(at+"/"+w.name, func(t *testing.T) {
 				ctx, cancel := context.WithCancel(bg)
 				defer cancel()
-				src := cancelling{Memory: store, cancel: cancel, at: at}
+				src := cancelling{Store: store, cancel: cancel, at: at}
 				r := newRetriever(t, retrieve.Config{Store: src, Embedder: emb, Widener: w.w, Filter: w.filter})
 				_, err := r.Retrieve(ctx, "vacation days")
 				if w.w == nil && at == "range" {
@@ -241,7 +243,7 @@ type namedWidener struct {
 }
 
 // wideners returns no widener, sentence windows and segments, over store.
-func wideners(t *testing.T, store *vectorstore.Memory) []namedWidener {
+func wideners(t *testing.T, store *memory.Store) []namedWidener {
 	t.Helper()
 	e, err := window.NewExpander(window.ExpanderConfig{Source: store, Size: 2})
 	require.NoError(t, err)
@@ -253,8 +255,8 @@ func wideners(t *testing.T, store *vectorstore.Memory) []namedWidener {
 // TestFilterEveryPath: a record the filter excludes reaches no passage,
 // by any search, and not as the neighbour a window or a segment reads.
 func TestFilterEveryPath(t *testing.T) {
-	emb := &vectorstore.Lexical{}
-	store := &vectorstore.Memory{}
+	emb := &lexical.Embedder{}
+	store := &memory.Store{}
 	var recs []vectorstore.Record
 	for d, doc := range []string{"a", "b"} {
 		for i := range 9 {
@@ -306,7 +308,7 @@ func requireNotSpanned(t *testing.T, p retrieve.Passage, rec vectorstore.Record)
 // eachPath runs f as a subtest for every search, every kind of store
 // (one answering both searches, two searches side by side, vectors only)
 // and every widener over store: the paths a passage can take.
-func eachPath(t *testing.T, store *vectorstore.Memory, f func(t *testing.T, s vectorstore.VectorStore, search retrieve.Search, w namedWidener)) {
+func eachPath(t *testing.T, store *memory.Store, f func(t *testing.T, s vectorstore.VectorStore, search retrieve.Search, w namedWidener)) {
 	t.Helper()
 	stores := map[string]vectorstore.VectorStore{"memory": store, "side by side": twoSearches{vectorOnly{store}}, "vector only": vectorOnly{store}}
 	for _, search := range []retrieve.Search{retrieve.Vector, retrieve.Keywords, retrieve.Hybrid} {
@@ -382,8 +384,8 @@ func TestRankingRule(t *testing.T) {
 // TestTiesInDocumentOrder: records of equal score come back in document
 // order, whatever their IDs, by every search.
 func TestTiesInDocumentOrder(t *testing.T) {
-	emb := &vectorstore.Lexical{}
-	store := &vectorstore.Memory{}
+	emb := &lexical.Embedder{}
+	store := &memory.Store{}
 	text := "The pump runs at night."
 	vec, err := emb.Embed(bg, []string{text})
 	require.NoError(t, err)
@@ -510,7 +512,7 @@ func TestCitation(t *testing.T) {
 
 // panicking is a store, an embedder and a label that panic, as a caller's
 // own may.
-type panicking struct{ *vectorstore.Memory }
+type panicking struct{ *memory.Store }
 
 func (panicking) Query(context.Context, []float32, int, vectorstore.Filter) ([]vectorstore.Hit, error) {
 	panic("store bug")

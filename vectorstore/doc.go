@@ -1,46 +1,37 @@
-// Package vectorstore stores the embedded units of documents and finds the
-// ones nearest to a query: the [Embedder] and [VectorStore] interfaces that
-// the rest of ragkit is written against, [Memory], an in-memory store that
-// is the embedded default, with keyword (BM25) and hybrid search, and
-// [Lexical], an embedder that needs no model.
+// Package vectorstore is the contract between ragkit and the stores that
+// hold its embedded units: a [Record] (one chunk or sentence with its
+// vector, its place in its document and where it came from), a [Hit] (a
+// record with its score), a [Filter] over metadata and provenance, and
+// the [Embedder] and [VectorStore] interfaces that ingest, window and
+// retrieve are written against. It holds no store: the in-memory one is
+// package [github.com/ragkit/ragkit/vectorstore/memory], the offline
+// embedder [github.com/ragkit/ragkit/vectorstore/lexical], PostgreSQL
+// with pgvector the module github.com/ragkit/ragkit/vectorstore/pgvector,
+// and [github.com/ragkit/ragkit/vectorstore/storetest] is the conformance
+// suite every store passes.
 //
-// # The in-memory store
+//	store, _ := memory.New(memory.Config{})
+//	var s vectorstore.VectorStore = store
+//	hits, err := s.Query(ctx, vector, 5, vectorstore.Filter{
+//		Where: vectorstore.And(vectorstore.Eq("lang", "en"), vectorstore.Between("year", 2020, 2024)),
+//	})
 //
-// [NewMemory] returns a [Memory]; the zero Memory is one too. Its
-// [Memory.Query] is exact cosine search (its hits, like every store's,
-// carry no vectors): vectors are normalised once when
-// they are upserted, kept in one contiguous slab, and a query is one
-// streaming pass of dot products, shared by as many goroutines as the work
-// keeps busy, each keeping a bounded heap of its best k. Its cost is that
-// of one pass over the slab, close to a bare parallel dot-product loop
-// over the same data. With [MemoryConfig.Compact] the slab holds int8
-// codes (plus 2-bit refinement codes for the re-rank), under a third of
-// the memory per vector, scanned with AVX2 kernels on amd64, at a recall
-// against exact search close to 1. benchmarks/README.md in the repository
-// has the measured figures: query times against a bare loop and against
-// chromem-go (in the configuration stated there), memory per record,
-// recall (https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#vector-search).
-//
-// [Memory.Range] answers "units from..to of document D" from a per-document
-// index in O(log n + results), with the records' vectors; sentence
-// windows are built from it. [Memory.ReplaceDocument] re-indexes a
-// changed document in one step, so no reader sees old and new units mixed
-// (the optional [DocumentReplacer] interface), and [Memory.DocumentIDs]
-// lists the documents held (the optional [DocumentLister] interface), so
-// that documents gone from their source can be pruned. [Memory.Save] and [Load] write and
-// read a versioned, checksummed binary format; [Memory.SaveFile] replaces
-// its file atomically.
+// Optional interfaces, checked with a type assertion, say what else a
+// store can do: [DocumentReplacer] (replace a document in one step),
+// [DocumentLister] (list its documents, for pruning), [KeywordQuerier]
+// (full-text search) and [HybridQuerier] (both searches over the same
+// records at once).
 //
 // # Filters
 //
 // Every search takes a [Filter]: document IDs, exact metadata pairs, and
-// a Where condition over metadata made of [In], [NotIn], [Eq], [Exists],
-// numeric [Range]s, [TimeRange]s, [And], [Or] and [Not]:
+// a Where condition over metadata made of [In], [Eq], [Exists],
+// numeric ranges ([Between]), time ranges ([TimeBetween]), [And], [Or] and [Not]:
 //
 //	vectorstore.Filter{Where: vectorstore.And(
 //		vectorstore.In("dept", "hr", "it"),
-//		vectorstore.Range("year", 2020, 2024),
-//		vectorstore.NotIn("clearance", "secret"),
+//		vectorstore.Between("year", 2020, 2024),
+//		vectorstore.Not(vectorstore.In("clearance", "secret")),
 //	)}
 //
 // Metadata values are strings: a range reads one as a number by
@@ -53,70 +44,12 @@
 // record it excludes, and package retrieve reads windows and segments
 // through it too.
 //
-// [Memory] answers a filter from an index of its records' metadata values
-// (for each key, the records of each value; for a range, the values sorted),
-// built by the first filtered query after a write: the filter becomes a set
-// of records by set operations on those lists, and the search reads only
-// the records in the set, so a filter that keeps 1% of the store makes a
-// query many times cheaper, not dearer (vectorstore/README.md has the
-// figures).
-//
-// # Keyword search and hybrid search
-//
-// A [Memory] also keeps an inverted index of its records' texts (with the
-// words of their Metadata[KeywordsKey], such as the header a chunk was
-// embedded with), changed by the same writes under the same lock as the
-// vectors, so that a reader never sees one without the other (a
-// [Memory.ReplaceDocument] included).
-// [Memory.QueryKeywords] (the optional [KeywordQuerier] interface) ranks
-// the records that share a term with the query by BM25, with the [Filter]
-// of a vector query, and finds what a vector misses: an application
-// number, a product code, an error string, a surname. Texts and queries
-// are cut into terms alike: the words of [segment.Words] that hold a
-// letter or a digit, case-folded, apostrophes dropped, and the English
-// stop words that [Lexical] leaves out of its unigrams left out (unless
-// [KeywordConfig.KeepStopWords]); characters of scripts written without
-// spaces (Chinese, Japanese, Thai) are taken in overlapping pairs, so
-// that CJK text is searchable without a dictionary. The score of a record
-// for a query of terms t is
-//
-//	sum over t of idf(t) * tf*(k1+1) / (tf + k1*(1 - b + b*length/avgLength))
-//	idf(t) = ln(1 + (n - df(t) + 0.5) / (df(t) + 0.5))
-//
-// where tf is how often t occurs in the record's text, length its number
-// of terms, avgLength the mean over the store, n the number of records
-// and df(t) the number of them that hold t; k1 and b are
-// [KeywordConfig.K1] and [KeywordConfig.B] (1.2 and 0.75 by default, as
-// in Lucene). A query term counts once however often it is repeated. The
-// index is not saved: [Load] rebuilds it from the texts, so files written
-// before it existed load unchanged.
-//
-// Combining the vector and the keyword search (fusion, hybrid search) is
-// the query side's job, package retrieve's Retriever: a store takes part
-// by implementing [KeywordQuerier] (a database adapter, with its
-// full-text index), and [HybridQuerier] to run both searches over the
-// same records, as [Memory] does under one read lock.
-//
 // Every record must have an ID, a DocID, an Index of zero or more and
 // byte offsets with 0 <= Start <= End; records returned are copies. A
 // refused record gives a [*RecordError] (wrapping [ErrInvalidRecord]); the
 // other errors wrap the sentinels [ErrNotFound], [ErrDimensionMismatch],
-// [ErrInvalidArgument], [ErrConfig], [ErrCorrupt], [ErrVersion]
-// and [ErrClosed] (test with [errors.Is]). A failed write changes nothing.
-//
-// # Persistence
-//
-// The format (version 2) is a 36-byte header, "RAGKITVS", the version,
-// flags (compact or not), the dimension and the record count, followed by
-// the header's CRC-32C; then the records in order of DocID, Index and ID
-// (so equal stores give equal files), each as its strings, Index, Start,
-// End, sorted metadata and vector; then the CRC-32C of all record bytes.
-// Whatever [Memory.Save] writes, [Load] reads back to an equal store,
-// dimension included. Load checks both checksums and every field and
-// builds the store aside, so damaged data gives an error wrapping
-// [ErrCorrupt] and no store; a future format gives [ErrVersion]. Files of
-// version 1 (without Start and End) still load, with zero offsets. A
-// float32 file can be loaded into a compact store.
+// and [ErrInvalidArgument] (test with [errors.Is]); a store adds its own
+// (the memory store's ErrCorrupt, for one). A failed write changes nothing.
 //
 // # Writing an adapter for an external database
 //
@@ -126,7 +59,7 @@
 // records with [CheckRecords] before writing them, and run the
 // conformance suite of package
 // [github.com/ragkit/ragkit/vectorstore/storetest] against it, as
-// [Memory]'s own tests do. The four methods map onto
+// the memory store's own tests do. The four methods map onto
 // operations every such database has; the only demand beyond a vector
 // index is that Range is cheap, which needs the document ID and the index
 // stored as filterable fields.
@@ -157,7 +90,7 @@
 //     In PostgreSQL with pgvector, SELECT ... WHERE doc_id = $1 AND index
 //     BETWEEN $2 AND $3 ORDER BY index, id, served by a btree index on
 //     (doc_id, index). Either way the cost is O(log n + results), as in
-//     [Memory]. Return an error wrapping [ErrNotFound] when the document has
+//     the memory store. Return an error wrapping [ErrNotFound] when the document has
 //     no records at all, and an empty slice when it has none in the range.
 //   - DeleteDocument: delete by filter (Qdrant delete points with the
 //     doc_id match; DELETE FROM ... WHERE doc_id = $1). Deleting a
@@ -180,10 +113,4 @@
 // [Filter.Match] applies a filter in Go, for databases that cannot express
 // one in a query; the conformance suite checks every search against it
 // with random filters.
-//
-// # The lexical embedder
-//
-// [Lexical] hashes words and word pairs into a fixed number of dimensions.
-// It matches words, not meanings: see its documentation for when to bring
-// a neural [Embedder] instead.
 package vectorstore

@@ -24,17 +24,6 @@ var (
 	// whose start is after its end, an empty document ID or file name, a
 	// text that cannot be embedded.
 	ErrInvalidArgument = errors.New("vectorstore: invalid argument")
-	// ErrConfig: a configuration was refused (a [MemoryConfig],
-	// [KeywordConfig] or [LexicalConfig]); the error names the field, its
-	// value and what is allowed.
-	ErrConfig = errors.New("vectorstore: invalid configuration")
-	// ErrCorrupt: data given to [Load] is truncated or damaged.
-	ErrCorrupt = errors.New("vectorstore: data is truncated or corrupt")
-	// ErrVersion: data given to [Load] is in a format version this
-	// package does not read (written by a newer one).
-	ErrVersion = errors.New("vectorstore: unsupported format version")
-	// ErrClosed: the store was closed.
-	ErrClosed = errors.New("vectorstore: store is closed")
 )
 
 // RecordError describes a record that a write refused. It wraps
@@ -43,7 +32,7 @@ var (
 type RecordError struct {
 	Index int    // the record's position among the write's records
 	ID    string // the record's ID, which may be the problem
-	Field string // the field at fault: "ID", "DocID", "Index", "Start", "End", "Text", "Metadata" or "Vector"
+	Field string // the field at fault: "ID", "DocID", "Index", "Start", "End", "Text", "Metadata", "Title", "Section", "Source", "Location", "Notes" or "Vector"
 	Err   error  // what is wrong with it
 }
 
@@ -54,12 +43,6 @@ func (e *RecordError) Error() string {
 // Unwrap returns [ErrInvalidRecord] and Err.
 func (e *RecordError) Unwrap() []error { return []error{ErrInvalidRecord, e.Err} }
 
-// configError returns the error for a refused setting: field is value,
-// and allowed says what it may be.
-func configError(field string, value any, allowed string) error {
-	return fmt.Errorf("%w: %s is %v: %s", ErrConfig, field, value, allowed)
-}
-
 // The reasons a RecordError gives. They are not exported:
 // Field says which rule was broken, and callers act on the sentinels.
 var (
@@ -68,6 +51,4 @@ var (
 	errEndBefore = errors.New("is before Start")
 	errUTF8      = errors.New("is not valid UTF-8")
 	errTooLong   = fmt.Errorf("is longer than MaxDimension (%d)", MaxDimension)
-	errZero      = errors.New("is a zero vector, which has no direction")
-	errNonFinite = errors.New("holds NaN or infinity")
 )

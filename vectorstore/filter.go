@@ -10,38 +10,55 @@ import (
 	"unicode/utf8"
 )
 
-// Filter restricts a query. A record matches when all three parts do:
+// Filter restricts a query. A record matches when every part does:
 //
 //   - DocIDs: its DocID is one of them (if any are given);
+//   - Sources: its Source is one of them (if any are given);
+//   - Section: its Section path starts with this one (if one is given):
+//     Section: []string{"Install"} keeps the units under the heading
+//     "Install" and its subsections;
 //   - Metadata: its Metadata holds every key of Metadata with exactly that
 //     value (sugar for an [And] of [Eq]s);
 //   - Where: the record's Metadata satisfies the condition (the zero
 //     [Cond] is no condition).
 //
-// The zero Filter matches every record. A filter is also an access
-// boundary: no store returns a record it excludes, from any search. A
-// filter that breaks the limits of [Cond] ([MaxFilterDepth],
-// [MaxFilterTerms]) or holds a key or value that is not valid UTF-8 or a
-// NaN bound is refused by a query with an error wrapping
-// [ErrInvalidArgument], and matches nothing through [Filter.Match].
+// The zero Filter matches every record. Metadata and Where read only the
+// caller's Metadata, and the record's provenance only through Sources and
+// Section: a filter on a caller's key can never match a field or a note
+// of the library's, whatever the key is called.
+//
+// A filter is also an access boundary: no store returns a record it
+// excludes, from any search. A filter that breaks the limits of [Cond]
+// ([MaxFilterDepth], [MaxFilterTerms]) or holds a key or value that is
+// not valid UTF-8 or a NaN bound is refused by a query with an error
+// wrapping [ErrInvalidArgument], and matches nothing through
+// [Filter.Match].
 type Filter struct {
 	DocIDs   []string
+	Sources  []string
+	Section  []string
 	Metadata map[string]string
 	Where    Cond
 }
 
 // IsZero reports whether f restricts nothing.
 func (f Filter) IsZero() bool {
-	return len(f.DocIDs) == 0 && len(f.Metadata) == 0 && f.Where.op == opAll
+	return len(f.DocIDs) == 0 && len(f.Sources) == 0 && len(f.Section) == 0 && len(f.Metadata) == 0 && f.Where.op == opAll
 }
 
 // Match reports whether r passes the filter; a filter that [Filter.Check]
 // refuses matches nothing. Adapters that cannot push a filter down to
 // their database can apply it to the results with Match. It compares
-// r.DocID with each of DocIDs in turn: for a long list, test membership in
-// a set of your own first.
+// r.DocID and r.Source with each of DocIDs and Sources in turn: for a
+// long list, test membership in a set of your own first.
 func (f Filter) Match(r Record) bool {
 	if len(f.DocIDs) > 0 && !slices.Contains(f.DocIDs, r.DocID) {
+		return false
+	}
+	if len(f.Sources) > 0 && !slices.Contains(f.Sources, r.Source) {
+		return false
+	}
+	if !inSection(r.Section, f.Section) {
 		return false
 	}
 	if !matchMetadata(f.Metadata, r.Metadata) {
@@ -53,10 +70,16 @@ func (f Filter) Match(r Record) bool {
 	return f.Where.valid() && f.Where.match(r.Metadata)
 }
 
+// inSection reports whether a record's section path lies in section: it
+// starts with it, heading by heading. Every path lies in the empty one.
+func inSection(path, section []string) bool {
+	return len(path) >= len(section) && slices.Equal(path[:len(section)], section)
+}
+
 // Check returns an error wrapping [ErrInvalidArgument] if a store would
 // refuse f: a Where deeper than [MaxFilterDepth] or with more than
 // [MaxFilterTerms] terms, an empty key, a key or value that is not valid
-// UTF-8, or a NaN bound of a [Range].
+// UTF-8, or a NaN bound of a [Between].
 func (f Filter) Check() error {
 	if f.Where.valid() {
 		return nil
@@ -84,25 +107,25 @@ const (
 	// may have: a leaf alone is depth 1.
 	MaxFilterDepth = 32
 	// MaxFilterTerms is the most terms a filter may have, counting each
-	// condition and each value of an [In] or [NotIn].
+	// condition and each value of an [In].
 	MaxFilterTerms = 4096
 )
 
-// Cond is a condition on a record's Metadata, made by [Eq], [In], [NotIn],
-// [Exists], [Range], [TimeRange], [And], [Or] and [Not]. The zero Cond is
+// Cond is a condition on a record's Metadata, made by [Eq], [In],
+// [Exists], [Between], [TimeBetween], [And], [Or] and [Not]. The zero Cond is
 // no condition: every record satisfies it. Conds are values; they may be
 // shared and reused.
 //
-// Metadata values are strings. [Range] reads a value as a number and
-// [TimeRange] as a time, by the rules of [ParseNumber] and [ParseTime]; a
+// Metadata values are strings. [Between] reads a value as a number and
+// [TimeBetween] as a time, by the rules of [ParseNumber] and [ParseTime]; a
 // value that does not parse (or a missing key) never satisfies a range, as
 // in every store, so that "year in 2020..2024" never lets "n/a" through.
 type Cond struct {
 	op     condOp
 	key    string
 	values []string // In
-	lo, hi float64  // Range
-	from   timeKey  // TimeRange
+	lo, hi float64  // Between
+	from   timeKey  // TimeBetween
 	to     timeKey
 	conds  []Cond // And, Or; Not has one
 
@@ -154,8 +177,8 @@ const (
 	opAll condOp = iota // the zero Cond: true
 	opIn
 	opExists
-	opRange
-	opTime
+	opBetween
+	opTimeBetween
 	opAnd
 	opOr
 	opNot
@@ -165,35 +188,32 @@ const (
 func Eq(key, value string) Cond { return In(key, value) }
 
 // In is satisfied by a record whose Metadata holds key with one of values.
-// With no values it is satisfied by none.
+// With no values it is satisfied by none. Not(In(key, values...)) is
+// satisfied by a record that lacks key or holds it with another value; to
+// require the key, write And(Exists(key), Not(In(key, ...))).
 func In(key string, values ...string) Cond {
 	return leaf(Cond{op: opIn, key: key, values: slices.Clone(values)})
 }
-
-// NotIn is Not(In(key, values...)): satisfied by a record that lacks key
-// or holds it with another value. To require the key, write
-// And(Exists(key), NotIn(key, ...)).
-func NotIn(key string, values ...string) Cond { return Not(In(key, values...)) }
 
 // Exists is satisfied by a record whose Metadata holds key, whatever its
 // value.
 func Exists(key string) Cond { return leaf(Cond{op: opExists, key: key}) }
 
-// Range is satisfied by a record whose Metadata holds key with a number
+// Between is satisfied by a record whose Metadata holds key with a number
 // (by [ParseNumber]) from lo to hi, both included. An infinite bound is
-// open: Range("year", 2020, math.Inf(1)) is "2020 or later". For a strict
-// bound use math.Nextafter: x > 5 is Range(key, math.Nextafter(5,
+// open: Between("year", 2020, math.Inf(1)) is "2020 or later". For a strict
+// bound use math.Nextafter: x > 5 is Between(key, math.Nextafter(5,
 // math.Inf(1)), math.Inf(1)). A NaN bound is refused by [Filter.Check].
-func Range(key string, lo, hi float64) Cond {
-	return leaf(Cond{op: opRange, key: key, lo: lo, hi: hi})
+func Between(key string, lo, hi float64) Cond {
+	return leaf(Cond{op: opBetween, key: key, lo: lo, hi: hi})
 }
 
-// TimeRange is satisfied by a record whose Metadata holds key with a time
+// TimeBetween is satisfied by a record whose Metadata holds key with a time
 // (by [ParseTime]) from from to to, both included, compared as instants
-// whatever their offsets. A zero time is an open bound: TimeRange(key,
+// whatever their offsets. A zero time is an open bound: TimeBetween(key,
 // t, time.Time{}) is "t or later". For a strict bound add a nanosecond.
-func TimeRange(key string, from, to time.Time) Cond {
-	c := Cond{op: opTime, key: key, from: minTime, to: maxTime}
+func TimeBetween(key string, from, to time.Time) Cond {
+	c := Cond{op: opTimeBetween, key: key, from: minTime, to: maxTime}
 	if !from.IsZero() {
 		c.from = keyOf(from)
 	}
@@ -252,14 +272,14 @@ func (c *Cond) match(md map[string]string) bool {
 	case opExists:
 		_, ok := md[c.key]
 		return ok
-	case opRange:
+	case opBetween:
 		v, ok := md[c.key]
 		if !ok {
 			return false
 		}
 		x, ok := ParseNumber(v)
 		return ok && x >= c.lo && x <= c.hi
-	case opTime:
+	case opTimeBetween:
 		v, ok := md[c.key]
 		if !ok {
 			return false
@@ -332,31 +352,32 @@ func (c *Cond) leafErr() error {
 			return fmt.Errorf("key %q: value %q %v", c.key, v, errUTF8)
 		}
 	}
-	if c.op == opRange && (math.IsNaN(c.lo) || math.IsNaN(c.hi)) {
+	if c.op == opBetween && (math.IsNaN(c.lo) || math.IsNaN(c.hi)) {
 		return fmt.Errorf("key %q: range bound is NaN", c.key)
 	}
 	return nil
 }
 
 // Parts of a Cond, for stores that translate filters into their own query
-// language (see [Cond.Visit]).
+// language: [Cond.Kind], [Cond.Key], [Cond.Len], [Cond.Value], [Cond.Part],
+// [Cond.Bounds] and [Cond.TimeBounds].
 
 // CondKind says which constructor made a [Cond].
 type CondKind int
 
 // The kinds of [Cond].
 const (
-	KindAll       CondKind = iota // the zero Cond
-	KindIn                        // In, Eq, the inside of NotIn
-	KindExists                    // Exists
-	KindRange                     // Range
-	KindTimeRange                 // TimeRange
-	KindAnd                       // And
-	KindOr                        // Or
-	KindNot                       // Not, NotIn
+	KindAll         CondKind = iota // the zero Cond
+	KindIn                          // In, Eq
+	KindExists                      // Exists
+	KindBetween                     // Between
+	KindTimeBetween                 // TimeBetween
+	KindAnd                         // And
+	KindOr                          // Or
+	KindNot                         // Not
 )
 
-var kindNames = [...]string{"All", "In", "Exists", "Range", "TimeRange", "And", "Or", "Not"}
+var kindNames = [...]string{"All", "In", "Exists", "Between", "TimeBetween", "And", "Or", "Not"}
 
 func (k CondKind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -368,17 +389,14 @@ func (k CondKind) String() string {
 // Kind returns which constructor made c.
 func (c Cond) Kind() CondKind { return CondKind(c.op) }
 
-// Key returns the metadata key of a leaf (In, Exists, Range, TimeRange),
+// Key returns the metadata key of a leaf (In, Exists, Between, TimeBetween),
 // or "".
 func (c Cond) Key() string { return c.key }
 
-// Values returns a copy of the values of an In.
-func (c Cond) Values() []string { return slices.Clone(c.values) }
-
-// Bounds returns the bounds of a Range (either may be infinite).
+// Bounds returns the bounds of a Between (either may be infinite).
 func (c Cond) Bounds() (lo, hi float64) { return c.lo, c.hi }
 
-// TimeBounds returns the bounds of a TimeRange, in UTC; a bound that is
+// TimeBounds returns the bounds of a TimeBetween, in UTC; a bound that is
 // open is the zero time.
 func (c Cond) TimeBounds() (from, to time.Time) {
 	if c.from != minTime {
@@ -390,21 +408,28 @@ func (c Cond) TimeBounds() (from, to time.Time) {
 	return from, to
 }
 
-// Conds returns a copy of the conditions of an And or Or, or the one of a
-// Not.
-func (c Cond) Conds() []Cond { return slices.Clone(c.conds) }
+// Len returns the number of values of an In, or of conditions of an And,
+// Or or Not. With [Cond.Value] and [Cond.Part] a store walks a filter on
+// every query without copying it.
+func (c Cond) Len() int { return max(len(c.values), len(c.conds)) }
+
+// Value returns the i-th value of an In, 0 <= i < [Cond.Len].
+func (c Cond) Value(i int) string { return c.values[i] }
+
+// Part returns the i-th condition of an And, Or or Not, 0 <= i < [Cond.Len].
+func (c Cond) Part(i int) Cond { return c.conds[i] }
 
 // maxNumberLen bounds the text of a number, so that every number that
 // parses is a normal float64 (no overflow to infinity, no underflow) in
 // any store's arithmetic, and a database can parse it alike.
 const maxNumberLen = 64
 
-// ParseNumber reads a metadata value as [Range] does: a decimal number of
+// ParseNumber reads a metadata value as [Between] does: a decimal number of
 // at most 64 bytes, an optional sign, digits with an optional fraction
 // ("12", "-3.5", ".5", "5."), and an optional exponent of one or two
 // digits ("1e6", "2.5E-3"), rounded to the nearest float64. Anything else
 // ("", " 12", "1,000", "0x10", "NaN", "Inf", "1e400") does not parse, and
-// ok is false: such a value never satisfies a Range. The same rule is the
+// ok is false: such a value never satisfies a Between. The same rule is the
 // regular expression [NumberPattern], which a database adapter applies
 // before its cast.
 func ParseNumber(s string) (x float64, ok bool) {
@@ -461,13 +486,13 @@ func isNumber(s string) bool {
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
-// ParseTime reads a metadata value as [TimeRange] does: an RFC 3339 time
+// ParseTime reads a metadata value as [TimeBetween] does: an RFC 3339 time
 // with an upper-case T and a Z or a numeric offset, seconds from 00 to 59,
 // up to 9 digits of fraction, a year from 0001 to 9999 and an offset of
 // at most 15:59 ("2026-03-01T09:30:00Z", "2026-03-01T10:30:00.5+01:00"),
 // the form the loader package and the adapters write. Anything else (a
 // date alone, a lower-case t, a day the month does not have) does not
-// parse, and ok is false: such a value never satisfies a TimeRange.
+// parse, and ok is false: such a value never satisfies a TimeBetween.
 func ParseTime(s string) (t time.Time, ok bool) {
 	if !isTime(s) {
 		return time.Time{}, false
@@ -521,7 +546,7 @@ func twoDigits(s string, i, limit int) bool {
 }
 
 // String returns c in a form for people, such as and(in("dept", "hr",
-// "it"), range("year", 2020, 2024)); the zero Cond is "all".
+// "it"), between("year", 2020, 2024)); the zero Cond is "all".
 func (c Cond) String() string {
 	var b strings.Builder
 	c.write(&b)
@@ -552,9 +577,9 @@ func (c *Cond) write(b *strings.Builder) {
 				b.WriteString(", ")
 				b.WriteString(strconv.Quote(v))
 			}
-		case opRange:
+		case opBetween:
 			fmt.Fprintf(b, ", %v, %v", c.lo, c.hi)
-		case opTime:
+		case opTimeBetween:
 			from, to := c.TimeBounds()
 			fmt.Fprintf(b, ", %s, %s", timeBound(from), timeBound(to))
 		}

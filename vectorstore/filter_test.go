@@ -1,6 +1,7 @@
 package vectorstore_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 func TestParseNumber(t *testing.T) {
@@ -72,9 +74,9 @@ func TestFilterCheck(t *testing.T) {
 		"too many":    vectorstore.In("k", make([]string, vectorstore.MaxFilterTerms)...),
 		"empty key":   vectorstore.Not(vectorstore.Exists("")),
 		"bad key":     vectorstore.Not(vectorstore.Exists("\xff")),
-		"bad value":   vectorstore.NotIn("k", "\xff"),
-		"NaN bound":   vectorstore.Not(vectorstore.Range("k", math.NaN(), 2)),
-		"NaN bound 2": vectorstore.Not(vectorstore.Range("k", 0, math.NaN())),
+		"bad value":   vectorstore.Not(vectorstore.In("k", "\xff")),
+		"NaN bound":   vectorstore.Not(vectorstore.Between("k", math.NaN(), 2)),
+		"NaN bound 2": vectorstore.Not(vectorstore.Between("k", 0, math.NaN())),
 	} {
 		f := vectorstore.Filter{Where: c}
 		err := f.Check()
@@ -106,8 +108,8 @@ func TestFilterLimitsWithoutWalk(t *testing.T) {
 		"depth 33, zero Cond leaf": {nest(vectorstore.Or(vectorstore.Cond{}), 31, and), false},
 		"terms 4096":               {vectorstore.Or(vectorstore.In("k", values(4093)...), vectorstore.Cond{}), true},
 		"terms 4097":               {vectorstore.Or(vectorstore.In("k", values(4094)...), vectorstore.Cond{}), false},
-		"terms 4097 in halves":     {vectorstore.And(vectorstore.In("k", values(2047)...), vectorstore.NotIn("k", values(2046)...)), false},
-		"bad leaf deep inside":     {nest(vectorstore.Or(vectorstore.Exists("k"), vectorstore.Range("k", math.NaN(), 1)), 5, vectorstore.Not), false},
+		"terms 4097 in halves":     {vectorstore.And(vectorstore.In("k", values(2047)...), vectorstore.Not(vectorstore.In("k", values(2046)...))), false},
+		"bad leaf deep inside":     {nest(vectorstore.Or(vectorstore.Exists("k"), vectorstore.Between("k", math.NaN(), 1)), 5, vectorstore.Not), false},
 	} {
 		f := vectorstore.Filter{Where: tc.c}
 		require.Equal(t, tc.ok, f.Check() == nil, "%s: Check %v", name, f.Check())
@@ -121,19 +123,21 @@ func TestFilterLimitsWithoutWalk(t *testing.T) {
 
 // The parts of a Cond read back as they were given.
 func TestCondParts(t *testing.T) {
-	c := vectorstore.And(vectorstore.In("dept", "hr", "it"), vectorstore.Range("year", 2020, 2024),
-		vectorstore.TimeRange("at", time.Date(2024, 1, 1, 1, 0, 0, 0, time.FixedZone("", 3600)), time.Time{}))
+	c := vectorstore.And(vectorstore.In("dept", "hr", "it"), vectorstore.Between("year", 2020, 2024),
+		vectorstore.TimeBetween("at", time.Date(2024, 1, 1, 1, 0, 0, 0, time.FixedZone("", 3600)), time.Time{}))
 	require.Equal(t, vectorstore.KindAnd, c.Kind())
-	parts := c.Conds()
-	require.Len(t, parts, 3)
+	require.Equal(t, 3, c.Len())
+	parts := []vectorstore.Cond{c.Part(0), c.Part(1), c.Part(2)}
 	require.Equal(t, "In", parts[0].Kind().String())
-	require.Equal(t, []string{"hr", "it"}, parts[0].Values())
+	require.Equal(t, 2, parts[0].Len())
+	require.Equal(t, []string{"hr", "it"}, []string{parts[0].Value(0), parts[0].Value(1)})
+	require.Equal(t, "k", vectorstore.Not(vectorstore.In("k", "v")).Part(0).Key())
 	lo, hi := parts[1].Bounds()
 	require.Equal(t, [2]float64{2020, 2024}, [2]float64{lo, hi})
 	from, to := parts[2].TimeBounds()
 	require.Equal(t, time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), from)
 	require.True(t, to.IsZero())
-	require.Equal(t, vectorstore.KindNot, vectorstore.NotIn("k").Kind())
+	require.Equal(t, vectorstore.KindNot, vectorstore.Not(vectorstore.In("k")).Kind())
 	require.Equal(t, vectorstore.KindAll, vectorstore.Cond{}.Kind())
 }
 
@@ -239,13 +243,13 @@ func (d *filterDecoder) cond() vectorstore.Cond {
 	case 0:
 		return vectorstore.In(d.key(), d.value(), d.value())
 	case 1:
-		return vectorstore.NotIn(d.key(), d.value())
+		return vectorstore.Not(vectorstore.In(d.key(), d.value()))
 	case 2:
 		return vectorstore.Exists(d.key())
 	case 3:
-		return vectorstore.Range(d.key(), d.number(), d.number())
+		return vectorstore.Between(d.key(), d.number(), d.number())
 	case 4:
-		return vectorstore.TimeRange(d.key(), d.time(), d.time())
+		return vectorstore.TimeBetween(d.key(), d.time(), d.time())
 	case 5, 6:
 		subs := make([]vectorstore.Cond, d.next()%4)
 		for i := range subs {
@@ -282,7 +286,8 @@ func FuzzFilter(f *testing.F) {
 				}
 			}
 			recs = append(recs, vectorstore.Record{ID: fmt.Sprint(i), DocID: fmt.Sprint(i % 3), Index: i,
-				Text: "unit", Vector: []float32{1, float32(i)}, Metadata: md})
+				Text: "unit", Vector: []float32{1, float32(i)}, Metadata: md,
+				Source: []string{"", "a.md", "b.md"}[i%3], Section: [][]string{nil, {"A"}, {"A", "B"}, {"B"}}[i%4]})
 		}
 		if vectorstore.CheckRecords("", 0, recs...) != nil {
 			return // a fuzzed value that is not valid UTF-8
@@ -291,7 +296,16 @@ func FuzzFilter(f *testing.F) {
 		if len(data) > 0 && data[0]%4 == 0 {
 			filter.DocIDs = []string{"0", "2"}
 		}
-		m := newMemory(t, vectorstore.MemoryConfig{}, recs...)
+		if len(data) > 0 && data[0]%3 == 0 {
+			filter.Sources = []string{"a.md", ""}[:1+int(data[0]/3%2)]
+		}
+		if len(data) > 0 && data[0]%5 < 2 {
+			filter.Section = [][]string{{"A"}, {"A", "B"}}[data[0]%5]
+		}
+		bg := context.Background()
+		m, err := memory.New(memory.Config{})
+		require.NoError(t, err)
+		require.NoError(t, m.Upsert(bg, recs...))
 		hits, err := m.Query(bg, []float32{1, 0.5}, len(recs), filter)
 		khits, kerr := m.QueryKeywords(bg, "unit", len(recs), filter)
 		vh, kh, herr := m.QueryHybrid(bg, []float32{1, 0.5}, "unit", len(recs), filter)
@@ -334,71 +348,10 @@ func FuzzFilter(f *testing.F) {
 	})
 }
 
-// Queries with Where filters running beside writes see the index of the
-// store as it is: each writer flips the "v" of every record of its
-// document at once, so a query for v = x finds a whole document or none
-// of it, never a mix (a stale index would give old records). Run with
-// -race, it also checks that the index built under the read lock is safe.
-func TestFilterConcurrentWrites(t *testing.T) {
-	var m vectorstore.Memory
-	write := func(doc string, v int) {
-		recs := make([]vectorstore.Record, 8)
-		for i := range recs {
-			recs[i] = vectorstore.Record{ID: fmt.Sprintf("%s-%d", doc, i), DocID: doc, Index: i, Text: "unit",
-				Vector: []float32{1, float32(i)}, Metadata: map[string]string{"v": strconv.Itoa(v)}}
-		}
-		require.NoError(t, m.ReplaceDocument(bg, doc, recs...))
-	}
-	for _, d := range []string{"a", "b"} {
-		write(d, 0)
-	}
-	done := make(chan struct{})
-	errs := make(chan error, 4)
-	for g := range 3 {
-		go func() {
-			defer func() { errs <- nil }()
-			for i := 0; ; i++ {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				f := vectorstore.Filter{Where: vectorstore.Or(vectorstore.Range("v", float64(i%4), float64(i%4)), vectorstore.In("v", strconv.Itoa((i+g)%4)))}
-				hits, err := m.Query(bg, []float32{1, 0}, 100, f)
-				if err != nil {
-					errs <- err
-					return
-				}
-				count := map[string]int{}
-				for _, h := range hits {
-					if !f.Match(h.Record) {
-						errs <- fmt.Errorf("hit %s with v=%s passed %+v", h.ID, h.Metadata["v"], f)
-						return
-					}
-					count[h.Metadata["v"]+h.DocID]++
-				}
-				for k, c := range count {
-					if c != 8 {
-						errs <- fmt.Errorf("%d records of %s: a document half written", c, k)
-						return
-					}
-				}
-			}
-		}()
-	}
-	for i := range 300 {
-		write([]string{"a", "b"}[i%2], i%4)
-	}
-	close(done)
-	for range 3 {
-		require.NoError(t, <-errs)
-	}
-}
-
 func TestCondString(t *testing.T) {
-	c := vectorstore.And(vectorstore.In("dept", "hr", "it"), vectorstore.Range("year", 2020, math.Inf(1)),
-		vectorstore.NotIn("x"), vectorstore.TimeRange("at", time.Date(2024, 1, 1, 0, 0, 0, 5, time.UTC), time.Time{}), vectorstore.Exists("k"))
-	require.Equal(t, `and(in("dept", "hr", "it"), range("year", 2020, +Inf), not(in("x")), timerange("at", 2024-01-01T00:00:00.000000005Z, open), exists("k"))`, c.String())
+	c := vectorstore.And(vectorstore.In("dept", "hr", "it"), vectorstore.Between("year", 2020, math.Inf(1)),
+		vectorstore.Not(vectorstore.In("x")), vectorstore.TimeBetween("at", time.Date(2024, 1, 1, 0, 0, 0, 5, time.UTC), time.Time{}), vectorstore.Exists("k"))
+	require.Equal(t, `and(in("dept", "hr", "it"), between("year", 2020, +Inf), not(in("x")), timebetween("at", 2024-01-01T00:00:00.000000005Z, open), exists("k"))`, c.String())
 	require.Equal(t, "all", vectorstore.Cond{}.String())
 }
 

@@ -13,9 +13,3 @@ import "context"
 type HybridQuerier interface {
 	QueryHybrid(ctx context.Context, vector []float32, text string, k int, filter Filter) (vectorHits, keywordHits []Hit, err error)
 }
-
-// QueryHybrid runs [Memory.Query] and [Memory.QueryKeywords] under one
-// read lock. It implements [HybridQuerier].
-func (m *Memory) QueryHybrid(ctx context.Context, vector []float32, text string, k int, filter Filter) (vectorHits, keywordHits []Hit, err error) {
-	return m.hybridSearch(ctx, vector, text, k, filter)
-}

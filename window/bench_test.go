@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -23,13 +24,13 @@ const (
 
 var (
 	benchOnce  sync.Once
-	benchStore *vectorstore.Memory
+	benchStore *memory.Store
 	benchQuery []float32
 )
 
 // bigStore is a memory store of 100,000 sentence units (1,000 documents of
 // 100) with random 384-dimensional vectors, and a query vector.
-func bigStore(b *testing.B) (*vectorstore.Memory, []float32) {
+func bigStore(b *testing.B) (*memory.Store, []float32) {
 	benchOnce.Do(func() {
 		rng := rand.New(rand.NewPCG(7, 11))
 		vec := func() []float32 {
@@ -39,7 +40,7 @@ func bigStore(b *testing.B) (*vectorstore.Memory, []float32) {
 			}
 			return v
 		}
-		m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+		m, err := memory.New(memory.Config{})
 		require.NoError(b, err)
 		for d := range benchDocs {
 			id := "doc" + strconv.Itoa(d)

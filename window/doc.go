@@ -13,7 +13,7 @@
 // package ingest writes them (sentences with ingest.Sentences, or small
 // chunks) with consecutive Index values from 0, their byte offsets in the
 // document, and, where the text between two units is not a single space,
-// that text under [GapKey]. A unit carries no copy of its window: a
+// that text in its Notes.Gap ([vectorstore.Notes]). A unit carries no copy of its window: a
 // window is read from the store when it is needed, with one Range call
 // per document, and its text rebuilt exactly.
 //
@@ -28,8 +28,8 @@
 // that the same paragraph never reaches the model twice; windows of
 // different documents never are. A total budget keeps the windows of the
 // best hits. Windows may be kept inside sections: with
-// ExpanderConfig.SectionKey set to document.SectionKey, the section path
-// that ingest stores with each record, a change of section stops them.
+// ExpanderConfig.WithinSections, a change of a record's Section (the
+// section path ingest stores with each record) stops them.
 //
 // # Relevant segment extraction
 //

@@ -9,6 +9,8 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -18,9 +20,9 @@ const lighthouse = "The keeper rose before dawn. He trimmed the wick and polishe
 
 // index embeds the sentence units of a document into a new store, as
 // package ingest does.
-func index(ctx context.Context, docID, text string) (*vectorstore.Memory, vectorstore.Embedder) {
-	emb := &vectorstore.Lexical{}
-	store := &vectorstore.Memory{}
+func index(ctx context.Context, docID, text string) (*memory.Store, vectorstore.Embedder) {
+	emb := &lexical.Embedder{}
+	store := &memory.Store{}
 	ix, err := ingest.New(ingest.Config{Split: ingest.Sentences, Embedder: emb, Store: store})
 	if err != nil {
 		log.Fatal(err)
@@ -108,10 +110,10 @@ func ExampleExtractor() {
 	// Recall: units 0-5, value 2.37
 }
 
-// Records that carry their section path (ingest writes it under
-// document.SectionKey) keep windows inside their sections, whatever kind
-// of heading opened them: here a plain-text heading line.
-func ExampleExpanderConfig_sectionKey() {
+// Records that carry their section path (ingest writes it in each
+// record's Section) keep windows inside their sections, whatever kind of
+// heading opened them: here a plain-text heading line.
+func ExampleExpanderConfig_withinSections() {
 	ctx := context.Background()
 	units := []struct{ text, section string }{
 		{"SAFETY", "SAFETY"},
@@ -120,17 +122,17 @@ func ExampleExpanderConfig_sectionKey() {
 		{"Gloves cost two pounds.", "COST"},
 		{"Boots cost more.", "COST"},
 	}
-	var store vectorstore.Memory
+	var store memory.Store
 	for i, u := range units {
 		err := store.Upsert(ctx, vectorstore.Record{ID: fmt.Sprint(i), DocID: "guide", Index: i, Text: u.text,
-			Vector: []float32{1, float32(i)}, Metadata: map[string]string{document.SectionKey: u.section}})
+			Vector: []float32{1, float32(i)}, Section: []string{u.section}})
 		if err != nil {
 			log.Fatal(err)
 		}
 	}
 	hit := vectorstore.Hit{Record: vectorstore.Record{ID: "1", DocID: "guide", Index: 1}, Score: 1}
-	for _, key := range []string{"", document.SectionKey} {
-		e, err := window.NewExpander(window.ExpanderConfig{Source: &store, Size: 2, Separator: " / ", SectionKey: key})
+	for _, within := range []bool{false, true} {
+		e, err := window.NewExpander(window.ExpanderConfig{Source: &store, Size: 2, Separator: " / ", WithinSections: within})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -138,9 +140,9 @@ func ExampleExpanderConfig_sectionKey() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("SectionKey %q: %s\n", key, ws[0].Text)
+		fmt.Printf("WithinSections %v: %s\n", within, ws[0].Text)
 	}
 	// Output:
-	// SectionKey "": SAFETY / Wear gloves. / COST / Gloves cost two pounds.
-	// SectionKey "document.section": SAFETY / Wear gloves.
+	// WithinSections false: SAFETY / Wear gloves. / COST / Gloves cost two pounds.
+	// WithinSections true: SAFETY / Wear gloves.
 }

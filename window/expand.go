@@ -14,10 +14,13 @@ import (
 // ExpanderConfig sets neither Size nor Before and After.
 const defaultSize = 3
 
-// ExpanderConfig configures an [Expander]. Only Source is required; the
-// zero value of every other field is the default.
+// ExpanderConfig configures an [Expander]. The zero value of every field
+// is the default; Expand needs a Source.
 type ExpanderConfig struct {
-	// Source gives the units around a hit. Required.
+	// Source gives the units around a hit, for [Expander.Expand], which
+	// refuses to run without one. Leave it nil for an Expander that
+	// package retrieve's Retriever widens with: the Retriever hands it its
+	// store, behind its filter, through [Expander.Widen].
 	Source Source
 	// Size is the number of units a window takes on each side of a hit:
 	// a window of Size w holds w units before the hit and w after.
@@ -44,15 +47,17 @@ type ExpanderConfig struct {
 	// first that does not fit is cut toward its best hit to what remains,
 	// marked Trimmed, and the rest are dropped.
 	MaxTotalTokens int
-	// SectionKey, if set, keeps each window inside its hit's section: a
-	// window never joins two neighbouring units whose Metadata values
-	// under this key differ, so it stops at every change of section, and
-	// windows that touch across one are not merged. Set it to
-	// document.SectionKey, the section path that ingest stores with each
-	// record, to keep windows inside the sections of the documents'
-	// outlines (Markdown ATX and setext headings and plain-text headings
-	// alike: a heading's unit opens its section); any other key works the
-	// same way (a page number). Empty: windows cross sections.
+	// WithinSections keeps each window inside its hit's section: a window
+	// never joins two neighbouring units whose Section paths differ, so
+	// it stops at every change of section, and windows that touch across
+	// one are not merged. ingest stores each record's section path in the
+	// documents' outlines (Markdown ATX and setext headings and plain-text
+	// headings alike: a heading's unit opens its section). False: windows
+	// cross sections.
+	WithinSections bool
+	// SectionKey, if set, does the same for a key of the caller's
+	// Metadata: a window stops where the units' values under it differ
+	// (a page number, a speaker). Empty: no key stops a window.
 	SectionKey string
 	// Separator, if not empty, joins the units' texts in place of the
 	// original text between them.
@@ -67,8 +72,7 @@ type Expander struct {
 	cfg ExpanderConfig // with Before and After resolved from Size
 }
 
-// NewExpander returns an Expander configured by cfg. A missing Source, a
-// negative setting, Size with Before or After, or a cap without a
+// NewExpander returns an Expander configured by cfg. A negative setting, Size with Before or After, or a cap without a
 // Tokenizer gives an error wrapping [ErrConfig].
 func NewExpander(cfg ExpanderConfig) (*Expander, error) {
 	if err := cfg.check(); err != nil {
@@ -94,8 +98,6 @@ func (cfg *ExpanderConfig) check() error {
 		}
 	}
 	switch {
-	case cfg.Source == nil:
-		return errNoSource
 	case cfg.Size != 0 && (cfg.Before != 0 || cfg.After != 0):
 		return configError("Size", cfg.Size, "must be 0 when Before or After is set")
 	case (cfg.MaxTokens > 0 || cfg.MaxTotalTokens > 0) && cfg.Tokenizer == nil:
@@ -120,9 +122,9 @@ func (e *Expander) Config() ExpanderConfig { return e.cfg }
 // The windows are ordered by their best hit's score (ties by the order of
 // the hits).
 //
-// A hit whose document or unit is gone from the Source (deleted after
-// the query) gives a window of the hit alone, marked Vanished, not an
-// error. Another error of the Source stops Expand and is returned wrapping
+// Without a Source it returns an error wrapping [ErrConfig]. A hit whose
+// document or unit is gone from the Source (deleted after the query)
+// gives a window of the hit alone, marked Vanished, not an error. Another error of the Source stops Expand and is returned wrapping
 // [ErrSource] with the document's ID; a cancelled ctx stops it with ctx's
 // error. A hit without DocID or ID, or with a negative Index, gives
 // [ErrInvalidHit].
@@ -366,6 +368,9 @@ func byHitScore(d *docHits) []int {
 
 // sameSection reports whether units a and b = a+1 may share a window.
 func (e *Expander) sameSection(units []vectorstore.Record, a, b int) bool {
+	if e.cfg.WithinSections && !slices.Equal(units[a].Section, units[b].Section) {
+		return false
+	}
 	k := e.cfg.SectionKey
 	return k == "" || units[a].Metadata[k] == units[b].Metadata[k]
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -146,7 +147,7 @@ func TestExpandSections(t *testing.T) {
 	_, units := storeOf(t, map[string]string{"md": doc})
 	require.Len(t, units["md"], 8)
 	t.Run("metadata key", func(t *testing.T) {
-		m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+		m, err := memory.New(memory.Config{})
 		require.NoError(t, err)
 		recs := append([]vectorstore.Record(nil), units["md"]...)
 		for i := range recs {
@@ -222,7 +223,6 @@ func TestNewExpander(t *testing.T) {
 		cfg     window.ExpanderConfig
 		message string
 	}{
-		{window.ExpanderConfig{}, "Source is <nil>: is required"},
 		{window.ExpanderConfig{Source: src, Tokenizer: tok, MaxTokens: -1}, "MaxTokens is -1: must be 0 or more"},
 		{window.ExpanderConfig{Source: src, Tokenizer: tok, MaxTotalTokens: -1}, "MaxTotalTokens is -1: must be 0 or more"},
 		{window.ExpanderConfig{Source: src, Size: -1}, "Size is -1: must be 0 or more"},

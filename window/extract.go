@@ -45,10 +45,14 @@ var presets = [...]ExtractorConfig{
 	Recall:    {MaxUnits: 40, Penalty: 0.1, Decay: 100, MinValue: 0.3, Documents: 20},
 }
 
-// ExtractorConfig configures an [Extractor]. Only Source is required; the
-// zero value of every other field takes the Preset's value.
+// ExtractorConfig configures an [Extractor]. The zero value of every field
+// but Source takes the Preset's value; Extract needs a Source.
 type ExtractorConfig struct {
-	// Source gives the units of the candidate documents. Required.
+	// Source gives the units of the candidate documents, for
+	// [Extractor.Extract], which refuses to run without one. Leave it nil
+	// for an Extractor that package retrieve's Retriever widens with: the
+	// Retriever hands it its store, behind its filter, through
+	// [Extractor.Widen].
 	Source Source
 	// Preset gives the defaults of MaxUnits, Penalty, Decay, MinValue and
 	// Documents: [Balanced] (the zero value), [Precision] or [Recall].
@@ -59,9 +63,12 @@ type ExtractorConfig struct {
 	// not retrieved is worth -Penalty and a segment pays for each one it
 	// bridges: a higher penalty makes segments shorter and tighter around
 	// the retrieved units, a lower one lets them join hits that lie further
-	// apart. Zero means the Preset's; a tiny value such as 1e-9 makes
-	// unretrieved units all but free.
+	// apart. Zero means the Preset's; for no penalty, set NoPenalty.
 	Penalty float64
+	// NoPenalty makes unretrieved units free (a Penalty of exactly 0,
+	// which a zero Penalty cannot say): segments bridge any gap up to
+	// MaxUnits. Penalty must be 0 with it.
+	NoPenalty bool
 	// Decay sets how fast a hit's worth falls with its rank: the hit of
 	// rank r (from 0) is worth exp(-r/Decay) before the penalty. A larger
 	// Decay values lower-ranked hits more, which gives more and longer
@@ -69,9 +76,12 @@ type ExtractorConfig struct {
 	Decay float64
 	// MinValue is the least value of a segment: selection stops when the
 	// best remaining run is worth less. Higher means fewer segments.
-	// Zero means the Preset's; a tiny value such as 1e-9 keeps every run
-	// worth more than nothing.
+	// Zero means the Preset's; to keep every run worth more than nothing,
+	// set NoMinValue.
 	MinValue float64
+	// NoMinValue keeps every run worth more than nothing (a MinValue of
+	// exactly 0). MinValue must be 0 with it.
+	NoMinValue bool
 	// Documents is how many documents, in order of their best hit, are
 	// candidates.
 	Documents int
@@ -106,10 +116,10 @@ type ExtractorConfig struct {
 type Extractor struct{ cfg ExtractorConfig }
 
 // NewExtractor returns an Extractor configured by cfg, with the Preset's
-// values where cfg leaves a field zero. A missing Source, an unknown
-// Preset, a negative setting, a Decay, Penalty or MinValue that is not
-// finite, or MaxTotalTokens without a Tokenizer gives an error wrapping
-// [ErrConfig].
+// values where cfg leaves a field zero. An unknown Preset, a negative
+// setting, a Decay, Penalty or MinValue that is not finite, a Penalty with
+// NoPenalty or a MinValue with NoMinValue, or MaxTotalTokens without a
+// Tokenizer gives an error wrapping [ErrConfig].
 func NewExtractor(cfg ExtractorConfig) (*Extractor, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -118,16 +128,17 @@ func NewExtractor(cfg ExtractorConfig) (*Extractor, error) {
 	cfg.MaxUnits = cmp.Or(cfg.MaxUnits, p.MaxUnits)
 	cfg.Documents = cmp.Or(cfg.Documents, p.Documents)
 	cfg.Decay = cmp.Or(cfg.Decay, p.Decay)
-	cfg.Penalty = cmp.Or(cfg.Penalty, p.Penalty)
-	cfg.MinValue = cmp.Or(cfg.MinValue, p.MinValue)
+	if !cfg.NoPenalty {
+		cfg.Penalty = cmp.Or(cfg.Penalty, p.Penalty)
+	}
+	if !cfg.NoMinValue {
+		cfg.MinValue = cmp.Or(cfg.MinValue, p.MinValue)
+	}
 	return &Extractor{cfg: cfg}, nil
 }
 
 // check returns what is wrong with cfg, if anything.
 func (cfg *ExtractorConfig) check() error {
-	if cfg.Source == nil {
-		return errNoSource
-	}
 	if cfg.Preset < 0 || int(cfg.Preset) >= len(presets) {
 		return configError("Preset", cfg.Preset, "must be Balanced, Precision or Recall")
 	}
@@ -140,8 +151,13 @@ func (cfg *ExtractorConfig) check() error {
 			return configError(f.name, f.value, "must be finite and 0 or more")
 		}
 	}
-	if cfg.MaxTotalTokens > 0 && cfg.Tokenizer == nil {
+	switch {
+	case cfg.MaxTotalTokens > 0 && cfg.Tokenizer == nil:
 		return configError("Tokenizer", nil, "is required with MaxTotalTokens")
+	case cfg.NoPenalty && cfg.Penalty != 0:
+		return configError("Penalty", cfg.Penalty, "must be 0 with NoPenalty")
+	case cfg.NoMinValue && cfg.MinValue != 0:
+		return configError("MinValue", cfg.MinValue, "must be 0 with NoMinValue")
 	}
 	return nil
 }

@@ -129,7 +129,6 @@ func TestNewExtractor(t *testing.T) {
 		cfg     window.ExtractorConfig
 		message string
 	}{
-		{window.ExtractorConfig{}, "Source is <nil>: is required"},
 		{window.ExtractorConfig{Source: src, Preset: 7}, "Preset is Preset(7): must be Balanced, Precision or Recall"},
 		{window.ExtractorConfig{Source: src, MaxUnits: -1}, "MaxUnits is -1: must be finite and 0 or more"},
 		{window.ExtractorConfig{Source: src, Documents: -2}, "Documents is -2: must be finite and 0 or more"},
@@ -139,6 +138,8 @@ func TestNewExtractor(t *testing.T) {
 		{window.ExtractorConfig{Source: src, MinValue: math.Inf(1)}, "MinValue is +Inf: must be finite and 0 or more"},
 		{window.ExtractorConfig{Source: src, Decay: -1}, "Decay is -1: must be finite and 0 or more"},
 		{window.ExtractorConfig{Source: src, MaxTotalTokens: 9}, "Tokenizer is <nil>: is required with MaxTotalTokens"},
+		{window.ExtractorConfig{Source: src, Penalty: 0.2, NoPenalty: true}, "Penalty is 0.2: must be 0 with NoPenalty"},
+		{window.ExtractorConfig{Source: src, MinValue: 0.1, NoMinValue: true}, "MinValue is 0.1: must be 0 with NoMinValue"},
 	} {
 		_, err := window.NewExtractor(tt.cfg)
 		require.ErrorIs(t, err, window.ErrConfig)
@@ -153,10 +154,17 @@ func TestNewExtractor(t *testing.T) {
 		require.Positive(t, c.Decay)
 		require.Positive(t, c.MinValue)
 	}
+	x, err := window.NewExtractor(window.ExtractorConfig{Source: src, NoPenalty: true, NoMinValue: true})
+	require.NoError(t, err)
+	require.Zero(t, x.Config().Penalty, "NoPenalty: exactly zero, not the Preset's")
+	require.Zero(t, x.Config().MinValue, "NoMinValue: exactly zero, not the Preset's")
+	again, err := window.NewExtractor(x.Config())
+	require.NoError(t, err)
+	require.Equal(t, x.Config(), again.Config())
 	require.Equal(t, "Precision", window.Precision.String())
 	require.Equal(t, "Preset(9)", window.Preset(9).String())
 	var zero window.Extractor
-	_, err := zero.Extract(context.Background(), nil)
+	_, err = zero.Extract(context.Background(), nil)
 	require.ErrorIs(t, err, window.ErrConfig)
 }
 

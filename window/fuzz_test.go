@@ -9,6 +9,7 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -37,7 +38,7 @@ func FuzzExpand(f *testing.F) {
 			}
 		}
 		if sections {
-			cfg.SectionKey = document.SectionKey
+			cfg.WithinSections = true
 		}
 		e, err := window.NewExpander(cfg)
 		require.NoError(t, err)
@@ -47,7 +48,7 @@ func FuzzExpand(f *testing.F) {
 		for _, w := range ws {
 			for u := w.First + 1; sections && u <= w.Last; u++ {
 				us := units[w.DocID]
-				require.Equal(t, us[u-1].Metadata[document.SectionKey], us[u].Metadata[document.SectionKey],
+				require.Equal(t, us[u-1].Section, us[u].Section,
 					"window %d..%d of %s crosses a section", w.First, w.Last, w.DocID)
 			}
 		}
@@ -146,9 +147,9 @@ func FuzzExtract(f *testing.F) {
 
 // fuzzStore stores the sentence units of docs, each with its section path
 // in the document read as Markdown; nil if a text has none.
-func fuzzStore(t *testing.T, docs map[string]string) (*vectorstore.Memory, map[string][]vectorstore.Record) {
+func fuzzStore(t *testing.T, docs map[string]string) (*memory.Store, map[string][]vectorstore.Record) {
 	units := map[string][]vectorstore.Record{}
-	m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	m, err := memory.New(memory.Config{})
 	require.NoError(t, err)
 	for id, d := range docs {
 		recs, err := sentenceUnits(id, d)
@@ -158,10 +159,7 @@ func fuzzStore(t *testing.T, docs map[string]string) (*vectorstore.Memory, map[s
 		embed(recs)
 		outline := document.NewOutline(d, document.Markdown)
 		for i := range recs {
-			if recs[i].Metadata == nil {
-				recs[i].Metadata = map[string]string{}
-			}
-			recs[i].Metadata[document.SectionKey] = document.JoinSection(outline.Path(recs[i].Start, recs[i].End))
+			recs[i].Section = outline.Path(recs[i].Start, recs[i].End)
 		}
 		require.NoError(t, m.Upsert(context.Background(), recs...))
 		units[id] = recs

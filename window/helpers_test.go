@@ -12,11 +12,12 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // counting is a Source that counts the Range calls reaching a store.
 type counting struct {
-	store  *vectorstore.Memory
+	store  *memory.Store
 	ranges atomic.Int64
 	fail   error
 }
@@ -42,7 +43,7 @@ func embed(recs []vectorstore.Record) {
 // units of each document.
 func storeOf(t testing.TB, docs map[string]string) (*counting, map[string][]vectorstore.Record) {
 	t.Helper()
-	m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	m, err := memory.New(memory.Config{})
 	require.NoError(t, err)
 	units := map[string][]vectorstore.Record{}
 	for id, text := range docs {

@@ -10,7 +10,7 @@ func hasOffsets(r *vectorstore.Record) bool { return r.Start != 0 || r.End != 0 
 
 // join rebuilds the text of units[lo..hi]. With a separator it joins the
 // units' texts with it; otherwise it rebuilds the text between units from
-// their offsets: the gap kept under GapKey, nothing for touching units, the
+// their offsets: the gap kept in Notes.Gap, nothing for touching units, the
 // unrepeated part of an overlapping unit, and a space where the records
 // say nothing more.
 func join(units []vectorstore.Record, lo, hi int, sep string) string {
@@ -42,7 +42,7 @@ func join(units []vectorstore.Record, lo, hi int, sep string) string {
 			continue
 		case r.Start == prev.End:
 		default:
-			if gap, ok := r.Metadata[GapKey]; ok && len(gap) == r.Start-prev.End {
+			if gap := r.Notes.Gap; gap != "" && len(gap) == r.Start-prev.End {
 				b.WriteString(gap)
 			} else {
 				b.WriteString(" ")

@@ -14,8 +14,8 @@ import (
 )
 
 // paragraphs cuts text into one unit per paragraph (blocks between blank
-// lines), each carrying its section path under document.SectionKey and
-// the text before it under window.GapKey, as ingest writes them.
+// lines), each carrying its section path and the text before it in
+// Notes.Gap, as ingest writes them.
 func paragraphs(docID, text string, format document.Format) []vectorstore.Record {
 	outline := document.NewOutline(text, format)
 	var units []vectorstore.Record
@@ -28,12 +28,12 @@ func paragraphs(docID, text string, format document.Format) []vectorstore.Record
 			end += pos
 		}
 		if p := strings.TrimSpace(text[pos:end]); p != "" {
-			md := map[string]string{document.SectionKey: document.JoinSection(outline.Path(pos, end))}
+			u := vectorstore.Record{ID: docID + "#" + strconv.Itoa(len(units)), DocID: docID,
+				Index: len(units), Start: pos, End: end, Text: text[pos:end], Section: outline.Path(pos, end)}
 			if len(units) > 0 {
-				md[window.GapKey] = text[prevEnd:pos]
+				u.Notes.Gap = text[prevEnd:pos]
 			}
-			units = append(units, vectorstore.Record{ID: docID + "#" + strconv.Itoa(len(units)), DocID: docID,
-				Index: len(units), Start: pos, End: end, Text: text[pos:end], Metadata: md})
+			units = append(units, u)
 			prevEnd = end
 		}
 		pos = end + 2
@@ -41,15 +41,15 @@ func paragraphs(docID, text string, format document.Format) []vectorstore.Record
 	return units
 }
 
-// TestExpandSectionKey keeps windows inside the sections that the records'
+// TestExpandWithinSections keeps windows inside the sections that the records'
 // section paths give, whatever kind of heading opened them.
-func TestExpandSectionKey(t *testing.T) {
+func TestExpandWithinSections(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		format document.Format
 		text   string
 		hit    int
-		inside string // the window with SectionKey
+		inside string // the window WithinSections
 	}{
 		{"atx", document.Markdown, "# Intro\n\nOne.\n\n## Setup\n\nTwo.\n\nThree.\n\n## Use\n\nFour.", 3,
 			"## Setup\n\nTwo.\n\nThree."},
@@ -62,17 +62,17 @@ func TestExpandSectionKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			units := paragraphs("d", tc.text, tc.format)
 			hits := []vectorstore.Hit{{Record: units[tc.hit], Score: 1}}
-			for _, key := range []string{"", document.SectionKey} {
-				e, err := window.NewExpander(window.ExpanderConfig{Source: static{"d": units}, Size: 10, SectionKey: key})
+			for _, within := range []bool{false, true} {
+				e, err := window.NewExpander(window.ExpanderConfig{Source: static{"d": units}, Size: 10, WithinSections: within})
 				require.NoError(t, err)
 				ws, err := e.Expand(context.Background(), hits)
 				require.NoError(t, err)
 				require.Len(t, ws, 1)
 				want := tc.inside
-				if key == "" {
+				if !within {
 					want = tc.text
 				}
-				require.Equal(t, want, ws[0].Text, "SectionKey %q", key)
+				require.Equal(t, want, ws[0].Text, "WithinSections %v", within)
 			}
 		})
 	}
@@ -82,7 +82,7 @@ func TestExpandSectionKey(t *testing.T) {
 // stay apart.
 func TestExpandSectionMerge(t *testing.T) {
 	units := paragraphs("d", "# A\n\nOne.\n\nTwo.\n\n# B\n\nThree.\n\nFour.", document.Markdown)
-	e, err := window.NewExpander(window.ExpanderConfig{Source: static{"d": units}, Size: 1, SectionKey: document.SectionKey})
+	e, err := window.NewExpander(window.ExpanderConfig{Source: static{"d": units}, Size: 1, WithinSections: true})
 	require.NoError(t, err)
 	ws, err := e.Expand(context.Background(), []vectorstore.Hit{{Record: units[2], Score: 1}, {Record: units[3], Score: .5}})
 	require.NoError(t, err)

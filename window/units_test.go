@@ -13,16 +13,18 @@ import (
 	"github.com/ragkit/ragkit/internal/testcorpus"
 	"github.com/ragkit/ragkit/tokencount/tokentest"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
 // indexUnits indexes text through an ingest.Indexer that cuts it with
 // split, and returns the store and its units.
-func indexUnits(t *testing.T, text string, split ingest.SplitFunc) (*vectorstore.Memory, []vectorstore.Record) {
+func indexUnits(t *testing.T, text string, split ingest.SplitFunc) (*memory.Store, []vectorstore.Record) {
 	t.Helper()
 	ctx := context.Background()
-	store := &vectorstore.Memory{}
-	ix, err := ingest.New(ingest.Config{Split: split, Embedder: &vectorstore.Lexical{}, Store: store})
+	store := &memory.Store{}
+	ix, err := ingest.New(ingest.Config{Split: split, Embedder: &lexical.Embedder{}, Store: store})
 	require.NoError(t, err)
 	_, err = ix.Index(ctx, document.Document{ID: "doc", Text: text})
 	require.NoError(t, err)
@@ -34,7 +36,7 @@ func indexUnits(t *testing.T, text string, split ingest.SplitFunc) (*vectorstore
 // checkUnits checks what Expand relies on in the units ingest writes:
 // consecutive indexes, offsets into text, and a window over all units
 // that rebuilds the text exactly.
-func checkUnits(t *testing.T, text string, store *vectorstore.Memory, units []vectorstore.Record) {
+func checkUnits(t *testing.T, text string, store *memory.Store, units []vectorstore.Record) {
 	t.Helper()
 	require.NotEmpty(t, units)
 	for i, u := range units {
@@ -63,7 +65,7 @@ func TestSentenceUnits(t *testing.T) {
 		_, units := indexUnits(t, "One.  Two.\nThree.\n\nFour. Five.", ingest.Sentences)
 		var gaps []string
 		for _, u := range units {
-			gaps = append(gaps, u.Metadata[window.GapKey])
+			gaps = append(gaps, u.Notes.Gap)
 		}
 		require.Equal(t, []string{"", "  ", "\n", "\n\n", ""}, gaps)
 	})

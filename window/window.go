@@ -27,7 +27,7 @@ type Window struct {
 	// every unit carries offsets; both zero otherwise.
 	Start, End int
 	// Text is the units' text joined: with the original text between
-	// units by default (see [GapKey]), so that for units made by
+	// units by default (the units' Notes.Gap), so that for units made by
 	// package ingest it is document[Start:End].
 	Text string
 	// Tokens is the Tokenizer's exact count of Text; 0 without a

@@ -15,7 +15,7 @@
 //     retrieve.Passages, for retrieve.Items, its Citation labels and the
 //     budget package.
 //   - [NewEmbedder] makes a ragkit Embedder (the offline
-//     vectorstore.Lexical, say) an embedding.Embedder, and [RagkitEmbedder]
+//     lexical.Embedder, say) an embedding.Embedder, and [RagkitEmbedder]
 //     makes an eino embedder a vectorstore.Embedder.
 //
 // # Precision

@@ -21,6 +21,8 @@ import (
 	rkdoc "github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // The adapters are eino's interfaces and ragkit's, at compile time.
@@ -33,8 +35,8 @@ var (
 )
 
 type parts struct {
-	mem *vectorstore.Memory
-	lex *vectorstore.Lexical
+	mem *memory.Store
+	lex *lexical.Embedder
 	tr  *eino.Transformer
 	ix  *eino.Indexer
 	rt  *eino.Retriever
@@ -50,8 +52,8 @@ func newParts(t testing.TB) parts {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := parts{mem: new(vectorstore.Memory)}
-	if p.lex, err = vectorstore.NewLexical(vectorstore.LexicalConfig{}); err != nil {
+	p := parts{mem: new(memory.Store)}
+	if p.lex, err = lexical.New(lexical.Config{}); err != nil {
 		t.Fatal(err)
 	}
 	if p.tr, err = eino.NewTransformer(eino.TransformerConfig{Chunker: c}); err != nil {
@@ -106,7 +108,7 @@ func TestChains(t *testing.T) {
 		t.Fatalf("%d docs, %v", len(docs), err)
 	}
 	d := docs[0]
-	if d.MetaData[meta.DocIDKey] != "travel" || d.MetaData[meta.ScoreKindKey] != "Cosine" || d.Score() <= 0 || d.MetaData[rkdoc.SectionKey] != rkdoc.JoinSection([]string{"Travel policy", "Meals"}) {
+	if d.MetaData[meta.DocIDKey] != "travel" || d.MetaData[meta.ScoreKindKey] != "Cosine" || d.Score() <= 0 || d.MetaData[meta.SectionKey] != "Travel policy\nMeals" {
 		t.Errorf("doc %s: score %v, metadata %v", d.ID, d.Score(), d.MetaData)
 	}
 	// Read back and written again, a document is the same record.
@@ -241,7 +243,7 @@ func (f einoEmbedder) EmbedStrings(ctx context.Context, texts []string, opts ...
 
 func TestEmbedders(t *testing.T) {
 	ctx := context.Background()
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 32})
+	lex, _ := lexical.New(lexical.Config{Dimension: 32})
 	e := eino.NewEmbedder(lex)
 	v64, err := e.EmbedStrings(ctx, []string{"a text", "b"})
 	if err != nil || len(v64) != 2 {
@@ -300,8 +302,8 @@ func TestCancellation(t *testing.T) {
 }
 
 func TestConfig(t *testing.T) {
-	mem := new(vectorstore.Memory)
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	mem := new(memory.Store)
+	lex, _ := lexical.New(lexical.Config{})
 	for _, cfg := range []eino.StoreConfig{{}, {Store: mem}, {Store: mem, Embedder: lex, TopK: -1}} {
 		if _, err := eino.NewRetriever(cfg); !errors.Is(err, eino.ErrConfig) {
 			t.Errorf("NewRetriever(%+v): %v", cfg, err)

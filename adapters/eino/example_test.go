@@ -8,13 +8,15 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/ragkit/ragkit/adapters/eino"
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
+	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // eino's RAG example (an indexing chain of splitter and indexer, then a
@@ -23,7 +25,7 @@ import (
 // the document.Transformer, a ragkit store behind eino's Indexer, ragkit's
 // hybrid retrieve.Retriever as eino's Retriever, and ragkit's budget building
 // the messages by exact count. It
-// runs offline: vectorstore.Lexical embeds, and the messages are printed
+// runs offline: lexical.Embedder embeds, and the messages are printed
 // rather than sent to a chat model.
 func Example() {
 	ctx := context.Background()
@@ -43,11 +45,11 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, err := lexical.New(lexical.Config{})
 	if err != nil {
 		panic(err)
 	}
-	mem := new(vectorstore.Memory)
+	mem := new(memory.Store)
 	indexer, err := eino.NewIndexer(eino.StoreConfig{Store: mem, Embedder: lex})
 	if err != nil {
 		panic(err)
@@ -66,7 +68,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	doc := &schema.Document{ID: "travel.md", Content: testdoc.Policy, MetaData: map[string]any{document.TitleKey: "Acme travel policy"}}
+	doc := &schema.Document{ID: "travel.md", Content: testdoc.Policy, MetaData: map[string]any{meta.TitleKey: "Acme travel policy"}}
 	if _, err := indexing.Invoke(ctx, []*schema.Document{doc}); err != nil {
 		panic(err)
 	}

@@ -20,7 +20,7 @@ type TransformerConfig struct {
 	// Chunker cuts the documents' Content. Required.
 	Chunker *chunker.Chunker
 	// Decorator, if set, gives each chunk a contextual header: the header
-	// goes under vectorstore.KeywordsKey and the header with the chunk
+	// goes into meta.NotesKey (for keyword search) and the header with the chunk
 	// under meta.EmbedTextKey, which an [Indexer] embeds instead of the
 	// chunk's text. Nil means no headers.
 	Decorator *contextheader.Decorator
@@ -57,8 +57,8 @@ func (t *Transformer) GetType() string { return typeName }
 // document's (less the dense and sparse vectors and score, which belong to
 // the whole document) with meta.DocIDKey, meta.IndexKey, meta.StartKey and
 // meta.EndKey (byte offsets into Content), meta.TokensKey (its exact count),
-// window.GapKey and document.SectionKey, and with a Decorator
-// vectorstore.KeywordsKey and meta.EmbedTextKey. The document's ID is its ID
+// meta.SectionKey and meta.NotesKey (the gap before it, the header), and
+// with a Decorator meta.EmbedTextKey. The document's ID is its ID
 // field, else its metadata's (TransformerConfig.DocIDKey), else one made from
 // its text. A nil document, or a chunker's or Decorator's error, fails the
 // call with the document's position; a cancelled ctx stops it between

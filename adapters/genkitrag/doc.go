@@ -19,7 +19,7 @@
 //     section path in its metadata; Genkit has no splitter interface, so it
 //     is a plain method too.
 //   - [NewEmbedder] makes a ragkit Embedder (the offline
-//     vectorstore.Lexical, say) a Genkit ai.Embedder, and [RagkitEmbedder]
+//     lexical.Embedder, say) a Genkit ai.Embedder, and [RagkitEmbedder]
 //     makes a Genkit embedder a vectorstore.Embedder, for ingest or Hybrid.
 //
 // None of them needs a plugin or a server: ai.NewRetriever and

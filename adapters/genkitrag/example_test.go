@@ -8,20 +8,22 @@ import (
 	"github.com/firebase/genkit/go/genkit"
 	"github.com/ragkit/ragkit/adapters/genkitrag"
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
+	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // Genkit's RAG sample (index documents, define a retriever, and a flow that
 // retrieves for a question and builds the model's prompt from what it found),
 // with ragkit's chunker and contextual headers cutting the documents, a
 // ragkit store behind the retriever and indexer, and ragkit's budget fitting
-// the prompt by exact count. It runs offline: vectorstore.Lexical embeds, and
+// the prompt by exact count. It runs offline: lexical.Embedder embeds, and
 // the flow returns the prompt where the sample would call genkit.Generate.
 func Example() {
 	ctx := context.Background()
@@ -42,11 +44,11 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, err := lexical.New(lexical.Config{})
 	if err != nil {
 		panic(err)
 	}
-	store := genkitrag.Config{Store: new(vectorstore.Memory), Embedder: lex}
+	store := genkitrag.Config{Store: new(memory.Store), Embedder: lex}
 	indexer, err := genkitrag.NewIndexer(store)
 	if err != nil {
 		panic(err)
@@ -57,7 +59,7 @@ func Example() {
 	}
 
 	chunks, err := splitter.Split(ctx, []*ai.Document{ai.DocumentFromText(testdoc.Policy,
-		map[string]any{"source": "travel.md", document.TitleKey: "Acme travel policy"})})
+		map[string]any{"source": "travel.md", meta.TitleKey: "Acme travel policy"})})
 	if err != nil {
 		panic(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/retrieve"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 func docIDs(docs []*ai.Document) []string {
@@ -22,10 +22,10 @@ func docIDs(docs []*ai.Document) []string {
 	return ids
 }
 
-func tenants(t *testing.T) (genkitrag.Config, *vectorstore.Memory) {
+func tenants(t *testing.T) (genkitrag.Config, *memory.Store) {
 	t.Helper()
 	cfg, _, _ := setup(t)
-	mem := new(vectorstore.Memory)
+	mem := new(memory.Store)
 	cfg.Store = mem
 	if err := testdoc.IndexTenants(context.Background(), mem, cfg.Embedder); err != nil {
 		t.Fatal(err)

@@ -16,14 +16,16 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 var _ vectorstore.Embedder = genkitrag.RagkitEmbedder(nil, nil)
 
-func setup(t testing.TB) (genkitrag.Config, *genkitrag.Indexer, *vectorstore.Memory) {
+func setup(t testing.TB) (genkitrag.Config, *genkitrag.Indexer, *memory.Store) {
 	t.Helper()
-	mem := new(vectorstore.Memory)
-	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	mem := new(memory.Store)
+	lex, err := lexical.New(lexical.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +162,7 @@ func TestIndexerRefuses(t *testing.T) {
 
 func TestEmbedders(t *testing.T) {
 	ctx := context.Background()
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 16})
+	lex, _ := lexical.New(lexical.Config{Dimension: 16})
 	e, err := genkitrag.NewEmbedder("lexical", lex)
 	if err != nil {
 		t.Fatal(err)
@@ -202,8 +204,8 @@ func TestCancellation(t *testing.T) {
 }
 
 func TestConfig(t *testing.T) {
-	mem := new(vectorstore.Memory)
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	mem := new(memory.Store)
+	lex, _ := lexical.New(lexical.Config{})
 	if _, err := genkitrag.NewRetriever("", genkitrag.Config{Store: mem, Embedder: lex}); !errors.Is(err, genkitrag.ErrConfig) {
 		t.Errorf("empty name: %v", err)
 	}

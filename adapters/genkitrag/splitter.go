@@ -15,7 +15,7 @@ type SplitterConfig struct {
 	// Chunker cuts the documents' text. Required.
 	Chunker *chunker.Chunker
 	// Decorator, if set, gives each chunk a contextual header: the header
-	// goes under vectorstore.KeywordsKey and the header with the chunk
+	// goes into meta.NotesKey (for keyword search) and the header with the chunk
 	// under meta.EmbedTextKey, which an [Indexer] embeds instead of the
 	// chunk's text. Nil means no headers.
 	Decorator *contextheader.Decorator
@@ -45,8 +45,8 @@ func NewSplitter(cfg SplitterConfig) (*Splitter, error) {
 // document of one text part each, in order. A chunk's metadata is a copy of
 // its document's with meta.DocIDKey, meta.IndexKey, meta.StartKey and
 // meta.EndKey (byte offsets into the text), meta.TokensKey (its exact count),
-// window.GapKey and document.SectionKey, and with a Decorator
-// vectorstore.KeywordsKey and meta.EmbedTextKey; an [Indexer] stores them as
+// meta.SectionKey and meta.NotesKey (the gap before it, the header), and
+// with a Decorator meta.EmbedTextKey; an [Indexer] stores them as
 // the record's fields. A nil document, one with other parts, or a chunker's
 // or Decorator's error fails the call with the document's position; a
 // cancelled ctx stops it between documents.

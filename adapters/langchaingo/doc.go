@@ -17,7 +17,7 @@
 //     retrieve.Passages, for retrieve.Items, its Citation labels and the
 //     budget package.
 //   - [NewEmbedder] makes a ragkit Embedder (the offline
-//     vectorstore.Lexical, say) an embeddings.Embedder, and [RagkitEmbedder]
+//     lexical.Embedder, say) an embeddings.Embedder, and [RagkitEmbedder]
 //     makes any langchaingo embedder a vectorstore.Embedder, for ingest,
 //     Hybrid or a Store.
 //
@@ -25,8 +25,8 @@
 // github.com/ragkit/ragkit/adapters/meta: langchaingo's map[string]any
 // becomes ragkit's map[string]string by a documented encoding (or an error
 // wrapping meta.ErrUnsupported), a record's ID, document, index and offsets
-// travel under meta's keys, and ragkit's own keys (document.TitleKey,
-// window.GapKey, ...) pass through unchanged.
+// travel under meta's keys, and so do its provenance (meta.TitleKey,
+// meta.SectionKey, ...) and the library's notes (meta.NotesKey).
 //
 // What does not map: vectorstores.WithNameSpace (ragkit stores have no
 // namespaces; use a store per namespace, or a metadata filter), filters with

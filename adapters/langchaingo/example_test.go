@@ -6,13 +6,15 @@ import (
 
 	"github.com/ragkit/ragkit/adapters/internal/testdoc"
 	"github.com/ragkit/ragkit/adapters/langchaingo"
+	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/tmc/langchaingo/schema"
 	"github.com/tmc/langchaingo/vectorstores"
 )
@@ -21,7 +23,7 @@ import (
 // store, ask its retriever, put what it found into the prompt), with ragkit's
 // chunker and contextual headers as the splitter, a ragkit store behind
 // langchaingo's VectorStore, and ragkit's budget fitting the chunks found
-// into the prompt by exact count. It runs offline: vectorstore.Lexical
+// into the prompt by exact count. It runs offline: lexical.Embedder
 // embeds, and the prompt is printed rather than sent to a model.
 func Example() {
 	ctx := context.Background()
@@ -43,17 +45,17 @@ func Example() {
 	}
 	docs, err := splitter.SplitDocuments(ctx, []schema.Document{{
 		PageContent: testdoc.Policy,
-		Metadata:    map[string]any{"source": "travel.md", document.TitleKey: "Acme travel policy"},
+		Metadata:    map[string]any{"source": "travel.md", meta.TitleKey: "Acme travel policy"},
 	}})
 	if err != nil {
 		panic(err)
 	}
 
-	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, err := lexical.New(lexical.Config{})
 	if err != nil {
 		panic(err)
 	}
-	store, err := langchaingo.NewStore(langchaingo.StoreConfig{Store: new(vectorstore.Memory), Embedder: lex})
+	store, err := langchaingo.NewStore(langchaingo.StoreConfig{Store: new(memory.Store), Embedder: lex})
 	if err != nil {
 		panic(err)
 	}

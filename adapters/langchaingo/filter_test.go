@@ -31,7 +31,7 @@ func TestRetrieverFilterBoundary(t *testing.T) {
 	}
 	for _, f := range []vectorstore.Filter{
 		testdoc.TenantFilter,
-		{Where: vectorstore.And(vectorstore.Eq("tenant", "acme"), vectorstore.Range("year", 2024, 2024))},
+		{Where: vectorstore.And(vectorstore.Eq("tenant", "acme"), vectorstore.Between("year", 2024, 2024))},
 	} {
 		r, err := retrieve.New(retrieve.Config{Store: mem, Embedder: s.Config().Embedder, Filter: f, Passages: 8})
 		if err != nil {
@@ -64,7 +64,7 @@ func TestStoreFilterOperators(t *testing.T) {
 		{"$gt only", map[string]any{"year": map[string]any{"$gt": 2023}}, func(_, year string) bool { return year == "2024" }},
 		{"$in only", map[string]any{"year": map[string]any{"$in": []any{"2023"}}}, func(_, year string) bool { return year == "2023" }},
 		{"list only", map[string]any{"lang": []any{"de"}}, func(lang, _ string) bool { return lang == "de" }},
-		{"ragkit filter", vectorstore.Filter{Where: vectorstore.Range("year", 2024, 2024)}, func(_, year string) bool { return year == "2024" }},
+		{"ragkit filter", vectorstore.Filter{Where: vectorstore.Between("year", 2024, 2024)}, func(_, year string) bool { return year == "2024" }},
 	} {
 		f := c.filter
 		if m, ok := f.(map[string]any); ok {

@@ -16,6 +16,8 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 	"github.com/tmc/langchaingo/chains"
 	"github.com/tmc/langchaingo/embeddings"
@@ -46,13 +48,13 @@ func newChunker(t testing.TB, max int) *chunker.Chunker {
 	return c
 }
 
-func newStore(t testing.TB) (*langchaingo.Store, *vectorstore.Memory) {
+func newStore(t testing.TB) (*langchaingo.Store, *memory.Store) {
 	t.Helper()
-	mem, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	mem, err := memory.New(memory.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, err := lexical.New(lexical.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,8 +114,8 @@ func TestSplitDocumentsKeepsPlace(t *testing.T) {
 		}
 	}
 	// Section paths: the last chunk is under "Hotels".
-	last := docs[len(docs)-1].Metadata[document.SectionKey]
-	if last != document.JoinSection([]string{"Travel policy", "Hotels"}) {
+	last := docs[len(docs)-1].Metadata[meta.SectionKey]
+	if last != "Travel policy\nHotels" {
 		t.Errorf("last chunk's section = %q", last)
 	}
 	if in[0].Metadata[meta.IndexKey] != nil {
@@ -131,11 +133,11 @@ func TestSplitStoreWindowRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := langchaingo.NewSplitter(langchaingo.SplitterConfig{Chunker: newChunker(t, 30), Decorator: dec, DocIDKey: "source"})
-	docs, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: testdoc.Policy, Metadata: map[string]any{"source": "travel.md", document.TitleKey: "Acme travel policy"}}})
+	docs, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: testdoc.Policy, Metadata: map[string]any{"source": "travel.md", meta.TitleKey: "Acme travel policy"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, _ := docs[1].Metadata[vectorstore.KeywordsKey].(string); !strings.Contains(h, "Acme travel policy") {
+	if h, _ := docs[1].Metadata[meta.NotesKey].(string); !strings.Contains(h, "Acme travel policy") {
 		t.Errorf("header = %q", h)
 	}
 	store, mem := newStore(t)
@@ -154,7 +156,7 @@ func TestSplitStoreWindowRoundTrip(t *testing.T) {
 		t.Error("embed text was stored")
 	}
 	// The vector is that of the header and chunk, not of the bare chunk.
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, _ := lexical.New(lexical.Config{})
 	want, _ := lex.Embed(ctx, []string{docs[1].Metadata[meta.EmbedTextKey].(string)})
 	got, _ := mem.Query(ctx, want[0], 1, vectorstore.Filter{})
 	if got[0].ID != "travel.md#1" || got[0].Score < 0.999 {
@@ -208,7 +210,7 @@ func TestSimilaritySearch(t *testing.T) {
 		}
 		hits = append(hits, p.Hits[0])
 	}
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, _ := lexical.New(lexical.Config{})
 	qv, _ := lex.Embed(ctx, []string{"meal allowance euros"})
 	want, _ := mem.Query(ctx, qv[0], 3, vectorstore.Filter{})
 	if diff := cmp.Diff(want, hits, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(vectorstore.Record{}, "Vector")); diff != "" {
@@ -279,7 +281,7 @@ func TestUnmappableOptions(t *testing.T) {
 func TestAddDocumentsOptions(t *testing.T) {
 	ctx := context.Background()
 	store, mem := newStore(t)
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: 64})
+	lex, _ := lexical.New(lexical.Config{Dimension: 64})
 	// WithEmbedder: a langchaingo embedder made with langchaingo's own
 	// helper from a ragkit embedder.
 	lc, err := embeddings.NewEmbedder(embeddings.EmbedderClientFunc(lex.Embed))
@@ -310,7 +312,7 @@ func TestAddDocumentsOptions(t *testing.T) {
 
 func TestEmbedders(t *testing.T) {
 	ctx := context.Background()
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, _ := lexical.New(lexical.Config{})
 	lc := langchaingo.NewEmbedder(lex)
 	texts := []string{"line one\nline two", "other"}
 	want, _ := lex.Embed(ctx, texts)
@@ -355,7 +357,7 @@ func TestCancellation(t *testing.T) {
 	if _, err := s.SplitDocuments(ctx, []schema.Document{{PageContent: testdoc.Policy}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("SplitDocuments: %v", err)
 	}
-	lex, _ := vectorstore.NewLexical(vectorstore.LexicalConfig{})
+	lex, _ := lexical.New(lexical.Config{})
 	if _, err := langchaingo.NewEmbedder(lex).EmbedQuery(ctx, "a"); !errors.Is(err, context.Canceled) {
 		t.Errorf("EmbedQuery: %v", err)
 	}
@@ -368,7 +370,7 @@ func TestConfig(t *testing.T) {
 	if _, err := langchaingo.NewStore(langchaingo.StoreConfig{}); !errors.Is(err, langchaingo.ErrConfig) {
 		t.Errorf("NewStore: %v", err)
 	}
-	mem, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	mem, _ := memory.New(memory.Config{})
 	if _, err := langchaingo.NewStore(langchaingo.StoreConfig{Store: mem}); !errors.Is(err, langchaingo.ErrConfig) {
 		t.Errorf("NewStore without Embedder: %v", err)
 	}
@@ -416,7 +418,7 @@ func TestSplitAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := first[2]
-	if src.Metadata[window.GapKey] == nil || src.Metadata[meta.EmbedTextKey] == nil {
+	if src.Metadata[meta.NotesKey] == nil || src.Metadata[meta.EmbedTextKey] == nil {
 		t.Fatalf("chunk 2 has no gap or embed text: %v", src.Metadata)
 	}
 	plain, _ := langchaingo.NewSplitter(langchaingo.SplitterConfig{Chunker: newChunker(t, 10)})
@@ -428,8 +430,8 @@ func TestSplitAgain(t *testing.T) {
 		if _, ok := d.Metadata[meta.EmbedTextKey]; ok {
 			t.Errorf("piece %d kept the embed text of the chunk it came from", i)
 		}
-		if i == 0 && d.Metadata[window.GapKey] != nil {
-			t.Errorf("piece 0 has a gap %q", d.Metadata[window.GapKey])
+		if i == 0 && d.Metadata[meta.NotesKey] != nil {
+			t.Errorf("piece 0 has notes %q", d.Metadata[meta.NotesKey])
 		}
 		if d.Metadata[meta.StartKey].(int) > len(src.PageContent) {
 			t.Errorf("piece %d: offsets not into its document", i)

@@ -20,7 +20,7 @@ type SplitterConfig struct {
 	// Chunker cuts the texts. Required.
 	Chunker *chunker.Chunker
 	// Decorator, if set, gives each chunk of SplitDocuments a contextual
-	// header: the header goes under vectorstore.KeywordsKey and the header
+	// header: the header goes into meta.NotesKey (for keyword search) and the header
 	// with the chunk under meta.EmbedTextKey, which a [Store] embeds
 	// instead of the chunk's text. Nil means no headers. SplitText, which
 	// returns bare strings, never adds one.
@@ -71,10 +71,10 @@ func (s *Splitter) SplitText(text string) ([]string, error) {
 // each, in order. A chunk's metadata is a copy of its document's, with:
 // meta.DocIDKey (the document's ID, see SplitterConfig.DocIDKey),
 // meta.IndexKey, meta.StartKey and meta.EndKey (its place: byte offsets into
-// PageContent), meta.TokensKey (its exact count), window.GapKey (the text
-// between it and the chunk before, when that is not one space) and
-// document.SectionKey (the headings above it), and with a Decorator
-// vectorstore.KeywordsKey and meta.EmbedTextKey. A [Store] writes them as
+// PageContent), meta.TokensKey (its exact count), meta.SectionKey (the
+// headings above it) and meta.NotesKey (the text between it and the chunk
+// before, when that is not one space, and with a Decorator its header),
+// and with a Decorator meta.EmbedTextKey. A [Store] writes them as
 // the record's fields, so ragkit's windows and labels work on the store.
 //
 // ctx is passed to the Decorator's Summarizer, if any, and a cancelled ctx

@@ -19,7 +19,7 @@ func TestCombineIsIntersection(t *testing.T) {
 		{Metadata: map[string]string{"tenant": "acme"}},
 		{Metadata: map[string]string{"tenant": "globex", "lang": "en"}},
 		{Where: vectorstore.Eq("tenant", "acme")},
-		{Where: vectorstore.Range("year", 2024, 2030)},
+		{Where: vectorstore.Between("year", 2024, 2030)},
 		{Where: vectorstore.Or(vectorstore.Eq("lang", "de"), vectorstore.Not(vectorstore.Exists("year")))},
 		{DocIDs: []string{"a"}, Metadata: map[string]string{"lang": "en"}, Where: vectorstore.In("year", "2023")},
 	}

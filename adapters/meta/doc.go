@@ -37,13 +37,15 @@
 // adapter's store writes it, and ragkit's windows (package window) work on
 // what a framework indexed.
 //
-// ragkit's own metadata keys (document.TitleKey, document.SectionKey,
-// vectorstore.KeywordsKey, window.GapKey, ingest.MetadataKey,
-// ingest.MetadataDocumentKey, loader.PathKey, loader.ModifiedKey) are plain
-// strings: they reach the framework under the same names and are stored
-// back unchanged, so a record written by ingest keeps its title, section path
-// and gaps through a framework's hands. [EmbedTextKey] is the one key that is
-// consumed and never stored: a splitter that adds contextual headers puts the
+// A record's provenance (Title, Source, Section, Location) and the
+// library's notes on it (vectorstore.Notes) travel under [TitleKey],
+// [SourceKey], [SectionKey], [LocationKey] and [NotesKey] and come back
+// into the record's fields, never into its Metadata, so a record written
+// by ingest keeps its title, section path, gaps and reusable vectors
+// through a framework's hands, and a caller's metadata stays the
+// caller's. The caller's own keys (loader.ModifiedKey among them) are
+// plain strings, stored back unchanged. [EmbedTextKey] is the one key that
+// is consumed and never stored: a splitter that adds contextual headers puts the
 // header and chunk there, and the adapters' stores embed it instead of the
 // chunk's text.
 //
@@ -71,7 +73,7 @@
 // list of values, or {"$in": list}, is one of them (vectorstore.In);
 // {"$gt": x}, {"$gte": x}, {"$lt": x} and {"$lte": x} with a number or a
 // time.Time compare the stored value as a number or a time
-// (vectorstore.Range, TimeRange); [DocIDKey] selects documents by ID (one,
+// (vectorstore.Between, TimeBetween); [DocIDKey] selects documents by ID (one,
 // or a list). The other operators ($ne, $nin, $exists, $and, $or), whose
 // handling of a missing key differs between frameworks, and the other field
 // keys give [ErrUnsupported].

@@ -17,7 +17,7 @@ import (
 //     (vectorstore.In), as is {"$in": list}; {"$eq": v} is v;
 //   - {"$gt": x}, {"$gte": x}, {"$lt": x}, {"$lte": x}, with x a number
 //     or a time.Time, compare the stored value as a number or a time
-//     (vectorstore.Range and TimeRange, whose rules say which stored
+//     (vectorstore.Between and TimeBetween, whose rules say which stored
 //     values parse: a value that does not never matches); several
 //     operators in one map must all hold. The zero time.Time is refused
 //     as an operand (it is no instant a stored time could be compared
@@ -143,19 +143,19 @@ func operators(k string, ops map[string]any) ([]vectorstore.Cond, error) {
 func compare(k, op string, x any) (vectorstore.Cond, error) {
 	if t, ok := x.(time.Time); ok {
 		if t.IsZero() {
-			// vectorstore.TimeRange reads the zero time as an open
+			// vectorstore.TimeBetween reads the zero time as an open
 			// bound: {"$lte": time.Time{}} would match every time.
 			return vectorstore.Cond{}, fmt.Errorf("%w: the zero time.Time as an operand", ErrUnsupported)
 		}
 		switch op {
 		case "$gt":
-			return vectorstore.TimeRange(k, t.Add(1), time.Time{}), nil
+			return vectorstore.TimeBetween(k, t.Add(1), time.Time{}), nil
 		case "$gte":
-			return vectorstore.TimeRange(k, t, time.Time{}), nil
+			return vectorstore.TimeBetween(k, t, time.Time{}), nil
 		case "$lt":
-			return vectorstore.TimeRange(k, time.Time{}, t.Add(-1)), nil
+			return vectorstore.TimeBetween(k, time.Time{}, t.Add(-1)), nil
 		}
-		return vectorstore.TimeRange(k, time.Time{}, t), nil
+		return vectorstore.TimeBetween(k, time.Time{}, t), nil
 	}
 	s, err := Encode(x)
 	if err != nil {
@@ -171,13 +171,13 @@ func compare(k, op string, x any) (vectorstore.Cond, error) {
 	inf := math.Inf(1)
 	switch op {
 	case "$gt":
-		return vectorstore.Range(k, math.Nextafter(n, inf), inf), nil
+		return vectorstore.Between(k, math.Nextafter(n, inf), inf), nil
 	case "$gte":
-		return vectorstore.Range(k, n, inf), nil
+		return vectorstore.Between(k, n, inf), nil
 	case "$lt":
-		return vectorstore.Range(k, -inf, math.Nextafter(n, -inf)), nil
+		return vectorstore.Between(k, -inf, math.Nextafter(n, -inf)), nil
 	}
-	return vectorstore.Range(k, -inf, n), nil
+	return vectorstore.Between(k, -inf, n), nil
 }
 
 func docIDs(v any) ([]string, error) {

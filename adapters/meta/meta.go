@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ragkit/ragkit/vectorstore"
@@ -38,6 +39,22 @@ const (
 	ScoreKey = "ragkit.score"
 	// ScoreKindKey holds the name of the hit's [ScoreKind].
 	ScoreKindKey = "ragkit.score_kind"
+	// TitleKey, SourceKey and SectionKey hold the record's Title, Source
+	// and Section (its headings joined by newlines, a heading being one
+	// line), as strings, where they are not empty.
+	TitleKey   = "ragkit.title"
+	SourceKey  = "ragkit.source"
+	SectionKey = "ragkit.section"
+	// LocationKey holds the record's Location, where it is not zero, as a
+	// JSON object ({"page": 3, "last_page": 4}; the fields of
+	// document.Location in snake case, zero ones left out).
+	LocationKey = "ragkit.location"
+	// NotesKey holds the record's Notes, the library's bookkeeping (the
+	// header keyword search reads, the gap windows rebuild text with, what
+	// a re-index reuses), where there are any, as a JSON object
+	// ({"keywords": "...", "gap": "\n\n"}; the fields of vectorstore.Notes
+	// in snake case, empty ones left out).
+	NotesKey = "ragkit.notes"
 )
 
 // Errors of the conversions, wrapped with the key or option at fault.
@@ -59,7 +76,7 @@ const (
 	// Cosine is the cosine similarity of a vector search, in [-1, 1].
 	Cosine ScoreKind = iota
 	// Keyword is a keyword search's relevance (BM25 for
-	// vectorstore.Memory): 0 or more, unbounded.
+	// memory.Store): 0 or more, unbounded.
 	Keyword
 	// Fused is a score made from ranks by vectorstore.Fuse or
 	// vectorstore.Hybrid; it orders the hits of one query and means
@@ -182,7 +199,8 @@ func Strings(m map[string]any) (map[string]string, error) {
 // FromRecord returns the framework metadata of r: its Metadata (as string
 // values), and its ID, DocID and Index under [IDKey], [DocIDKey] and
 // [IndexKey], its offsets under [StartKey] and [EndKey] unless both are
-// zero. [ToRecord] turns it back into r without its vector.
+// zero, and its provenance and notes as [AddProvenance] puts them.
+// [ToRecord] turns it back into r without its vector.
 func FromRecord(r vectorstore.Record) map[string]any {
 	out := make(map[string]any, len(r.Metadata)+5)
 	for k, v := range r.Metadata {
@@ -195,7 +213,55 @@ func FromRecord(r vectorstore.Record) map[string]any {
 		out[StartKey] = r.Start
 		out[EndKey] = r.End
 	}
+	AddProvenance(out, r)
 	return out
+}
+
+// AddProvenance puts r's Title, Source, Section, Location and Notes into
+// m under [TitleKey], [SourceKey], [SectionKey], [LocationKey] and
+// [NotesKey], each where it is not empty.
+func AddProvenance(m map[string]any, r vectorstore.Record) {
+	for key, v := range map[string]string{TitleKey: r.Title, SourceKey: r.Source, SectionKey: strings.Join(r.Section, "\n")} {
+		if v != "" {
+			m[key] = v
+		}
+	}
+	if !r.Location.IsZero() {
+		js, _ := json.Marshal(r.Location) // ints and a string always marshal
+		m[LocationKey] = string(js)
+	}
+	if r.Notes != (vectorstore.Notes{}) {
+		js, _ := json.Marshal(r.Notes) // strings always marshal
+		m[NotesKey] = string(js)
+	}
+}
+
+// takeProvenance moves the provenance and notes keys of m into r.
+func takeProvenance(m map[string]any, r *vectorstore.Record) error {
+	var err error
+	var section, loc, nt string
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{TitleKey, &r.Title}, {SourceKey, &r.Source}, {SectionKey, &section}, {LocationKey, &loc}, {NotesKey, &nt}} {
+		if *f.dst, err = takeString(m, f.key); err != nil {
+			return err
+		}
+	}
+	if section != "" {
+		r.Section = strings.Split(section, "\n")
+	}
+	if loc != "" {
+		if err := json.Unmarshal([]byte(loc), &r.Location); err != nil {
+			return fmt.Errorf("metadata %q: %w: %v", LocationKey, ErrUnsupported, err)
+		}
+	}
+	if nt != "" {
+		if err := json.Unmarshal([]byte(nt), &r.Notes); err != nil {
+			return fmt.Errorf("metadata %q: %w: %v", NotesKey, ErrUnsupported, err)
+		}
+	}
+	return nil
 }
 
 // FromHit is [FromRecord] with the hit's score and its kind under
@@ -235,6 +301,9 @@ type Unit struct {
 //     SHA-256 of the text, so that the chunks of one document made by a
 //     framework's own splitter, which carry its document's ID but no place,
 //     are records of their own rather than one record replaced by the next.
+//   - Title, Source, Section, Location and Notes are those of
+//     [TitleKey], [SourceKey], [SectionKey], [LocationKey] and [NotesKey]
+//     (strings; the last two JSON), if present.
 //   - Metadata is every other key, encoded with [Encode]; [TokensKey],
 //     [ScoreKey], [ScoreKindKey], [LastKey] and [EmbedTextKey] are dropped.
 //
@@ -279,6 +348,9 @@ func ToRecord(text string, m map[string]any, docIDKey string) (Unit, error) {
 	}
 	for _, k := range []string{TokensKey, ScoreKey, ScoreKindKey, LastKey} {
 		delete(rest, k)
+	}
+	if err := takeProvenance(rest, &u.Record); err != nil {
+		return Unit{}, err
 	}
 	if u.Metadata, err = Strings(rest); err != nil {
 		return Unit{}, err

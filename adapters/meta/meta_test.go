@@ -12,7 +12,6 @@ import (
 	"github.com/ragkit/ragkit/adapters/meta"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
-	"github.com/ragkit/ragkit/window"
 )
 
 func TestEncode(t *testing.T) {
@@ -68,7 +67,8 @@ func TestStringsNamesKey(t *testing.T) {
 func TestRecordRoundTrip(t *testing.T) {
 	recs := []vectorstore.Record{
 		{ID: "doc#3", DocID: "doc", Index: 3, Start: 10, End: 42, Text: "some text",
-			Metadata: map[string]string{document.TitleKey: "Title", window.GapKey: "\n\n", vectorstore.KeywordsKey: "Title\n", "year": "2024"}},
+			Metadata: map[string]string{"year": "2024"}, Title: "Title", Source: "docs/a.pdf", Section: []string{"A", "B"},
+			Location: document.Location{Page: 2, LastPage: 3}, Notes: vectorstore.Notes{Gap: "\n\n", Keywords: "Title\n", Embed: "e"}},
 		{ID: "x", DocID: "d", Index: 0, Text: "no offsets"},
 		{ID: "d#0", DocID: "d", Index: 0, Start: 0, End: 5, Text: "first"},
 	}

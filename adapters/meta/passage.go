@@ -3,15 +3,25 @@ package meta
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
-	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/retrieve"
+	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// LastKey holds the Index of a passage's last unit, as an int; IndexKey holds
-// its first. A passage of one unit has none.
-const LastKey = "ragkit.last"
+// Keys of a passage's own fields.
+const (
+	// LastKey holds the Index of a passage's last unit, as an int;
+	// IndexKey holds its first. A passage of one unit has none.
+	LastKey = "ragkit.last"
+	// HitSpansKey and FocusKey hold a passage's HitSpans and Focus (byte
+	// spans inside its text that a budget cut keeps longest), as a string
+	// of "start-end" pairs joined by commas, where it has them.
+	HitSpansKey = "ragkit.hit_spans"
+	FocusKey    = "ragkit.focus"
+)
 
 // KindOf returns the kind of the scores that a retrieve.Retriever running
 // search gives its passages: Fused for Hybrid, Cosine for Vector, Keyword
@@ -42,9 +52,10 @@ func PassageID(p retrieve.Passage) string {
 // FromPassage returns the framework metadata of a passage from a
 // retrieve.Retriever: [DocIDKey], [IndexKey] (its first unit) and
 // [LastKey] (its last, if another), [StartKey] and [EndKey] unless both are
-// zero, [TokensKey] if it was counted, its title and section path under
-// document.TitleKey and document.SectionKey if it has them, the ID of a
-// passage that is one record under [IDKey], and its score and kind under
+// zero, [TokensKey] if it was counted, its title, source and section path
+// under [TitleKey], [SourceKey] and [SectionKey] if it has them, the ID of a
+// passage that is one record under [IDKey], its HitSpans and Focus under
+// [HitSpansKey] and [FocusKey], and its score and kind under
 // [ScoreKey] and [ScoreKindKey]. [ToPassage] reads it back.
 func FromPassage(p retrieve.Passage, kind ScoreKind) map[string]any {
 	m := map[string]any{
@@ -63,11 +74,12 @@ func FromPassage(p retrieve.Passage, kind ScoreKind) map[string]any {
 	if p.Tokens > 0 {
 		m[TokensKey] = p.Tokens
 	}
-	if p.Title != "" {
-		m[document.TitleKey] = p.Title
+	AddProvenance(m, vectorstore.Record{Title: p.Title, Source: p.Source, Section: p.Section})
+	if len(p.HitSpans) > 0 {
+		m[HitSpansKey] = formatSpans(p.HitSpans)
 	}
-	if len(p.Section) > 0 {
-		m[document.SectionKey] = document.JoinSection(p.Section)
+	if len(p.Focus) > 0 {
+		m[FocusKey] = formatSpans(p.Focus)
 	}
 	if id := PassageID(p); p.First == p.Last && len(p.Hits) == 1 && id == p.Hits[0].ID {
 		m[IDKey] = id
@@ -79,8 +91,9 @@ func FromPassage(p retrieve.Passage, kind ScoreKind) map[string]any {
 // and score) into a retrieve.Passage, so that retrieve.Items, its Citation
 // labels and the budget work on what a framework's retriever returned:
 // DocID, First (IndexKey), Last (LastKey, else First), Start, End and Tokens
-// from meta's keys, Title and Section from document.TitleKey and
-// document.SectionKey, and, for a passage of one unit, that unit as its one
+// from meta's keys, HitSpans and Focus from [HitSpansKey] and [FocusKey],
+// Title, Source and Section from [TitleKey], [SourceKey]
+// and [SectionKey], and, for a passage of one unit, that unit as its one
 // hit, a record by [ToRecord] (docIDKey as there). What ToRecord refuses, or
 // a LastKey or TokensKey that is not an integer, gives an error wrapping
 // [ErrUnsupported].
@@ -93,7 +106,7 @@ func ToPassage(text string, m map[string]any, docIDKey string, score float32) (r
 	}
 	p := retrieve.Passage{
 		DocID: u.DocID, First: u.Index, Last: u.Index, Start: u.Start, End: u.End, Text: text, Score: score,
-		Title: u.Metadata[document.TitleKey], Section: document.SplitSection(u.Metadata[document.SectionKey]),
+		Title: u.Title, Source: u.Source, Section: u.Section,
 	}
 	if hasLast {
 		if p.Last, err = intValue(LastKey, last); err != nil {
@@ -108,7 +121,56 @@ func ToPassage(text string, m map[string]any, docIDKey string, score float32) (r
 	if p.Last == p.First {
 		p.Hits = []vectorstore.Hit{{Record: u.Record, Score: score}}
 	}
+	if p.HitSpans, err = spansValue(HitSpansKey, m, len(text)); err != nil {
+		return retrieve.Passage{}, err
+	}
+	if p.Focus, err = spansValue(FocusKey, m, len(text)); err != nil {
+		return retrieve.Passage{}, err
+	}
 	return p, nil
+}
+
+func formatSpans(spans []segment.Span) string {
+	var b strings.Builder
+	for i, s := range spans {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(s.Start))
+		b.WriteByte('-')
+		b.WriteString(strconv.Itoa(s.End))
+	}
+	return b.String()
+}
+
+// maxSpans bounds the spans read from one document's metadata.
+const maxSpans = 1 << 12
+
+// spansValue reads the spans under key, each within a text of n bytes;
+// none when the key is absent.
+func spansValue(key string, m map[string]any, n int) ([]segment.Span, error) {
+	v, ok := m[key]
+	if !ok {
+		return nil, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return nil, fmt.Errorf("metadata %q: %w: %T is not a string of spans", key, ErrUnsupported, v)
+	}
+	if strings.Count(s, ",") >= maxSpans {
+		return nil, fmt.Errorf("metadata %q: %w: more than %d spans", key, ErrUnsupported, maxSpans)
+	}
+	var spans []segment.Span
+	for _, pair := range strings.Split(s, ",") {
+		a, b, found := strings.Cut(pair, "-")
+		start, err1 := strconv.Atoi(a)
+		end, err2 := strconv.Atoi(b)
+		if !found || err1 != nil || err2 != nil || start < 0 || end < start || end > n {
+			return nil, fmt.Errorf("metadata %q: %w: %q is not a span inside the text's %d bytes", key, ErrUnsupported, pair, n)
+		}
+		spans = append(spans, segment.Span{Start: start, End: end})
+	}
+	return spans, nil
 }
 
 func intValue(key string, v any) (int, error) {

@@ -48,7 +48,7 @@
 // the units found become the spans handed to a model (Method.Retrieve, by
 // default each unit's own span). [Evaluator.Evaluate] cuts every
 // document, embeds the units with the configured Embedder in batches,
-// stores them in a fresh vectorstore.Memory (each record with its byte
+// stores them in a fresh memory.Store (each record with its byte
 // offsets), asks every question and scores the first k spans retrieved.
 //
 // The configurations available now are plain chunks ([Chunks]) cut two
@@ -130,7 +130,7 @@
 // # Another Embedder
 //
 // Config.Embedder takes any vectorstore.Embedder; by default the command
-// uses vectorstore.Lexical, which matches words and not meanings, so its
+// uses lexical.Embedder, which matches words and not meanings, so its
 // figures are a floor for a neural embedder. A model served behind an
 // OpenAI-compatible embeddings API (Ollama, vLLM, llama.cpp's server, LM
 // Studio, OpenAI) is one flag away, through ragkit's llm/openai adapter:

@@ -8,6 +8,8 @@ import (
 
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 var (
@@ -43,6 +45,9 @@ type Unit struct {
 	// the chunk alone is what retrieval returns.
 	Embed    string
 	Metadata map[string]string
+	// Notes are the library's bookkeeping the unit's record carries (the
+	// header keyword search reads, the gap windows rebuild text with).
+	Notes vectorstore.Notes
 }
 
 // A Query is a question as a method's Search sees it: its text, for
@@ -55,10 +60,10 @@ type Query struct {
 // An Index is what a method searches: one corpus's units, embedded and
 // stored. Store holds one record per unit, with ID "DocID#Index", the
 // unit's position in its document as Index, its byte offsets as Start and
-// End, its own text as Text and its Metadata.
+// End, its own text as Text, its Metadata and its Notes.
 type Index struct {
 	Corpus   *Corpus
-	Store    *vectorstore.Memory
+	Store    *memory.Store
 	Embedder vectorstore.Embedder
 	units    map[string][]Span
 }
@@ -106,7 +111,7 @@ const DefaultK = 5
 // default Lexical embedder, cl100k_base and k = 5.
 type Config struct {
 	// Embedder embeds units and questions; nil means the zero
-	// vectorstore.Lexical. Any vectorstore.Embedder works: a client of a
+	// lexical.Embedder. Any vectorstore.Embedder works: a client of a
 	// local or hosted embedding model.
 	Embedder vectorstore.Embedder
 	// Tokenizer counts the tokens of the token-level metrics; nil means
@@ -141,7 +146,7 @@ func New(cfg Config) (*Evaluator, error) {
 
 func resolve(cfg Config) (Config, error) {
 	if cfg.Embedder == nil {
-		cfg.Embedder = &vectorstore.Lexical{}
+		cfg.Embedder = &lexical.Embedder{}
 	}
 	if cfg.Tokenizer == nil {
 		tok, err := tokencount.Encoding(tokencount.Cl100kBase)
@@ -307,7 +312,7 @@ func hitSpans(_ context.Context, _ *Index, hits []vectorstore.Hit) ([]Span, erro
 
 // build cuts every document with m, embeds the units and stores them.
 func build(ctx context.Context, cfg Config, c *Corpus, m Method) (*Index, error) {
-	ix := &Index{Corpus: c, Store: new(vectorstore.Memory), Embedder: cfg.Embedder, units: make(map[string][]Span)}
+	ix := &Index{Corpus: c, Store: new(memory.Store), Embedder: cfg.Embedder, units: make(map[string][]Span)}
 	var records []vectorstore.Record
 	var texts []string
 	for _, doc := range c.Documents {
@@ -353,7 +358,7 @@ func record(doc Document, i int, u Unit) (vectorstore.Record, string, error) {
 	}
 	r := vectorstore.Record{
 		ID: fmt.Sprintf("%s#%d", doc.ID, i), DocID: doc.ID, Index: i,
-		Start: u.Start, End: u.End, Text: text, Metadata: u.Metadata,
+		Start: u.Start, End: u.End, Text: text, Metadata: u.Metadata, Notes: u.Notes,
 	}
 	return r, embedText, nil
 }

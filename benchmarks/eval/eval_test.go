@@ -15,6 +15,7 @@ import (
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
 )
 
 const (
@@ -256,7 +257,7 @@ func TestConfig(t *testing.T) {
 	cfg := zero.Config()
 	assert.Equal(t, eval.DefaultK, cfg.K)
 	assert.Equal(t, 64, cfg.BatchSize)
-	assert.IsType(t, &vectorstore.Lexical{}, cfg.Embedder)
+	assert.IsType(t, &lexical.Embedder{}, cfg.Embedder)
 	assert.Equal(t, 2, cfg.Tokenizer.Count("hello world"))
 	// The zero Evaluator evaluates with the defaults.
 	r, err := zero.Evaluate(context.Background(), tinyCorpus(t), paragraphs)
@@ -282,7 +283,7 @@ func TestStandard(t *testing.T) {
 		corpora = append(corpora, c.Subset(8))
 	}
 	units := map[string]int{}
-	for _, r := range newEvaluator(t, eval.Config{Embedder: &vectorstore.Lexical{}}).Run(context.Background(), corpora, methods) {
+	for _, r := range newEvaluator(t, eval.Config{Embedder: &lexical.Embedder{}}).Run(context.Background(), corpora, methods) {
 		require.NoError(t, r.Err, r.Method)
 		assert.Equal(t, 8, r.Questions)
 		assert.Positive(t, r.Units)

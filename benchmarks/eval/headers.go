@@ -3,13 +3,11 @@ package eval
 import (
 	"context"
 	"fmt"
-	"maps"
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // Headers returns the chunks of [Balanced] at maxTokens, each embedded
@@ -95,14 +93,8 @@ func decorate(ctx context.Context, d *contextheader.Decorator, doc Document, chu
 	}
 	for i, c := range decorated {
 		units[i].Embed = c.EmbedText
-		if c.Header != "" {
-			// as ingest.Records does: keyword search reads the header too
-			units[i].Metadata = maps.Clone(units[i].Metadata)
-			if units[i].Metadata == nil {
-				units[i].Metadata = map[string]string{}
-			}
-			units[i].Metadata[vectorstore.KeywordsKey] = c.Header
-		}
+		// as ingest.Records does: keyword search reads the header too
+		units[i].Notes.Keywords = c.Header
 	}
 	return nil
 }

@@ -124,10 +124,10 @@ func RetrieverMethods(tok tokencount.Tokenizer, sizes []int, k, contextTokens in
 		chunks := Balanced(tok, n)
 		sentences := Method{Units: sentenceUnits}
 		windows := func(ix *Index, _ int) (retrieve.Widener, error) {
-			return window.NewExpander(window.ExpanderConfig{Source: ix.Store, Size: 8, Tokenizer: tok, MaxTokens: n})
+			return window.NewExpander(window.ExpanderConfig{Size: 8, Tokenizer: tok, MaxTokens: n})
 		}
 		segments := func(ix *Index, k int) (retrieve.Widener, error) {
-			return window.NewExtractor(window.ExtractorConfig{Source: ix.Store, Preset: window.Balanced, Tokenizer: tok, MaxTotalTokens: k * n})
+			return window.NewExtractor(window.ExtractorConfig{Preset: window.Balanced, Tokenizer: tok, MaxTotalTokens: k * n})
 		}
 		for _, s := range settings {
 			out = append(out,

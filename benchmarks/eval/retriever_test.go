@@ -10,7 +10,7 @@ import (
 	"github.com/ragkit/ragkit/benchmarks/eval"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
 )
 
 // TestRetrieverMethods runs chunks, windows and segments through a
@@ -37,7 +37,7 @@ func TestRetrieverMethods(t *testing.T) {
 	c, err := eval.Load("reports")
 	require.NoError(t, err)
 	c = c.Subset(12)
-	ev := newEvaluator(t, eval.Config{Embedder: &vectorstore.Lexical{}, K: k})
+	ev := newEvaluator(t, eval.Config{Embedder: &lexical.Embedder{}, K: k})
 	for _, m := range methods {
 		r, err := ev.Evaluate(context.Background(), c, m)
 		require.NoError(t, err, m.Name)
@@ -84,7 +84,7 @@ func TestNearDuplicateCorpus(t *testing.T) {
 	require.Len(t, c.Questions, 15)
 	tok, err := tokencount.Encoding(tokencount.Cl100kBase)
 	require.NoError(t, err)
-	ev, err := eval.New(eval.Config{Embedder: &vectorstore.Lexical{}, Tokenizer: tok, K: 5})
+	ev, err := eval.New(eval.Config{Embedder: &lexical.Embedder{}, Tokenizer: tok, K: 5})
 	require.NoError(t, err)
 	methods := eval.RetrieverMethods(tok, []int{64}, 5, 0, []eval.RetrieverSetting{
 		{Search: retrieve.Vector}, {Search: retrieve.Vector, Diversity: retrieve.Diversity{Lambda: 0.5}}})

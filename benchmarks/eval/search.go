@@ -15,7 +15,7 @@ func Searches() []string { return []string{"vector", "keywords", "hybrid"} }
 
 // WithSearch returns m searching the way search names: "vector" returns m
 // unchanged; "keywords" finds units by BM25 over their texts alone
-// (vectorstore.Memory.QueryKeywords), ignoring the vectors; "hybrid" by
+// (memory.Store.QueryKeywords), ignoring the vectors; "hybrid" by
 // both, fused by retrieve.Fuse with the defaults of a retrieve.Retriever
 // (retrieve.DefaultFusion, each search contributing max(k,
 // retrieve.DefaultDepth) candidates). The method keeps its units and its

@@ -27,10 +27,7 @@ func sentenceUnits(ctx context.Context, doc Document) ([]Unit, error) {
 	}
 	units := make([]Unit, len(recs))
 	for i, r := range recs {
-		units[i] = Unit{Start: r.Start, End: r.End}
-		if gap, ok := r.Metadata[window.GapKey]; ok {
-			units[i].Metadata = map[string]string{window.GapKey: gap}
-		}
+		units[i] = Unit{Start: r.Start, End: r.End, Notes: vectorstore.Notes{Gap: r.Notes.Gap}}
 	}
 	return units, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ragkit/ragkit/benchmarks/eval"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -53,7 +54,7 @@ func TestWindowMethods(t *testing.T) {
 				}
 				return spans, nil
 			}
-			r, err := newEvaluator(t, eval.Config{Embedder: &vectorstore.Lexical{}, K: k}).Evaluate(context.Background(), c, m)
+			r, err := newEvaluator(t, eval.Config{Embedder: &lexical.Embedder{}, K: k}).Evaluate(context.Background(), c, m)
 			require.NoError(t, err, m.Name)
 			assert.Positive(t, r.Omega, m.Name)
 		}

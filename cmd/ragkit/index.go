@@ -15,6 +15,7 @@ import (
 	"github.com/ragkit/ragkit/loader"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // indexFlags are the flags of what index and ask index.
@@ -76,7 +77,7 @@ const defaultMaxTokens = 200
 
 // openIndex loads the folder, makes the models and indexes the documents
 // into the memory store, starting from and saving to -index if given.
-func openIndex(ctx context.Context, f indexFlags, stderr io.Writer) (*vectorstore.Memory, *models, []document.Document, ingest.Stats, error) {
+func openIndex(ctx context.Context, f indexFlags, stderr io.Writer) (*memory.Store, *models, []document.Document, ingest.Stats, error) {
 	m, err := newModels(f.models, f.maxTokens, stderr)
 	if err != nil {
 		return nil, nil, nil, ingest.Stats{}, err
@@ -95,7 +96,7 @@ func openIndex(ctx context.Context, f indexFlags, stderr io.Writer) (*vectorstor
 	if errors.Is(err, vectorstore.ErrDimensionMismatch) && loaded {
 		fmt.Fprintf(stderr, "index: rebuilding %s (made with another embedder)\n", f.index)
 		store.Close()
-		store = &vectorstore.Memory{}
+		store = &memory.Store{}
 		stats, err = index(ctx, f, m, docs, store, stderr)
 	}
 	if err == nil && f.index != "" {
@@ -110,11 +111,11 @@ func openIndex(ctx context.Context, f indexFlags, stderr io.Writer) (*vectorstor
 
 // openStore loads the store saved in file, or returns an empty one (and
 // false) when there is none or it cannot be read.
-func openStore(ctx context.Context, file string, stderr io.Writer) (*vectorstore.Memory, bool) {
+func openStore(ctx context.Context, file string, stderr io.Writer) (*memory.Store, bool) {
 	if file == "" {
-		return &vectorstore.Memory{}, false
+		return &memory.Store{}, false
 	}
-	store, err := vectorstore.LoadFile(ctx, file, vectorstore.MemoryConfig{})
+	store, err := memory.LoadFile(ctx, file, memory.Config{})
 	switch {
 	case err == nil:
 		return store, true
@@ -123,11 +124,11 @@ func openStore(ctx context.Context, file string, stderr io.Writer) (*vectorstore
 	default:
 		fmt.Fprintf(stderr, "index: rebuilding %s (%v)\n", file, err)
 	}
-	return &vectorstore.Memory{}, false
+	return &memory.Store{}, false
 }
 
 // index runs the indexer over the documents into store.
-func index(ctx context.Context, f indexFlags, m *models, docs []document.Document, store *vectorstore.Memory, stderr io.Writer) (ingest.Stats, error) {
+func index(ctx context.Context, f indexFlags, m *models, docs []document.Document, store *memory.Store, stderr io.Writer) (ingest.Stats, error) {
 	dec, err := contextheader.New(contextheader.Config{
 		Tokenizer:       m.chunkTokenizer,
 		Parts:           []contextheader.Part{{Kind: contextheader.Title}, {Kind: contextheader.Section}, {Kind: contextheader.Summary}},

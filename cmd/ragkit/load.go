@@ -101,9 +101,6 @@ func loadFiles(ctx context.Context, names []string, maxBytes int64, stderr io.Wr
 		}
 		for _, d := range res.Documents {
 			d.ID, d.Source = id, id
-			if d.Metadata != nil {
-				d.Metadata[loader.PathKey] = id
-			}
 			docs = append(docs, d)
 		}
 	}

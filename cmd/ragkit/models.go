@@ -16,6 +16,7 @@ import (
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
 )
 
 // headerTokens caps each chunk's contextual header.
@@ -81,7 +82,7 @@ func newModels(f modelFlags, maxTokens int, stderr io.Writer) (*models, error) {
 	if err != nil {
 		return nil, err
 	}
-	lex := &vectorstore.Lexical{}
+	lex := &lexical.Embedder{}
 	m := &models{tokenizer: tok, chunkTokenizer: tok, embedder: lex, embedderName: fmt.Sprintf("lexical-%d", lex.Dimension()),
 		summarizer: &contextheader.Extractive{}, summaryName: "extractive"}
 	if err := m.local(f, maxTokens); err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // indexKey holds the settings an index is built with: changing one of them
@@ -30,7 +30,7 @@ type index struct {
 	// ctx bounds the build; cancel ends it when the index is forgotten.
 	ctx    context.Context
 	cancel context.CancelFunc
-	store  *vectorstore.Memory
+	store  *memory.Store
 	dec    *contextheader.Decorator // nil without headers
 	done   chan struct{}
 	err    error         // set before done is closed
@@ -88,7 +88,7 @@ func (ixs *indexes) get(key indexKey) *index {
 	if ixs.running == nil {
 		ixs.running = make(chan struct{}, maxBuilds)
 	}
-	ix := &index{key: key, store: &vectorstore.Memory{}, done: make(chan struct{}),
+	ix := &index{key: key, store: &memory.Store{}, done: make(chan struct{}),
 		chunks: make([][]chunker.Chunk, len(ixs.corpus.docs))}
 	ix.ctx, ix.cancel = context.WithCancel(ixs.ctx)
 	ixs.byKey[key] = ix

@@ -9,6 +9,7 @@ import (
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
 )
 
 // encoding is the tokenizer of chunks, headers and the prompt.
@@ -35,7 +36,7 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 	if err != nil {
 		return nil, err
 	}
-	lex := &vectorstore.Lexical{}
+	lex := &lexical.Embedder{}
 	m := &models{
 		tokenizer: tok, embedder: lex, embedderName: fmt.Sprintf("lexical-%d", lex.Dimension()),
 		summarizer: &contextheader.Extractive{}, summaryName: "extractive",

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/ragkit/ragkit/budget"
-	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/window"
@@ -73,10 +72,10 @@ func (a *app) widener(ix *index, s settings) (retrieve.Widener, error) {
 		if s.Window == 0 {
 			return nil, nil
 		}
-		return window.NewExpander(window.ExpanderConfig{Source: ix.store, Tokenizer: a.models.tokenizer,
-			Size: s.Window, SectionKey: document.SectionKey})
+		return window.NewExpander(window.ExpanderConfig{Tokenizer: a.models.tokenizer,
+			Size: s.Window, WithinSections: true})
 	}
-	return window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: a.models.tokenizer, MaxUnits: s.Segment})
+	return window.NewExtractor(window.ExtractorConfig{Tokenizer: a.models.tokenizer, MaxUnits: s.Segment})
 }
 
 // assemble fits the instructions, the passages and the question into the

@@ -45,7 +45,7 @@ func askAll(ctx context.Context, o options, m *models, ix *index, stdout, stderr
 	// Relevant segment extraction: each document's hits become the
 	// passages their relevance supports, a chunk for a lone hit, a section
 	// or more where hits cluster.
-	extract, err := window.NewExtractor(window.ExtractorConfig{Source: ix.store, Tokenizer: m.tokenizer})
+	extract, err := window.NewExtractor(window.ExtractorConfig{Tokenizer: m.tokenizer})
 	if err != nil {
 		return err
 	}

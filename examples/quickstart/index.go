@@ -14,13 +14,14 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // An index is the documents, their chunks and the store that holds them.
 type index struct {
 	docs  []source
 	byID  map[string]int // document ID to position in docs
-	store *vectorstore.Memory
+	store *memory.Store
 
 	mu     sync.Mutex        // guards chunks while the indexer splits
 	chunks [][]chunker.Chunk // per document, as the indexer cut them
@@ -42,7 +43,7 @@ func buildIndex(ctx context.Context, o options, m *models, docs []source, stderr
 		// length: none of it can be reused.
 		fmt.Fprintf(stderr, "index: rebuilding %s (made with another embedder)\n", o.index)
 		store.Close()
-		store, loaded = &vectorstore.Memory{}, false
+		store, loaded = &memory.Store{}, false
 		stats, err = ix.index(ctx, o, m, store, stderr)
 	}
 	if err != nil {
@@ -66,11 +67,11 @@ func buildIndex(ctx context.Context, o options, m *models, docs []source, stderr
 
 // openStore loads the store saved in file, or returns an empty one (and
 // false) when there is none or it cannot be read.
-func openStore(ctx context.Context, file string, stderr io.Writer) (*vectorstore.Memory, bool) {
+func openStore(ctx context.Context, file string, stderr io.Writer) (*memory.Store, bool) {
 	if file == "" {
-		return &vectorstore.Memory{}, false
+		return &memory.Store{}, false
 	}
-	store, err := vectorstore.LoadFile(ctx, file, vectorstore.MemoryConfig{})
+	store, err := memory.LoadFile(ctx, file, memory.Config{})
 	switch {
 	case err == nil:
 		return store, true
@@ -79,11 +80,11 @@ func openStore(ctx context.Context, file string, stderr io.Writer) (*vectorstore
 	default:
 		fmt.Fprintf(stderr, "index: rebuilding %s (%v)\n", file, err)
 	}
-	return &vectorstore.Memory{}, false
+	return &memory.Store{}, false
 }
 
 // index runs the indexer over every document into store.
-func (ix *index) index(ctx context.Context, o options, m *models, store *vectorstore.Memory, stderr io.Writer) (ingest.Stats, error) {
+func (ix *index) index(ctx context.Context, o options, m *models, store *memory.Store, stderr io.Writer) (ingest.Stats, error) {
 	// The records keep a model's summaries, so the next run over the same
 	// documents asks the model for none.
 	dec, err := contextheader.New(contextheader.Config{

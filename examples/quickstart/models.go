@@ -14,6 +14,7 @@ import (
 	"github.com/ragkit/ragkit/llm/openai"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
 )
 
 // headerTokens caps each chunk's contextual header.
@@ -43,7 +44,7 @@ func newModels(o options, stderr io.Writer) (*models, error) {
 		return nil, err
 	}
 	m := &models{tokenizer: tok, encoding: encoding}
-	lex := &vectorstore.Lexical{}
+	lex := &lexical.Embedder{}
 	m.embedder, m.embedderName = lex, fmt.Sprintf("lexical-%d", lex.Dimension())
 	offline := &contextheader.Extractive{}
 	m.summarizer, m.summaryName = offline, "extractive"
@@ -232,14 +233,14 @@ func opening(doc string) string {
 
 // offline reports whether the run uses no model: its work takes moments.
 func (m *models) offline() bool {
-	_, lexical := m.embedder.(*vectorstore.Lexical)
+	_, lexical := m.embedder.(*lexical.Embedder)
 	return lexical && m.chat == nil
 }
 
 // describe says in a few words what the run uses.
 func (m *models) describe() string {
 	emb := "embedder " + m.embedderName
-	if l, ok := m.embedder.(*vectorstore.Lexical); ok {
+	if l, ok := m.embedder.(*lexical.Embedder); ok {
 		emb = fmt.Sprintf("lexical embedder, %d dimensions (offline)", l.Dimension())
 	}
 	return fmt.Sprintf("tokenizer %s; headers: title, section, %s summary; %s; memory store, hybrid search (vector + BM25)",

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -84,6 +85,21 @@ func Must(tb TB, name string) string {
 	}
 	return t
 }
+
+// Paragraphs returns the paragraphs of the named corpus with at least
+// minWords words, white space collapsed, or stops the test or benchmark.
+func Paragraphs(tb TB, name string, minWords int) []string {
+	tb.Helper()
+	var out []string
+	for _, p := range paragraphBreak.Split(Must(tb, name), -1) {
+		if words := strings.Fields(p); len(words) >= minWords {
+			out = append(out, strings.Join(words, " "))
+		}
+	}
+	return out
+}
+
+var paragraphBreak = regexp.MustCompile(`\r?\n\s*\n`)
 
 // Names returns the names of every corpus, committed and derived, sorted.
 func Names() ([]string, error) {

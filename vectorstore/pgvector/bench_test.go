@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/vectorstore/pgvector"
 	"github.com/stretchr/testify/require"
 )
@@ -28,7 +29,7 @@ const (
 // benchStores returns the stores to compare, empty.
 func benchStores(b *testing.B) map[string]func() vectorstore.VectorStore {
 	return map[string]func() vectorstore.VectorStore{
-		"store=memory": func() vectorstore.VectorStore { return new(vectorstore.Memory) },
+		"store=memory": func() vectorstore.VectorStore { return new(memory.Store) },
 		"store=pgvector": func() vectorstore.VectorStore {
 			return newStore(b, pgvector.Config{Dimension: benchDim})
 		},
@@ -118,7 +119,7 @@ func BenchmarkQueryFilter(b *testing.B) {
 	}{{"0.1%", 1}, {"1%", 10}, {"10%", 100}} {
 		cases = append(cases,
 			filterCase{"in/" + sel.name, vectorstore.Filter{Where: vectorstore.In("bucket", buckets(sel.per)...)}},
-			filterCase{"range/" + sel.name, vectorstore.Filter{Where: vectorstore.Range("year", 0, float64(sel.per-1))}})
+			filterCase{"range/" + sel.name, vectorstore.Filter{Where: vectorstore.Between("year", 0, float64(sel.per-1))}})
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/vectorstore/pgvector"
 	"github.com/stretchr/testify/require"
 )
@@ -45,7 +46,7 @@ func TestMatchesMemory(t *testing.T) {
 	recs := randomRecords(r, n, dim)
 	pg := newStore(t, pgvector.Config{Dimension: dim})
 	require.NoError(t, pg.Upsert(bg, recs...))
-	var mem vectorstore.Memory
+	var mem memory.Store
 	require.NoError(t, mem.Upsert(bg, recs...))
 	same := 0
 	for i := range queries {

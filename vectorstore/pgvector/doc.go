@@ -3,7 +3,7 @@
 // place for the index: several services share it, it must outlive a
 // deploy, or it outgrows a machine. It passes the conformance suite of
 // [github.com/ragkit/ragkit/vectorstore/storetest], as
-// [vectorstore.Memory] does, so code written against one works with the
+// [memory.Store] does, so code written against one works with the
 // other.
 //
 // # The table
@@ -44,14 +44,19 @@
 // [Store.ReplaceDocument] deletes and inserts in one transaction, so no
 // reader sees a document half replaced. [Store.QueryKeywords] is
 // PostgreSQL's full-text search over the tsv column (the text and the
-// metadata's [vectorstore.KeywordsKey]), ranked by ts_rank, so that
-// package retrieve's Retriever fuses it with the vector search. A table made
-// before the column read the metadata searches the text alone; make it
-// again, or replace the column, to search both. Every
-// method passes its context to pgx and stops when it is cancelled.
+// notes' Keywords, [vectorstore.Notes]), ranked by ts_rank, so that
+// package retrieve's Retriever fuses it with the vector search. A record's
+// provenance is in columns of its own (title, section as text[], source,
+// location as JSONB) and the library's notes in a JSONB column, apart
+// from the caller's metadata: a Filter's Sources and Section are
+// source = ANY(...) and a comparison of the section's first headings. A
+// table made before records had provenance lacks those columns, and
+// [Store.CheckSchema] refuses it; the statements that bring it up to date
+// are [MigrationSQL]'s. Every method passes its context to pgx and stops
+// when it is cancelled.
 //
 // Records are checked with [vectorstore.CheckRecords], so this store
-// refuses what [vectorstore.Memory] refuses, plus strings holding a NUL
+// refuses what [memory.Store] refuses, plus strings holding a NUL
 // byte, which PostgreSQL's text type cannot store. Errors wrap the
 // vectorstore sentinels ([vectorstore.ErrNotFound],
 // [vectorstore.ErrInvalidArgument], ...), [ErrSchema] when the table is
@@ -61,7 +66,7 @@
 // # Exact or approximate
 //
 // Without [Config.HNSW] a query is an exact scan, whose results match
-// [vectorstore.Memory]'s; its cost grows with the table. With it,
+// [memory.Store]'s; its cost grows with the table. With it,
 // PostgreSQL answers from the HNSW index in time that grows slowly with
 // the table, at a recall below 1 that its ef_search setting trades
 // against speed (see pgvector's documentation). The repository's

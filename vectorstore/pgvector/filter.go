@@ -32,6 +32,28 @@ func filterSQL(f vectorstore.Filter, args []any) (string, []any, bool) {
 		}
 		conds = append(conds, "doc_id = ANY("+b.arg(docs)+"::text[])")
 	}
+	if len(f.Sources) > 0 {
+		srcs := make([]string, 0, len(f.Sources))
+		for _, src := range f.Sources {
+			if utf8.ValidString(src) && strings.IndexByte(src, 0) < 0 {
+				srcs = append(srcs, src)
+			}
+		}
+		if len(srcs) == 0 {
+			return "", nil, false
+		}
+		conds = append(conds, "source = ANY("+b.arg(srcs)+"::text[])")
+	}
+	if len(f.Section) > 0 {
+		for _, h := range f.Section {
+			if !utf8.ValidString(h) || strings.IndexByte(h, 0) >= 0 {
+				return "", nil, false
+			}
+		}
+		// The path's first headings are the filter's: a slice of the
+		// array compared with it (a shorter path gives a shorter slice).
+		conds = append(conds, "section[1:"+b.arg(int64(len(f.Section)))+"::int] = "+b.arg(f.Section)+"::text[]")
+	}
 	if len(f.Metadata) > 0 {
 		for k, v := range f.Metadata {
 			if !utf8.ValidString(k) || !utf8.ValidString(v) || strings.IndexByte(k+v, 0) >= 0 {
@@ -73,16 +95,15 @@ func (b *sqlFilter) cond(c vectorstore.Cond) string {
 	case vectorstore.KindAll:
 		return "TRUE"
 	case vectorstore.KindAnd, vectorstore.KindOr:
-		subs := c.Conds()
-		if len(subs) == 0 {
+		if c.Len() == 0 {
 			if c.Kind() == vectorstore.KindAnd {
 				return "TRUE"
 			}
 			return "FALSE"
 		}
-		parts := make([]string, len(subs))
-		for i, s := range subs {
-			parts[i] = b.cond(s)
+		parts := make([]string, c.Len())
+		for i := range parts {
+			parts[i] = b.cond(c.Part(i))
 		}
 		op := " AND "
 		if c.Kind() == vectorstore.KindOr {
@@ -90,7 +111,7 @@ func (b *sqlFilter) cond(c vectorstore.Cond) string {
 		}
 		return "(" + strings.Join(parts, op) + ")"
 	case vectorstore.KindNot:
-		return "(NOT " + b.cond(c.Conds()[0]) + ")"
+		return "(NOT " + b.cond(c.Part(0)) + ")"
 	}
 	key := c.Key()
 	if key == "" || strings.IndexByte(key, 0) >= 0 {
@@ -98,12 +119,16 @@ func (b *sqlFilter) cond(c vectorstore.Cond) string {
 	}
 	switch c.Kind() {
 	case vectorstore.KindIn:
-		return b.in(key, c.Values())
+		values := make([]string, c.Len())
+		for i := range values {
+			values[i] = c.Value(i)
+		}
+		return b.in(key, values)
 	case vectorstore.KindExists:
 		return "(metadata ? " + b.arg(key) + "::text)"
-	case vectorstore.KindRange:
+	case vectorstore.KindBetween:
 		return b.numberRange(key, c)
-	case vectorstore.KindTimeRange:
+	case vectorstore.KindTimeBetween:
 		return b.timeRange(key, c)
 	}
 	return "FALSE" // a kind this package does not know matches nothing: a filter never lets too much through
@@ -136,7 +161,7 @@ func (b *sqlFilter) in(key string, values []string) string {
 // matches vectorstore.NumberPattern within 64 bytes, which every cast
 // survives (at most 64 digits and a two-digit exponent stay far inside
 // float8's range), so that a value that does not parse never matches
-// and never fails the query, as in vectorstore.Memory.
+// and never fails the query, as in memory.Store.
 func (b *sqlFilter) numberRange(key string, c vectorstore.Cond) string {
 	lo, hi := c.Bounds()
 	if math.IsInf(lo, 1) || math.IsInf(hi, -1) {

@@ -21,8 +21,8 @@ func TestFilterSQLParametersOnly(t *testing.T) {
 			vectorstore.In(hostile[0], hostile[1]),
 			vectorstore.In(hostile[1], hostile[0], hostile[2]),
 			vectorstore.Not(vectorstore.Exists(hostile[2])),
-			vectorstore.Range(hostile[0], 12345.5, math.Inf(1)),
-			vectorstore.TimeRange(hostile[1], time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), time.Time{}),
+			vectorstore.Between(hostile[0], 12345.5, math.Inf(1)),
+			vectorstore.TimeBetween(hostile[1], time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), time.Time{}),
 			vectorstore.And(),
 		),
 	}

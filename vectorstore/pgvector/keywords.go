@@ -31,7 +31,7 @@ const keywordQuery = `(SELECT string_agg('''' || replace(replace(l, E'\\', E'\\\
 // or a k below 1 gives an error wrapping
 // [vectorstore.ErrInvalidArgument], and a query with no searchable word
 // gives no hits and no error. Scores are ts_rank's, not comparable with
-// [vectorstore.Memory]'s BM25 scores; fuse them by rank
+// [memory.Store]'s BM25 scores; fuse them by rank
 // (package retrieve's Fuse).
 func (s *Store) QueryKeywords(ctx context.Context, query string, k int, filter vectorstore.Filter) ([]vectorstore.Hit, error) {
 	if err := ctx.Err(); err != nil {

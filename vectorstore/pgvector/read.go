@@ -9,12 +9,13 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // The columns a record is read from, without and with its vector.
 const (
-	textColumns   = "id, doc_id, idx, start_byte, end_byte, text, metadata"
+	textColumns   = "id, doc_id, idx, start_byte, end_byte, text, metadata, title, section, source, location, notes"
 	vectorColumns = textColumns + ", embedding::real[]"
 )
 
@@ -140,9 +141,12 @@ func (s *Store) read(ctx context.Context, what, sql string, vectors bool, score 
 		idx, start int64
 		end        int64
 		md         map[string]string
+		section    []string
+		loc        document.Location
+		nt         vectorstore.Notes
 		raw        float64
 	)
-	dest := []any{&h.ID, &h.DocID, &idx, &start, &end, &h.Text, &md}
+	dest := []any{&h.ID, &h.DocID, &idx, &start, &end, &h.Text, &md, &h.Title, &section, &h.Source, &loc, &nt}
 	if vectors {
 		dest = append(dest, &h.Vector)
 	}
@@ -158,8 +162,13 @@ func (s *Store) read(ctx context.Context, what, sql string, vectors bool, score 
 		if len(md) > 0 {
 			h.Metadata = md
 		}
+		h.Section = nil
+		if len(section) > 0 {
+			h.Section = section
+		}
+		h.Location, h.Notes = loc, nt
 		out = append(out, h)
-		h.Vector, md = nil, nil
+		h.Vector, md, section, loc, nt = nil, nil, nil, document.Location{}, vectorstore.Notes{}
 		return nil
 	})
 	if err != nil {

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/ragkit/ragkit/vectorstore"
 )
 
 // SchemaSQL returns the statements that [Store.CreateSchema] runs, for a
@@ -28,11 +26,17 @@ func (s *Store) SchemaSQL() []string {
 	end_byte   bigint NOT NULL,
 	text       text NOT NULL,
 	metadata   jsonb NOT NULL,
+	title      text NOT NULL,
+	section    text[] NOT NULL,
+	source     text NOT NULL,
+	location   jsonb NOT NULL,
+	notes      jsonb NOT NULL,
 	embedding  vector(%d) NOT NULL,
-	tsv        tsvector GENERATED ALWAYS AS (to_tsvector(%s::regconfig, text || ' ' || coalesce(metadata->>%s, ''))) STORED
-)`, s.table, c.Dimension, quoteLiteral(c.TextSearch), quoteLiteral(vectorstore.KeywordsKey)),
+	tsv        tsvector GENERATED ALWAYS AS (to_tsvector(%s::regconfig, text || ' ' || coalesce(notes->>'keywords', ''))) STORED
+)`, s.table, c.Dimension, quoteLiteral(c.TextSearch)),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (doc_id, idx, id)", index("_doc"), s.table),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (metadata jsonb_path_ops)", index("_metadata"), s.table),
+		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (source)", index("_source"), s.table),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (tsv)", index("_tsv"), s.table),
 	}
 	if c.HNSW {
@@ -50,6 +54,34 @@ func (s *Store) SchemaSQL() []string {
 		stmts = append(stmts, stmt)
 	}
 	return stmts
+}
+
+// MigrationSQL returns the statements that bring a table made before
+// records had provenance and notes (ragkit before v0.1) up to
+// [Store.SchemaSQL]'s layout: the new columns, the library's metadata
+// keys moved out of metadata into them, and the tsv column made again to
+// read the notes. Run them in one transaction; they rewrite the table.
+func (s *Store) MigrationSQL() []string {
+	t := s.table
+	return []string{
+		"ALTER TABLE " + t + ` ADD COLUMN IF NOT EXISTS title text NOT NULL DEFAULT '',
+	ADD COLUMN IF NOT EXISTS section text[] NOT NULL DEFAULT '{}',
+	ADD COLUMN IF NOT EXISTS source text NOT NULL DEFAULT '',
+	ADD COLUMN IF NOT EXISTS location jsonb NOT NULL DEFAULT '{}',
+	ADD COLUMN IF NOT EXISTS notes jsonb NOT NULL DEFAULT '{}'`,
+		"UPDATE " + t + ` SET title = coalesce(metadata->>'document.title', ''),
+	section = coalesce(string_to_array(nullif(metadata->>'document.section', ''), E'\n'), '{}'),
+	source = coalesce(metadata->>'loader.path', ''),
+	notes = jsonb_strip_nulls(jsonb_build_object('keywords', metadata->>'vectorstore.keywords',
+		'gap', metadata->>'window.gap', 'embed', metadata->>'ingest.embed', 'fingerprint', metadata->>'ingest.doc',
+		'summary', metadata->>'ingest.summary', 'summary_of', metadata->>'ingest.summary.of')),
+	metadata = metadata - ARRAY['document.title', 'document.section', 'loader.path', 'vectorstore.keywords',
+		'window.gap', 'ingest.embed', 'ingest.doc', 'ingest.summary', 'ingest.summary.of']`,
+		"ALTER TABLE " + t + " DROP COLUMN IF EXISTS tsv",
+		fmt.Sprintf("ALTER TABLE %s ADD COLUMN tsv tsvector GENERATED ALWAYS AS (to_tsvector(%s::regconfig, text || ' ' || coalesce(notes->>'keywords', ''))) STORED", t, quoteLiteral(s.cfg.TextSearch)),
+		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (tsv)", pgx.Identifier{s.cfg.Table + "_tsv"}.Sanitize(), t),
+		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (source)", pgx.Identifier{s.cfg.Table + "_source"}.Sanitize(), t),
+	}
 }
 
 // quoteLiteral quotes s as an SQL string literal (standard conforming
@@ -101,7 +133,8 @@ func (s *Store) CheckSchema(ctx context.Context) error {
 	}
 	want := map[string]string{
 		"id": "text", "doc_id": "text", "idx": "bigint", "start_byte": "bigint", "end_byte": "bigint",
-		"text": "text", "metadata": "jsonb", "embedding": fmt.Sprintf("vector(%d)", s.cfg.Dimension), "tsv": "tsvector",
+		"text": "text", "metadata": "jsonb", "title": "text", "section": "text[]", "source": "text",
+		"location": "jsonb", "notes": "jsonb", "embedding": fmt.Sprintf("vector(%d)", s.cfg.Dimension), "tsv": "tsvector",
 	}
 	for _, col := range slices.Sorted(maps.Keys(want)) {
 		if got, ok := have[col]; !ok || got != want[col] {

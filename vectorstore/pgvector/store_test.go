@@ -3,8 +3,10 @@ package pgvector_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/ragkit/ragkit/vectorstore/pgvector"
@@ -120,4 +122,53 @@ func TestNULRefused(t *testing.T) {
 	kh, err := s.QueryKeywords(bg, "a\x00b", 3, vectorstore.Filter{})
 	require.NoError(t, err)
 	require.Empty(t, kh)
+}
+
+// TestMigration brings a table of the layout before records had
+// provenance (as SchemaSQL made it then, with a row as ingest wrote it)
+// up to date with MigrationSQL: the library's keys move out of metadata
+// into the columns and notes, the caller's stay, and keyword search reads
+// the header from the notes.
+func TestMigration(t *testing.T) {
+	p := testPool(t)
+	table := fmt.Sprintf("ragkit_test_%d_%d", os.Getpid(), tables.Add(1))
+	tid := pgx.Identifier{table}.Sanitize()
+	t.Cleanup(func() {
+		_, err := p.Exec(bg, "DROP TABLE IF EXISTS "+tid)
+		require.NoError(t, err)
+	})
+	for _, stmt := range []string{
+		`CREATE TABLE ` + tid + ` (id text PRIMARY KEY, doc_id text NOT NULL, idx bigint NOT NULL, start_byte bigint NOT NULL,
+	end_byte bigint NOT NULL, text text NOT NULL, metadata jsonb NOT NULL, embedding vector(2) NOT NULL,
+	tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text || ' ' || coalesce(metadata->>'vectorstore.keywords', ''))) STORED)`,
+		`INSERT INTO ` + tid + ` VALUES ('a', 'guide', 0, 0, 5, 'Trim the wick.', '{"team": "keepers", "document.title": "Guide",
+	"document.section": "Install\nLinux", "loader.path": "docs/guide.md", "vectorstore.keywords": "Lighthouse handbook",
+	"window.gap": "\n\n", "ingest.embed": "e", "ingest.doc": "f", "ingest.summary": "s", "ingest.summary.of": "o"}', '[1,0]')`,
+	} {
+		_, err := p.Exec(bg, stmt)
+		require.NoError(t, err)
+	}
+	s, err := pgvector.New(pgvector.Config{Pool: p, Table: table, Dimension: 2})
+	require.NoError(t, err)
+	require.ErrorIs(t, s.CheckSchema(bg), pgvector.ErrSchema, "the old layout")
+	tx, err := p.Begin(bg)
+	require.NoError(t, err)
+	for _, stmt := range s.MigrationSQL() {
+		_, err := tx.Exec(bg, stmt)
+		require.NoError(t, err, stmt)
+	}
+	require.NoError(t, tx.Commit(bg))
+	require.NoError(t, s.CheckSchema(bg))
+	recs, err := s.Range(bg, "guide", 0, 0)
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	r := recs[0]
+	require.Equal(t, map[string]string{"team": "keepers"}, r.Metadata)
+	require.Equal(t, "Guide", r.Title)
+	require.Equal(t, []string{"Install", "Linux"}, r.Section)
+	require.Equal(t, "docs/guide.md", r.Source)
+	require.Equal(t, vectorstore.Notes{Keywords: "Lighthouse handbook", Gap: "\n\n", Embed: "e", Fingerprint: "f", Summary: "s", SummaryOf: "o"}, r.Notes)
+	hits, err := s.QueryKeywords(bg, "handbook", 3, vectorstore.Filter{Section: []string{"Install"}})
+	require.NoError(t, err)
+	require.Len(t, hits, 1)
 }

@@ -28,13 +28,22 @@ func newStatements(table string, dim int) statements {
 		// vectors travel as one binary float4 array, each row's slice of
 		// it cast to vector: pgvector's text form costs far more to parse
 		// (on PGlite, about 50 times more).
-		insert: `INSERT INTO ` + table + ` (id, doc_id, idx, start_byte, end_byte, text, metadata, embedding)
-SELECT u.id, u.doc_id, u.idx, u.s, u.e, u.text, u.md::jsonb, ($8::real[])[(u.n - 1) * ` + d + ` + 1 : u.n * ` + d + `]::vector
-FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::text[], $7::text[])
-	WITH ORDINALITY AS u(id, doc_id, idx, s, e, text, md, n)
+		// A record's section path travels as a JSON array (unnest
+		// cannot take an array of arrays of different lengths) and is
+		// turned into text[] in the statement.
+		insert: `INSERT INTO ` + table + ` (id, doc_id, idx, start_byte, end_byte, text, metadata,
+	title, section, source, location, notes, embedding)
+SELECT u.id, u.doc_id, u.idx, u.s, u.e, u.text, u.md::jsonb,
+	u.title, ARRAY(SELECT jsonb_array_elements_text(u.section::jsonb)), u.source, u.loc::jsonb, u.notes::jsonb,
+	($13::real[])[(u.n - 1) * ` + d + ` + 1 : u.n * ` + d + `]::vector
+FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::text[], $7::text[],
+	$8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+	WITH ORDINALITY AS u(id, doc_id, idx, s, e, text, md, title, section, source, loc, notes, n)
 ON CONFLICT (id) DO UPDATE SET doc_id = excluded.doc_id, idx = excluded.idx,
 	start_byte = excluded.start_byte, end_byte = excluded.end_byte, text = excluded.text,
-	metadata = excluded.metadata, embedding = excluded.embedding`,
+	metadata = excluded.metadata, title = excluded.title, section = excluded.section,
+	source = excluded.source, location = excluded.location, notes = excluded.notes,
+	embedding = excluded.embedding`,
 		deleteDoc: `DELETE FROM ` + table + ` WHERE doc_id = $1`,
 		// Replacements of one document wait for each other, so that two
 		// of them cannot interleave their rows.
@@ -143,6 +152,16 @@ func checkRecords(docID string, dim int, records []vectorstore.Record) error {
 			field = "DocID"
 		case strings.IndexByte(r.Text, 0) >= 0:
 			field = "Text"
+		case strings.IndexByte(r.Title, 0) >= 0:
+			field = "Title"
+		case strings.IndexByte(r.Source, 0) >= 0:
+			field = "Source"
+		case strings.IndexByte(strings.Join(r.Section, ""), 0) >= 0:
+			field = "Section"
+		case strings.IndexByte(r.Location.Sheet, 0) >= 0:
+			field = "Location"
+		case hasNUL(r.Notes):
+			field = "Notes"
 		default:
 			for k, v := range r.Metadata {
 				if strings.IndexByte(k, 0) >= 0 || strings.IndexByte(v, 0) >= 0 {
@@ -155,6 +174,16 @@ func checkRecords(docID string, dim int, records []vectorstore.Record) error {
 		}
 	}
 	return nil
+}
+
+// hasNUL reports whether a note holds a NUL byte.
+func hasNUL(n vectorstore.Notes) bool {
+	for _, s := range [...]string{n.Keywords, n.Gap, n.Embed, n.Fingerprint, n.Summary, n.SummaryOf} {
+		if strings.IndexByte(s, 0) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // storable reports whether s can be stored in a text column, and so can
@@ -180,13 +209,15 @@ func lastOfEachID(records []vectorstore.Record) []vectorstore.Record {
 
 // columns is one batch of records as the parallel arrays of the insert.
 type columns struct {
-	ids, docs, texts, metadata []string
-	idx, starts, ends          []int64
-	vectors                    []float32 // every record's, one after another
+	ids, docs, texts, metadata             []string
+	titles, sections, sources, locs, notes []string // sections, locs and notes as JSON
+	idx, starts, ends                      []int64
+	vectors                                []float32 // every record's, one after another
 }
 
 func (c *columns) args() []any {
-	return []any{c.ids, c.docs, c.idx, c.starts, c.ends, c.texts, c.metadata, c.vectors}
+	return []any{c.ids, c.docs, c.idx, c.starts, c.ends, c.texts, c.metadata,
+		c.titles, c.sections, c.sources, c.locs, c.notes, c.vectors}
 }
 
 // newColumns lays records out in batches of at most size.
@@ -207,6 +238,18 @@ func newColumns(records []vectorstore.Record, size int) []columns {
 			c.ends = append(c.ends, int64(r.End))
 			c.texts = append(c.texts, r.Text)
 			c.metadata = append(c.metadata, string(js))
+			section := r.Section
+			if section == nil {
+				section = []string{}
+			}
+			js, _ = json.Marshal(section) // strings always marshal
+			c.titles = append(c.titles, r.Title)
+			c.sections = append(c.sections, string(js))
+			c.sources = append(c.sources, r.Source)
+			js, _ = json.Marshal(r.Location)
+			c.locs = append(c.locs, string(js))
+			js, _ = json.Marshal(r.Notes)
+			c.notes = append(c.notes, string(js))
 			c.vectors = appendUnit(c.vectors, r.Vector)
 		}
 		out = append(out, c)

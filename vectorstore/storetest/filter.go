@@ -46,10 +46,22 @@ func filterRecords(r *rand.Rand, n, docs, dim int) []vectorstore.Record {
 		out[i] = vectorstore.Record{
 			ID: fmt.Sprintf("r%03d", i), DocID: fmt.Sprintf("d%d", d), Index: i,
 			Text: fmt.Sprintf("unit %d of document %d", i, d), Vector: randVec(r, dim), Metadata: md,
+			Source: filterSources[r.IntN(len(filterSources))], Section: filterSections[r.IntN(len(filterSections))],
+			// Notes and a title that name filterValues' keys and values:
+			// a filter on Metadata must never match them.
+			Title: "dept", Notes: vectorstore.Notes{Keywords: "tag a", Embed: "year", Gap: " hr"},
 		}
 	}
 	return out
 }
+
+// filterSources and filterSections are the provenance the property test
+// writes and filters on: no source, sources with quotes, and section paths
+// that share their first headings.
+var (
+	filterSources  = []string{"", "docs/a.md", "docs/b.md", `it's "odd".txt`}
+	filterSections = [][]string{nil, {"Install"}, {"Install", "Linux"}, {"Install", "Linux", "Debian"}, {"Use"}, {"Linux"}, {`a"b`, "c'd"}}
+)
 
 // randomFilter returns a random filter over filterValues' keys, at most
 // depth levels deep.
@@ -59,6 +71,14 @@ func randomFilter(r *rand.Rand, docs int) vectorstore.Filter {
 		for range 1 + r.IntN(3) {
 			f.DocIDs = append(f.DocIDs, fmt.Sprintf("d%d", r.IntN(docs+1)))
 		}
+	}
+	if r.IntN(4) == 0 {
+		for range 1 + r.IntN(2) {
+			f.Sources = append(f.Sources, filterSources[r.IntN(len(filterSources))])
+		}
+	}
+	if r.IntN(4) == 0 {
+		f.Section = filterSections[r.IntN(len(filterSections))]
 	}
 	if r.IntN(4) == 0 {
 		f.Metadata = map[string]string{"tag": filterValues["tag"][r.IntN(3)]}
@@ -99,7 +119,7 @@ func randomCond(r *rand.Rand, depth int) vectorstore.Cond {
 		case 0:
 			return vectorstore.In(key, pick(filterValues["dept"])...)
 		case 1:
-			return vectorstore.NotIn(key, pick(filterValues[filterKeys[r.IntN(len(filterKeys))]])...)
+			return vectorstore.Not(vectorstore.In(key, pick(filterValues[filterKeys[r.IntN(len(filterKeys))]])...))
 		case 2:
 			return vectorstore.Exists(key)
 		case 3:
@@ -107,13 +127,13 @@ func randomCond(r *rand.Rand, depth int) vectorstore.Cond {
 			if r.IntN(2) == 0 {
 				key = "year"
 			}
-			return vectorstore.Range(key, lo, hi)
+			return vectorstore.Between(key, lo, hi)
 		default:
 			from, to := instants[r.IntN(len(instants))], instants[r.IntN(len(instants))]
 			if r.IntN(2) == 0 {
 				key = "at"
 			}
-			return vectorstore.TimeRange(key, from, to)
+			return vectorstore.TimeBetween(key, from, to)
 		}
 	}
 	subs := make([]vectorstore.Cond, r.IntN(4))
@@ -194,7 +214,7 @@ func (s suite) filters(t *testing.T) {
 	}
 	wide := vectorstore.In("tag", make([]string, vectorstore.MaxFilterTerms)...)
 	for _, f := range []vectorstore.Filter{{Where: deep}, {Where: wide}, {Where: vectorstore.Exists("")},
-		{Where: vectorstore.Range("year", math.NaN(), 1)}, {Where: vectorstore.In("tag", "\xff")}} {
+		{Where: vectorstore.Between("year", math.NaN(), 1)}, {Where: vectorstore.In("tag", "\xff")}} {
 		_, err := st.Query(bg, randVec(r, dim), 3, f)
 		require.ErrorIs(t, err, vectorstore.ErrInvalidArgument, "Query with a refused filter")
 		if kq != nil {

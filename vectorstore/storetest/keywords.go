@@ -26,7 +26,7 @@ func keywordRecords() []vectorstore.Record {
 }
 
 // keywords checks QueryKeywords, if the store has it: which records a
-// query finds (by their Text and their Metadata[KeywordsKey]), order,
+// query finds (by their Text and their Notes.Keywords), order,
 // filters, k, no vectors, the errors, and that the index follows writes.
 func (s suite) keywords(t *testing.T) {
 	recs := keywordRecords()
@@ -89,15 +89,15 @@ func (s suite) keywords(t *testing.T) {
 	require.Equal(t, []string{"k3"}, find("snow", 10, none))
 	require.Equal(t, []string{"k2"}, find("rain", 10, none))
 
-	// The words of Metadata[KeywordsKey] are found as the text's are,
-	// and follow Upsert too.
+	// The words of Notes.Keywords are found as the text's are, and
+	// follow Upsert too.
 	k3 := byID["k3"]
-	k3.Metadata = map[string]string{"kind": "memo", vectorstore.KeywordsKey: "winter report from Geneva"}
+	k3.Notes.Keywords = "winter report from Geneva"
 	byID["k3"] = k3
 	require.NoError(t, st.Upsert(bg, k3))
 	require.Equal(t, []string{"k3"}, find("geneva", 10, none))
 	require.Equal(t, []string{"k3"}, find("snow", 10, none), "the text is still searched")
-	k3.Metadata = map[string]string{"kind": "memo", vectorstore.KeywordsKey: "spring notes from Basel"}
+	k3.Notes.Keywords = "spring notes from Basel"
 	byID["k3"] = k3
 	require.NoError(t, st.Upsert(bg, k3))
 	require.Empty(t, find("geneva", 10, none))

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/vectorstore/storetest"
 	"github.com/stretchr/testify/require"
 )
@@ -14,17 +15,17 @@ import (
 func TestMemory(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
-		cfg       func(dim int) vectorstore.MemoryConfig
+		cfg       func(dim int) memory.Config
 		tolerance float64
 	}{
-		{"plain", func(int) vectorstore.MemoryConfig { return vectorstore.MemoryConfig{} }, 0},
-		{"dimension", func(dim int) vectorstore.MemoryConfig { return vectorstore.MemoryConfig{Dimension: dim, Workers: 3} }, 0},
-		{"compact", func(int) vectorstore.MemoryConfig { return vectorstore.MemoryConfig{Compact: true} }, 2e-3},
+		{"plain", func(int) memory.Config { return memory.Config{} }, 0},
+		{"dimension", func(dim int) memory.Config { return memory.Config{Dimension: dim, Workers: 3} }, 0},
+		{"compact", func(int) memory.Config { return memory.Config{Compact: true} }, 2e-3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			storetest.Run(t, storetest.Config{
 				New: func(t *testing.T, dim int) vectorstore.VectorStore {
-					m, err := vectorstore.NewMemory(tt.cfg(dim))
+					m, err := memory.New(tt.cfg(dim))
 					require.NoError(t, err)
 					t.Cleanup(func() { _ = m.Close() })
 					return m
@@ -34,6 +35,6 @@ func TestMemory(t *testing.T) {
 		})
 	}
 	t.Run("zero", func(t *testing.T) {
-		storetest.Run(t, storetest.Config{New: func(*testing.T, int) vectorstore.VectorStore { return new(vectorstore.Memory) }})
+		storetest.Run(t, storetest.Config{New: func(*testing.T, int) vectorstore.VectorStore { return new(memory.Store) }})
 	})
 }

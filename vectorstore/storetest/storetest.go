@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
 	"github.com/stretchr/testify/require"
 )
@@ -88,13 +89,14 @@ func randVec(r *rand.Rand, dim int) []float32 {
 }
 
 // makeRecords returns docs*perDoc records with random vectors; record j of
-// document d has ID "d<d>-<j>", Index j, offsets 10j..10j+9 and metadata
-// {"parity": even|odd} by d.
+// document d has ID "d<d>-<j>", Index j, offsets 10j..10j+9, metadata
+// {"parity": even|odd} by d and, but in every third document, a title, a
+// source, a section path, a location and notes in every field.
 func makeRecords(r *rand.Rand, docs, perDoc, dim int) []vectorstore.Record {
 	var out []vectorstore.Record
 	for d := range docs {
 		for j := range perDoc {
-			out = append(out, vectorstore.Record{
+			rec := vectorstore.Record{
 				ID:       fmt.Sprintf("d%d-%d", d, j),
 				DocID:    fmt.Sprintf("d%d", d),
 				Index:    j,
@@ -103,7 +105,15 @@ func makeRecords(r *rand.Rand, docs, perDoc, dim int) []vectorstore.Record {
 				Text:     fmt.Sprintf("unit %d of document %d", j, d),
 				Vector:   randVec(r, dim),
 				Metadata: map[string]string{"parity": []string{"even", "odd"}[d%2], "doc": fmt.Sprint(d)},
-			})
+			}
+			if d%3 != 2 { // the others have no provenance and no notes
+				rec.Title, rec.Source = fmt.Sprintf("Document %d", d), fmt.Sprintf("docs/%d.pdf", d)
+				rec.Section = [][]string{nil, {"Part 1"}, {"Part 1", "Détails"}}[j%3]
+				rec.Location = document.Location{Page: j + 1, LastPage: j + 2, Line: j, LastLine: j + 3, Sheet: "Σ", Row: j % 2, LastRow: j % 2}
+				rec.Notes = vectorstore.Notes{Keywords: "header words", Gap: "\n\n", Embed: fmt.Sprintf("e%d", j),
+					Fingerprint: fmt.Sprint("f", d), Summary: "a summary", SummaryOf: "s"}
+			}
+			out = append(out, rec)
 		}
 	}
 	return out
@@ -172,13 +182,17 @@ func (s suite) checkHits(t *testing.T, name string, got, all []vectorstore.Hit, 
 }
 
 // checkRecord checks that got is want as a store returns it: every field
-// equal, an empty Metadata as nil, and the vector at unit length (or nil,
+// equal (provenance and notes included), an empty Metadata or Section as
+// nil, and the vector at unit length (or nil,
 // if vectors is false).
 func (s suite) checkRecord(t *testing.T, want, got vectorstore.Record, vectors bool) {
 	t.Helper()
 	wantVec, gotVec := want.Vector, got.Vector
 	want.Vector, got.Vector = nil, nil
 	want.Metadata = nilIfEmpty(want.Metadata)
+	if len(want.Section) == 0 {
+		want.Section = nil
+	}
 	require.Equal(t, want, got, "record %s", want.ID)
 	if !vectors {
 		require.Nil(t, gotVec, "record %s: a vector where none was asked for", want.ID)

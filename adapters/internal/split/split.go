@@ -14,7 +14,6 @@ import (
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
-	"github.com/ragkit/ragkit/window"
 )
 
 // ErrNoChunker reports a splitter without a chunker.
@@ -36,12 +35,12 @@ type Doc struct {
 
 // Split cuts doc with c and, if d is not nil, gives each chunk its header.
 // Each piece's metadata is a copy of doc.Metadata with the chunk's document
-// ID, index, offsets and exact token count under meta's keys, the gap to the
-// chunk before it under window.GapKey where it is not a single space (as
-// ingest writes it), its section path under document.SectionKey where it has
-// one, and with a header its header under vectorstore.KeywordsKey and its
-// embed text under meta.EmbedTextKey. The title a header shows is
-// metadata[document.TitleKey], if it is a string.
+// ID, index, offsets and exact token count under meta's keys, its section
+// path under meta.SectionKey where it has one, its notes under
+// meta.NotesKey (the gap to the chunk before it where it is not a single
+// space, and with a header the header, for keyword search, as ingest
+// writes them) and with a header its embed text under meta.EmbedTextKey.
+// The title a header shows is metadata[meta.TitleKey], if it is a string.
 func Split(ctx context.Context, c *chunker.Chunker, d *contextheader.Decorator, docIDKey string, doc Doc) ([]Piece, error) {
 	if c == nil {
 		return nil, ErrNoChunker
@@ -61,7 +60,7 @@ func Split(ctx context.Context, c *chunker.Chunker, d *contextheader.Decorator, 
 		return nil, err
 	}
 	format := c.Config().Format
-	title, _ := doc.Metadata[document.TitleKey].(string)
+	title, _ := doc.Metadata[meta.TitleKey].(string)
 	var decorated []contextheader.Chunk
 	if d != nil {
 		rd := document.Document{ID: id, Title: title, Text: doc.Text, Format: format, Metadata: encodable(doc.Metadata)}
@@ -86,30 +85,29 @@ func Split(ctx context.Context, c *chunker.Chunker, d *contextheader.Decorator, 
 		m[meta.StartKey] = ch.Start
 		m[meta.EndKey] = ch.End
 		m[meta.TokensKey] = ch.Tokens
+		var unit vectorstore.Record // the chunk's section path and notes
 		if i > 0 && chunks[i-1].End <= ch.Start {
 			if gap := doc.Text[chunks[i-1].End:ch.Start]; gap != " " {
-				m[window.GapKey] = gap
+				unit.Notes.Gap = gap
 			}
 		}
-		section := outline.Path(ch.Start, ch.End)
+		unit.Section = outline.Path(ch.Start, ch.End)
 		if decorated != nil {
 			dc := decorated[i]
-			section = dc.Section
+			unit.Section = dc.Section
 			if dc.Header != "" {
-				m[vectorstore.KeywordsKey] = dc.Header
+				unit.Notes.Keywords = dc.Header
 				m[meta.EmbedTextKey] = dc.EmbedText
 			}
 		}
-		if len(section) > 0 {
-			m[document.SectionKey] = document.JoinSection(section)
-		}
+		meta.AddProvenance(m, unit)
 		pieces[i] = Piece{ID: fmt.Sprintf("%s#%d", id, ch.Index), Text: ch.Text, Metadata: m}
 	}
 	return pieces, nil
 }
 
 // unitKeys are the metadata keys that describe one unit of a document.
-var unitKeys = []string{meta.IDKey, meta.LastKey, meta.EmbedTextKey, meta.ScoreKey, meta.ScoreKindKey, window.GapKey, document.SectionKey}
+var unitKeys = []string{meta.IDKey, meta.LastKey, meta.EmbedTextKey, meta.ScoreKey, meta.ScoreKindKey, meta.SectionKey, meta.LocationKey, meta.NotesKey}
 
 // encodable returns the values of m that meta.Encode encodes.
 func encodable(m map[string]any) map[string]string {

@@ -67,6 +67,7 @@ import (
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
 )
 
 func main() {
@@ -397,11 +398,11 @@ func embedder(o options) (vectorstore.Embedder, string, error) {
 		return modelEmbedder(o)
 	}
 	if o.embedURL == "" {
-		lex, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: o.dimension})
+		lex, err := lexical.New(lexical.Config{Dimension: o.dimension})
 		if err != nil {
 			return nil, "", err
 		}
-		return lex, fmt.Sprintf("vectorstore.Lexical (%d dimensions)", lex.Dimension()), nil
+		return lex, fmt.Sprintf("lexical.Embedder (%d dimensions)", lex.Dimension()), nil
 	}
 	c, err := openai.New(openai.Config{BaseURL: o.embedURL})
 	if err != nil {

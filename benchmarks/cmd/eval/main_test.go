@@ -11,10 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/ragkit/ragkit/vectorstore/lexical"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/ragkit/ragkit/vectorstore"
 )
 
 func runEval(args ...string) (code int, stdout, stderr string) {
@@ -136,7 +135,7 @@ func TestRunOpenAICompatible(t *testing.T) {
 			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 			return
 		}
-		vecs, err := (&vectorstore.Lexical{}).Embed(r.Context(), req.Input)
+		vecs, err := (&lexical.Embedder{}).Embed(r.Context(), req.Input)
 		if err != nil {
 			http.Error(w, `{"error":{"message":"bad input"}}`, http.StatusBadRequest)
 			return

@@ -229,7 +229,7 @@ func (r *report) retrieval(ctx context.Context, tok tokencount.Tokenizer, o opti
 	if err != nil {
 		return err
 	}
-	r.md.WriteString("## Retrieval\n\nThe retrieval evaluation (package benchmarks/eval, whose documentation defines the metrics) of every configuration, with the default `vectorstore.Lexical` embedder and the memory store; failures are questions whose answer is not in the top k.\n\n")
+	r.md.WriteString("## Retrieval\n\nThe retrieval evaluation (package benchmarks/eval, whose documentation defines the metrics) of every configuration, with the default `lexical.Embedder` embedder and the memory store; failures are questions whose answer is not in the top k.\n\n")
 	if err := eval.WriteMarkdown(&r.md, results); err != nil {
 		return err
 	}

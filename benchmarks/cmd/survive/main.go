@@ -44,6 +44,8 @@ import (
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -140,7 +142,7 @@ func (t *tally) row(w io.Writer, corpus, units string) {
 type method struct {
 	name  string
 	units func(context.Context, eval.Document) ([]eval.Unit, error)
-	widen func(store *vectorstore.Memory) (retrieve.Widener, error)
+	widen func(store *memory.Store) (retrieve.Widener, error)
 }
 
 // methods returns chunks, windows and segments at each size, as
@@ -151,13 +153,13 @@ func methods(tok tokencount.Tokenizer, sizes []int, k int) []method {
 		ms := eval.RetrieverMethods(tok, []int{n}, k, 0, []eval.RetrieverSetting{{}})
 		out = append(out,
 			method{name: fmt.Sprintf("chunks-%d", n), units: ms[0].Units,
-				widen: func(*vectorstore.Memory) (retrieve.Widener, error) { return nil, nil }},
+				widen: func(*memory.Store) (retrieve.Widener, error) { return nil, nil }},
 			method{name: fmt.Sprintf("windows-%d", n), units: ms[1].Units,
-				widen: func(s *vectorstore.Memory) (retrieve.Widener, error) {
+				widen: func(s *memory.Store) (retrieve.Widener, error) {
 					return window.NewExpander(window.ExpanderConfig{Source: s, Size: 8, Tokenizer: tok, MaxTokens: n})
 				}},
 			method{name: fmt.Sprintf("segments-%d", n), units: ms[2].Units,
-				widen: func(s *vectorstore.Memory) (retrieve.Widener, error) {
+				widen: func(s *memory.Store) (retrieve.Widener, error) {
 					return window.NewExtractor(window.ExtractorConfig{Source: s, Preset: window.Balanced, Tokenizer: tok, MaxTotalTokens: k * n})
 				}})
 	}
@@ -243,8 +245,8 @@ func assemble(asm *budget.Assembler, tok tokencount.Tokenizer, ps []retrieve.Pas
 
 // index cuts, embeds and stores the corpus's documents with m, as the
 // evaluation does.
-func index(ctx context.Context, c *eval.Corpus, m method) (*vectorstore.Memory, *vectorstore.Lexical, error) {
-	emb, store := &vectorstore.Lexical{}, &vectorstore.Memory{}
+func index(ctx context.Context, c *eval.Corpus, m method) (*memory.Store, *lexical.Embedder, error) {
+	emb, store := &lexical.Embedder{}, &memory.Store{}
 	var recs []vectorstore.Record
 	var texts []string
 	for _, d := range c.Documents {

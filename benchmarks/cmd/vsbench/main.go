@@ -38,6 +38,7 @@ import (
 
 	"github.com/ragkit/ragkit/benchmarks/cmd/vsbench/harness"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 func main() {
@@ -157,8 +158,8 @@ func queryTable(cs []testCase, perCase int, minTime time.Duration) {
 	for _, c := range cs {
 		n, dim := c.n, c.dim
 		d := harness.Random(n, dim)
-		exact, fb := harness.HeapBytes(func() *vectorstore.Memory { return harness.NewMemory(d, false) })
-		compact, cb := harness.HeapBytes(func() *vectorstore.Memory { return harness.NewMemory(d, true) })
+		exact, fb := harness.HeapBytes(func() *memory.Store { return harness.NewMemory(d, false) })
+		compact, cb := harness.HeapBytes(func() *memory.Store { return harness.NewMemory(d, true) })
 		chrom, hb := harness.HeapBytes(func() *chromem.Collection { return harness.NewChromem(d) })
 		floor, naive := harness.NewFloor(d, true), harness.NewFloor(d, false)
 		if err := checkFloor(d, floor, exact); err != nil {
@@ -195,7 +196,7 @@ func queryTable(cs []testCase, perCase int, minTime time.Duration) {
 // checkFloor makes sure the floor is a real exact search: on a few
 // queries it must find the records the store finds, except where two
 // scores at the K-th place are within rounding of each other.
-func checkFloor(d *harness.Dataset, floor *harness.Floor, exact *vectorstore.Memory) error {
+func checkFloor(d *harness.Dataset, floor *harness.Floor, exact *memory.Store) error {
 	for qi, q := range d.Queries[:4] {
 		hits, err := exact.Query(context.Background(), q, harness.K, vectorstore.Filter{})
 		if err != nil {
@@ -236,7 +237,7 @@ func upsertTable(ns []int) {
 			for range 3 {
 				runtime.GC()
 				start := time.Now()
-				m, _ := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+				m, _ := memory.New(memory.Config{})
 				if single {
 					for _, r := range recs {
 						m.Upsert(ctx, r)

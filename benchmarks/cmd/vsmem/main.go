@@ -1,4 +1,4 @@
-// Command vsmem prints the memory of a vectorstore.Memory per record once
+// Command vsmem prints the memory of a memory.Store per record once
 // writes stop: the live heap the store holds after a garbage collection,
 // divided by its records, against the bytes of the records' vectors and
 // texts. The store is filled a document at a time (-perdoc records per
@@ -20,6 +20,7 @@ import (
 
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 func main() {
@@ -57,7 +58,7 @@ func measure(n, dim, words, perDoc int, prose []string) (total, payload uint64) 
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{})
+	m, err := memory.New(memory.Config{})
 	check(err)
 	at := 0
 	for d := 0; d*perDoc < n; d++ {

@@ -1,4 +1,5 @@
-// Package kernel holds the inner loops of the in-memory vector store: dot
+// Package kernel holds the inner loops of the in-memory vector store (and
+// the vector checks of the contract's CheckRecords): dot
 // products over float32 and int8 vectors, scalar quantization, and a bounded
 // top-k selection. The loops are written so that a scan streams one
 // contiguous slab of memory. On amd64 the float32 dot product uses AVX2 and
@@ -13,7 +14,28 @@
 // deterministic on a given machine and build.
 package kernel
 
-import "math"
+import (
+	"errors"
+	"math"
+)
+
+// Why a vector has no direction, for the errors of a store that refuses it.
+var (
+	ErrZero      = errors.New("is a zero vector, which has no direction")
+	ErrNonFinite = errors.New("holds NaN or infinity")
+)
+
+// Direction returns why a vector of length n (from [Norm] or [Normalize])
+// has no direction, or nil if it has one.
+func Direction(n float64) error {
+	switch {
+	case n == 0:
+		return ErrZero
+	case math.IsNaN(n):
+		return ErrNonFinite
+	}
+	return nil
+}
 
 // Dot returns the dot product of a and b, which must have the same length.
 //

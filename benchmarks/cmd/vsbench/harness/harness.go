@@ -18,6 +18,8 @@ import (
 
 	"github.com/ragkit/ragkit/benchmarks/internal/corpus"
 	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // K is the number of hits every query asks for.
@@ -97,7 +99,7 @@ func Lexical(dim int) (*Dataset, error) {
 		start := r.IntN(max(1, len(words)-8))
 		queries = append(queries, strings.Join(words[start:min(start+8, len(words))], " "))
 	}
-	emb, err := vectorstore.NewLexical(vectorstore.LexicalConfig{Dimension: dim})
+	emb, err := lexical.New(lexical.Config{Dimension: dim})
 	if err != nil {
 		return nil, err
 	}
@@ -126,8 +128,8 @@ func (d *Dataset) Records() []vectorstore.Record {
 }
 
 // NewMemory builds a ragkit in-memory store over d.
-func NewMemory(d *Dataset, compact bool) *vectorstore.Memory {
-	m, err := vectorstore.NewMemory(vectorstore.MemoryConfig{Compact: compact})
+func NewMemory(d *Dataset, compact bool) *memory.Store {
+	m, err := memory.New(memory.Config{Compact: compact})
 	if err != nil {
 		panic(err)
 	}
@@ -160,7 +162,7 @@ func NewChromem(d *Dataset) *chromem.Collection {
 // set's queries. A hit counts when its exact score is at least the exact
 // K-th best score, so that ties at the K-th place are not held against
 // either store.
-func Recall(d *Dataset, exact, approx *vectorstore.Memory) (float64, error) {
+func Recall(d *Dataset, exact, approx *memory.Store) (float64, error) {
 	ctx := context.Background()
 	var sum float64
 	for _, q := range d.Queries {
@@ -217,8 +219,8 @@ type Cache struct {
 type cached struct {
 	key     string
 	d       *Dataset
-	float   *vectorstore.Memory
-	compact *vectorstore.Memory
+	float   *memory.Store
+	compact *memory.Store
 	chromem *chromem.Collection
 }
 
@@ -240,7 +242,7 @@ func (c *Cache) Dataset(n, dim int) *Dataset {
 }
 
 // Memory returns a ragkit store over Dataset(n, dim).
-func (c *Cache) Memory(n, dim int, compact bool) *vectorstore.Memory {
+func (c *Cache) Memory(n, dim int, compact bool) *memory.Store {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.at(n, dim)

@@ -27,7 +27,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/tokencount/hf"
 	"github.com/ragkit/ragkit/tokencount/hf/exactness"
@@ -158,53 +157,80 @@ func wrongTokenizer(shared string, toks map[string]*hf.Tokenizer) {
 	if err != nil {
 		fail(err)
 	}
-	c, err := chunker.New(chunker.Config{Tokenizer: cl, MaxTokens: 512})
-	if err != nil {
-		fail(err)
-	}
-	prompt, err := chunker.New(chunker.Config{Tokenizer: cl, MaxTokens: 4096, Strategy: chunker.Greedy})
-	if err != nil {
-		fail(err)
-	}
 	bert := toks["bert-base-uncased"]
 	fmt.Println("Chunked by cl100k_base at 512 tokens, counted by bert-base-uncased with [CLS] and [SEP] (a 512-token embedder):")
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "corpus\tchunks\tover 512\tshare\tlargest\t|\t4096-token prompts\tllama2 over (min/med/max)\tgemma3 over (min/med/max)\t")
 	for _, x := range corpora {
-		chunks, err := c.Split(x.Text)
-		if err != nil {
-			fail(err)
-		}
+		chunks := cut(cl, x.Text, 512)
 		over, largest := 0, 0
 		if bert != nil {
 			for _, ch := range chunks {
-				n := bert.Count(ch.Text) + 2
+				n := bert.Count(ch.text) + 2
 				largest = max(largest, n)
 				if n > 512 {
 					over++
 				}
 			}
 		}
-		prompts, err := prompt.Split(x.Text)
-		if err != nil {
-			fail(err)
-		}
+		prompts := cut(cl, x.Text, 4096)
 		var l2, g3 []float64
 		for _, p := range prompts {
-			if p.Tokens < 2048 {
+			if p.tokens < 2048 {
 				continue // the short tail of the text
 			}
 			if t := toks["llama2"]; t != nil {
-				l2 = append(l2, 100*float64(t.Count(p.Text)-p.Tokens)/float64(p.Tokens))
+				l2 = append(l2, 100*float64(t.Count(p.text)-p.tokens)/float64(p.tokens))
 			}
 			if t := toks["gemma3"]; t != nil {
-				g3 = append(g3, 100*float64(t.Count(p.Text)-p.Tokens)/float64(p.Tokens))
+				g3 = append(g3, 100*float64(t.Count(p.text)-p.tokens)/float64(p.tokens))
 			}
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%d\t|\t%d\t%s%%\t%s%%\t\n", strings.TrimPrefix(x.Name, "corpora/"), len(chunks), over,
 			100*float64(over)/float64(len(chunks)), largest, len(l2), triple(l2, "%+.1f"), triple(g3, "%+.1f"))
 	}
 	tw.Flush()
+}
+
+// piece is a stretch of a text and its exact count by the tokenizer that
+// sized it.
+type piece struct {
+	text   string
+	tokens int
+}
+
+// cut cuts text into pieces of at most max tokens of t, each ending after
+// a word where one fits (at a token end followed by white space), as an
+// application sizes chunks and prompts by t. It stands in for package
+// chunker, which this module (below chunker in ragkit's layers) does not
+// import; the greedy cut sizes pieces as the chunker's Greedy strategy
+// does, not as its balanced one.
+func cut(t tokencount.Tokenizer, text string, max int) []piece {
+	ends := tokencount.AppendTokenEnds(t, nil, text)
+	var out []piece
+	start, first := 0, 0 // the piece's start, and the index of its first token
+	for first < len(ends) {
+		last, word := min(first+max, len(ends))-1, -1
+		for k := last; k >= first && last < len(ends)-1; k-- {
+			if e := ends[k]; e < len(text) && (text[e] == ' ' || text[e] == '\n') {
+				word = k
+				break
+			}
+		}
+		if word >= 0 {
+			last = word
+		}
+		p := text[start:ends[last]]
+		n := t.Count(p)
+		for n > max && last > first { // a synthetic end that counts over
+			last--
+			p = text[start:ends[last]]
+			n = t.Count(p)
+		}
+		out = append(out, piece{p, n})
+		start, first = ends[last], last+1
+	}
+	return out
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }

@@ -1,0 +1,102 @@
+// Package memory is ragkit's in-memory vector store, the embedded
+// default: a [Store] implements every interface of package
+// [github.com/ragkit/ragkit/vectorstore] (vector search, keyword search by
+// BM25, both at once, document replacement and listing) and saves to and
+// loads from a file.
+//
+//	store, _ := memory.New(memory.Config{})
+//	store.Upsert(ctx, records...)
+//	hits, err := store.Query(ctx, vector, 5, vectorstore.Filter{})
+//	err = store.SaveFile(ctx, "index.rkv")
+//	loaded, err := memory.LoadFile(ctx, "index.rkv", memory.Config{})
+//
+// The knobs are in [Config]: Compact (int8 codes, under a third of the
+// memory per vector), Workers (the goroutines a query's scan may use) and
+// Keywords (the BM25 parameters and analysis, [KeywordConfig]). The zero
+// Store is ready to use.
+//
+// # How it searches
+//
+// [New] returns a [Store]; the zero Store is one too. Its
+// [Store.Query] is exact cosine search (its hits, like every store's,
+// carry no vectors): vectors are normalised once when
+// they are upserted, kept in one contiguous slab, and a query is one
+// streaming pass of dot products, shared by as many goroutines as the work
+// keeps busy, each keeping a bounded heap of its best k. Its cost is that
+// of one pass over the slab, close to a bare parallel dot-product loop
+// over the same data. With [Config].Compact the slab holds int8
+// codes (plus 2-bit refinement codes for the re-rank), under a third of
+// the memory per vector, scanned with AVX2 kernels on amd64, at a recall
+// against exact search close to 1. benchmarks/README.md in the repository
+// has the measured figures: query times against a bare loop and against
+// chromem-go (in the configuration stated there), memory per record,
+// recall (https://github.com/ragkit/ragkit/blob/main/benchmarks/README.md#vector-search).
+//
+// [Store.Range] answers "units from..to of document D" from a per-document
+// index in O(log n + results), with the records' vectors; sentence
+// windows are built from it. [Store.ReplaceDocument] re-indexes a
+// changed document in one step, so no reader sees old and new units mixed
+// (the optional [vectorstore.DocumentReplacer] interface), and [Store.DocumentIDs]
+// lists the documents held (the optional [vectorstore.DocumentLister] interface), so
+// that documents gone from their source can be pruned. [Store.Save] and [Load] write and
+// read a versioned, checksummed binary format; [Store.SaveFile] replaces
+// its file atomically.
+//
+// [Store] answers a filter from an index of its records' metadata values
+// (for each key, the records of each value; for a range, the values sorted),
+// built by the first filtered query after a write: the filter becomes a set
+// of records by set operations on those lists, and the search reads only
+// the records in the set, so a filter that keeps 1% of the store makes a
+// query many times cheaper, not dearer (README.md in this directory has
+// the figures).
+//
+// # Keyword search and hybrid search
+//
+// A [Store] also keeps an inverted index of its records' texts (with the
+// words of their Notes.Keywords, such as the header a chunk was
+// embedded with), changed by the same writes under the same lock as the
+// vectors, so that a reader never sees one without the other (a
+// [Store.ReplaceDocument] included).
+// [Store.QueryKeywords] (the optional [vectorstore.KeywordQuerier] interface) ranks
+// the records that share a term with the query by BM25, with the [vectorstore.Filter]
+// of a vector query, and finds what a vector misses: an application
+// number, a product code, an error string, a surname. Texts and queries
+// are cut into terms alike: the words of [segment.Words] that hold a
+// letter or a digit, case-folded, apostrophes dropped, and the English
+// stop words that the lexical embedder leaves out of its unigrams left out (unless
+// [KeywordConfig.KeepStopWords]); characters of scripts written without
+// spaces (Chinese, Japanese, Thai) are taken in overlapping pairs, so
+// that CJK text is searchable without a dictionary. The score of a record
+// for a query of terms t is
+//
+//	sum over t of idf(t) * tf*(k1+1) / (tf + k1*(1 - b + b*length/avgLength))
+//	idf(t) = ln(1 + (n - df(t) + 0.5) / (df(t) + 0.5))
+//
+// where tf is how often t occurs in the record's text, length its number
+// of terms, avgLength the mean over the store, n the number of records
+// and df(t) the number of them that hold t; k1 and b are
+// [KeywordConfig.K1] and [KeywordConfig.B] (1.2 and 0.75 by default, as
+// in Lucene). A query term counts once however often it is repeated. The
+// index is not saved: [Load] rebuilds it from the texts, so files written
+// before it existed load unchanged.
+//
+// Combining the vector and the keyword search (fusion, hybrid search) is
+// the query side's job, package retrieve's Retriever: a store takes part
+// by implementing [vectorstore.KeywordQuerier] (a database adapter, with its
+// full-text index), and [vectorstore.HybridQuerier] to run both searches over the
+// same records, as [Store] does under one read lock.
+//
+// # Persistence
+//
+// The format (version 2) is a 36-byte header, "RAGKITVS", the version,
+// flags (compact or not), the dimension and the record count, followed by
+// the header's CRC-32C; then the records in order of DocID, Index and ID
+// (so equal stores give equal files), each as its strings, Index, Start,
+// End, sorted metadata and vector; then the CRC-32C of all record bytes.
+// Whatever [Store.Save] writes, [Load] reads back to an equal store,
+// dimension included. Load checks both checksums and every field and
+// builds the store aside, so damaged data gives an error wrapping
+// [ErrCorrupt] and no store; a future format gives [ErrVersion]. Files of
+// version 1 (without Start and End) still load, with zero offsets. A
+// float32 file can be loaded into a compact store.
+package memory

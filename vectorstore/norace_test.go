@@ -1,5 +1,0 @@
-//go:build !race
-
-package vectorstore_test
-
-const raceEnabled = false

@@ -1,7 +1,0 @@
-//go:build race
-
-package vectorstore_test
-
-// raceEnabled reports a -race build, in which sync.Pool drops items on
-// purpose and allocation counts mean nothing.
-const raceEnabled = true
