@@ -51,6 +51,7 @@ type scratch struct {
 	subset []int32 // the slots a filter selects
 	sel    selection
 	scan   scan
+	ivf    ivfScratch
 	wg     sync.WaitGroup
 }
 
@@ -142,6 +143,9 @@ func (m *Store) search(ctx context.Context, sc *scratch, k int, filter vectorsto
 		return nil, nil
 	}
 	k = min(k, total) // a huge k must not size the heaps
+	if m.useIndex(subset, total) {
+		return m.searchIndex(ctx, sc, k, subset, allowed, total)
+	}
 	s := &sc.scan
 	*s = scan{m: m, q: sc.q, allowed: allowed, subset: subset, total: total, keep: k}
 	vecBytes := 4 * m.dim

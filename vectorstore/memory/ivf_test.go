@@ -1,0 +1,337 @@
+package memory_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/memory"
+	"github.com/stretchr/testify/require"
+)
+
+// clustered returns n vectors of dim around clusters random centres, each
+// a centre plus Gaussian noise of the given spread per component
+// relative to the centre's: nearest neighbours then have a cosine well
+// below 1, as real embeddings do, rather than being near copies. With
+// clusters == 0 the vectors are random directions, with no
+// neighbourhoods at all.
+func clustered(r *rand.Rand, n, dim, clusters int, spread float64) [][]float32 {
+	centres := make([][]float32, clusters)
+	for i := range centres {
+		centres[i] = randVec(r, dim)
+	}
+	out := make([][]float32, n)
+	for i := range out {
+		v := randVec(r, dim)
+		if clusters > 0 {
+			c := centres[r.IntN(clusters)]
+			for j := range v {
+				v[j] = c[j] + float32(spread)*v[j]
+			}
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// annRecords makes records of vecs, in documents of ten,, each with metadata "m" from 0 to 99
+// (uniform, unrelated to the vector) and "c" the record's number mod 7.
+func annRecords(r *rand.Rand, vecs [][]float32) []vectorstore.Record {
+	recs := make([]vectorstore.Record, len(vecs))
+	for i, v := range vecs {
+		recs[i] = vectorstore.Record{
+			ID: fmt.Sprintf("r%06d", i), DocID: fmt.Sprintf("d%d", i/10), Index: i % 10, Vector: v,
+			Metadata: map[string]string{"m": strconv.Itoa(r.IntN(100)), "c": strconv.Itoa(i % 7)},
+		}
+	}
+	return recs
+}
+
+// pair returns an exact store and one with the index, holding recs.
+func pair(t *testing.T, compact bool, idx memory.IndexConfig, recs []vectorstore.Record) (exact, ann *memory.Store) {
+	t.Helper()
+	exact, err := memory.New(memory.Config{Compact: compact})
+	require.NoError(t, err)
+	ann, err = memory.New(memory.Config{Compact: compact, Index: idx})
+	require.NoError(t, err)
+	require.NoError(t, exact.Upsert(bg, recs...))
+	require.NoError(t, ann.Upsert(bg, recs...))
+	return exact, ann
+}
+
+// recallAt returns the mean share of the exact store's top k that the
+// indexed store returns, over the queries, with filter.
+func recallAt(t *testing.T, exact, ann *memory.Store, queries [][]float32, k int, filter vectorstore.Filter) float64 {
+	t.Helper()
+	sum := 0.0
+	for _, q := range queries {
+		want, err := exact.Query(bg, q, k, filter)
+		require.NoError(t, err)
+		got, err := ann.Query(bg, q, k, filter)
+		require.NoError(t, err)
+		require.Len(t, got, len(want), "the index returned fewer hits than match")
+		ids := map[string]bool{}
+		for _, h := range want {
+			ids[h.ID] = true
+		}
+		hit := 0
+		for _, h := range got {
+			if ids[h.ID] {
+				hit++
+			}
+		}
+		if len(want) > 0 {
+			sum += float64(hit) / float64(len(want))
+		} else {
+			sum++
+		}
+	}
+	return sum / float64(len(queries))
+}
+
+// The clustered test set: 1,000 clusters of 20 vectors of 64 components,
+// whose nearest neighbours have a cosine of about 0.7, and on which
+// recall@10 at DefaultProbes of 141 lists was 0.98 when written.
+const testClusters, testSpread = 1000, 0.7
+
+// TestIndexRecall checks recall@10 against exact search: high on
+// clustered data at the default width, and exact results (the same hits,
+// in the same order, with the same scores) when every list is probed, on
+// clustered and random data alike.
+func TestIndexRecall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds indexes of 20,000 vectors")
+	}
+	const n, dim = 20_000, 64
+	for _, tt := range []struct {
+		name       string
+		clusters   int
+		compact    bool
+		minDefault float64 // the least recall at DefaultProbes
+	}{
+		{"clustered", testClusters, false, 0.95},
+		{"clustered-compact", testClusters, true, 0.95},
+		{"random", 0, true, 0.3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, uint64(tt.clusters)))
+			vecs := clustered(r, n+50, dim, tt.clusters, testSpread)
+			exact, ann := pair(t, tt.compact, memory.IndexConfig{IVF: true}, annRecords(r, vecs[:n]))
+			lists, err := memory.CheckIndex(ann)
+			require.NoError(t, err)
+			require.InDelta(t, math.Sqrt(n), lists, 1, "lists")
+			queries := vecs[n:]
+			rec := recallAt(t, exact, ann, queries, 10, vectorstore.Filter{})
+			t.Logf("recall@10 at %d of %d lists: %.3f", memory.DefaultProbes, lists, rec)
+			require.GreaterOrEqual(t, rec, tt.minDefault)
+
+			require.NoError(t, ann.SetProbes(lists))
+			for _, q := range queries {
+				want, err := exact.Query(bg, q, 10, vectorstore.Filter{})
+				require.NoError(t, err)
+				got, err := ann.Query(bg, q, 10, vectorstore.Filter{})
+				require.NoError(t, err)
+				require.Equal(t, want, got)
+			}
+		})
+	}
+}
+
+// randomFilter returns a filter on the metadata of annRecords: an equality,
+// an In of several values, or a document list, of varied selectivity.
+func annFilter(r *rand.Rand) vectorstore.Filter {
+	switch r.IntN(4) {
+	case 3:
+		vals := make([]string, 1+r.IntN(60))
+		for i := range vals {
+			vals[i] = strconv.Itoa(r.IntN(100))
+		}
+		return vectorstore.Filter{Where: vectorstore.In("m", vals...)}
+	case 0:
+		return vectorstore.Filter{Metadata: map[string]string{"m": strconv.Itoa(r.IntN(100))}}
+	case 1:
+		vals := make([]string, 1+r.IntN(30))
+		for i := range vals {
+			vals[i] = strconv.Itoa(r.IntN(100))
+		}
+		return vectorstore.Filter{Where: vectorstore.In("m", vals...), Metadata: map[string]string{"c": strconv.Itoa(r.IntN(7))}}
+	default:
+		docs := make([]string, 1+r.IntN(300))
+		for i := range docs {
+			docs[i] = fmt.Sprintf("d%d", r.IntN(2000))
+		}
+		return vectorstore.Filter{DocIDs: docs}
+	}
+}
+
+// TestIndexFilter checks filtered queries against brute force: every hit
+// matches the filter, as many hits come back as match (up to k), and the
+// recall of the exact store's filtered top k stays high, whether the
+// filter is applied in the list scan or the allowed records are scanned
+// exactly.
+func TestIndexFilter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an index of 20,000 vectors")
+	}
+	const n, dim, k = 20_000, 64, 10
+	r := rand.New(rand.NewPCG(2, 2))
+	vecs := clustered(r, n+100, dim, testClusters, testSpread)
+	recs := annRecords(r, vecs[:n])
+	// At 8 of 141 lists a filter that keeps more than 8/141 of the
+	// records is applied in the list scan, a more selective one by an
+	// exact scan of the records it keeps.
+	exact, ann := pair(t, true, memory.IndexConfig{IVF: true, Probes: 8}, recs)
+	unfiltered := recallAt(t, exact, ann, vecs[n:], k, vectorstore.Filter{})
+	sum := 0.0
+	for i, q := range vecs[n:] {
+		f := annFilter(r)
+		var matching int
+		for _, rec := range recs {
+			if f.Match(rec) {
+				matching++
+			}
+		}
+		got, err := ann.Query(bg, q, k, f)
+		require.NoError(t, err)
+		require.Len(t, got, min(k, matching), "query %d, filter %+v", i, f)
+		for _, h := range got {
+			require.True(t, f.Match(h.Record), "hit %s does not match %+v", h.ID, f)
+		}
+		sum += recallAt(t, exact, ann, [][]float32{q}, k, f)
+	}
+	rec := sum / 100
+	t.Logf("recall@10 at 8 lists: %.3f unfiltered, %.3f filtered", unfiltered, rec)
+	require.GreaterOrEqual(t, rec, unfiltered)
+}
+
+// TestIndexWrites checks that inserts, replacements and deletes keep the
+// index consistent without a rebuild, and that at full width its results
+// stay those of exact search; Retrain then rebuilds it.
+func TestIndexWrites(t *testing.T) {
+	const n, dim = 3000, 32
+	r := rand.New(rand.NewPCG(3, 3))
+	vecs := clustered(r, 2*n, dim, 40, 0.6)
+	recs := annRecords(r, vecs[:n])
+	exact, ann := pair(t, true, memory.IndexConfig{IVF: true, MinRecords: 1000, Probes: 1 << 20}, recs[:1500])
+	lists, err := memory.CheckIndex(ann)
+	require.NoError(t, err)
+	require.Positive(t, lists)
+	check := func(what string) {
+		t.Helper()
+		_, err := memory.CheckIndex(ann)
+		require.NoError(t, err, what)
+		for _, q := range vecs[n+1500 : n+1520] {
+			want, err := exact.Query(bg, q, 10, vectorstore.Filter{})
+			require.NoError(t, err)
+			got, err := ann.Query(bg, q, 10, vectorstore.Filter{})
+			require.NoError(t, err)
+			require.Equal(t, want, got, what)
+		}
+	}
+	both := func(f func(s *memory.Store) error) {
+		t.Helper()
+		require.NoError(t, f(exact))
+		require.NoError(t, f(ann))
+	}
+	both(func(s *memory.Store) error { return s.Upsert(bg, recs[1500:2500]...) })
+	check("inserts")
+	moved := make([]vectorstore.Record, 300)
+	for i := range moved {
+		moved[i] = recs[r.IntN(2500)]
+		moved[i].Vector = vecs[n+i]
+	}
+	both(func(s *memory.Store) error { return s.Upsert(bg, moved...) })
+	check("replacements")
+	for range 50 {
+		id := recs[r.IntN(2500)].ID
+		both(func(s *memory.Store) error { return s.Delete(bg, id) })
+	}
+	both(func(s *memory.Store) error { return s.DeleteDocument(bg, "d7") })
+	d9 := slices.Clone(recs[2990:3000])
+	for i := range d9 {
+		d9[i].DocID = "d9"
+	}
+	both(func(s *memory.Store) error { return s.ReplaceDocument(bg, "d9", d9...) })
+	check("deletes")
+	require.NoError(t, ann.Retrain(bg))
+	check("retrain")
+	// Shrinking fourfold retrains; emptying resets.
+	for i := 0; i < 2500; i += 100 {
+		ids := make([]string, 100)
+		for j := range ids {
+			ids[j] = recs[i+j].ID
+		}
+		both(func(s *memory.Store) error { return s.Delete(bg, ids...) })
+		check(fmt.Sprintf("shrunk to %d", ann.Len()))
+	}
+}
+
+// TestIndexConcurrent runs queries while writes change the store; run with
+// -race.
+func TestIndexConcurrent(t *testing.T) {
+	const n, dim = 2000, 32
+	r := rand.New(rand.NewPCG(4, 4))
+	vecs := clustered(r, 2*n, dim, 30, 0.6)
+	recs := annRecords(r, vecs[:n])
+	ann, err := memory.New(memory.Config{Compact: true, Index: memory.IndexConfig{IVF: true, MinRecords: 500}})
+	require.NoError(t, err)
+	require.NoError(t, ann.Upsert(bg, recs[:1000]...))
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				hits, err := ann.Query(bg, vecs[n+w*200+i], 5, vectorstore.Filter{Metadata: map[string]string{"c": "3"}})
+				if err == nil && len(hits) != 5 {
+					err = fmt.Errorf("%d hits", len(hits))
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for i := 1000; i < n; i += 50 {
+		require.NoError(t, ann.Upsert(bg, recs[i:i+50]...))
+		require.NoError(t, ann.Delete(bg, recs[i-1000].ID))
+		if i%500 == 0 {
+			require.NoError(t, ann.Retrain(bg))
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	_, err = memory.CheckIndex(ann)
+	require.NoError(t, err)
+}
+
+func TestIndexConfig(t *testing.T) {
+	for _, c := range []memory.IndexConfig{
+		{IVF: true, Lists: -1},
+		{IVF: true, Lists: 1 << 17},
+		{IVF: true, Probes: -1},
+		{IVF: true, MinRecords: -1},
+		{Lists: 10},
+	} {
+		_, err := memory.New(memory.Config{Index: c})
+		require.True(t, errors.Is(err, memory.ErrConfig), "%+v: %v", c, err)
+	}
+	m, err := memory.New(memory.Config{Index: memory.IndexConfig{IVF: true, Probes: 3}})
+	require.NoError(t, err)
+	require.Equal(t, memory.IndexConfig{IVF: true, Probes: 3}, m.Config().Index)
+	require.NoError(t, m.SetProbes(9))
+	require.Equal(t, 9, m.Config().Index.Probes)
+	require.ErrorIs(t, m.SetProbes(-1), memory.ErrConfig)
+	require.NoError(t, m.Retrain(bg), "an empty store has nothing to train")
+}
