@@ -178,18 +178,21 @@ func (ix *ivf) remove(slot, last int32) {
 	ix.list, ix.pos = ix.list[:last], ix.pos[:last]
 }
 
-// ivfAfterWrite keeps the index in step with a write that changed the
+// ivfAfterWrite keeps the index in step with a write b that changed the
 // store from before records (the slots from before on, if any, being new):
-// it trains the index when the store first reaches MinRecords or has grown
+// it installs the index of a loaded file, trains the index when the store first reaches MinRecords or has grown
 // or shrunk by regrowFactor since it was trained, and otherwise puts the
 // new slots in their lists. The caller holds the write lock.
-func (m *Store) ivfAfterWrite(before int) {
+func (m *Store) ivfAfterWrite(before int, b *batch) {
 	ix := m.ivf
 	if ix == nil {
 		return
 	}
 	n := len(m.st.recs)
 	switch {
+	case before == 0 && b != nil && b.saved != nil && len(b.saved.list) == n:
+		ix.install(b.saved, m.dim)
+		return
 	case n == 0:
 		ix.members, ix.list, ix.pos = nil, nil, nil
 		ix.trainedN = 0

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -334,4 +335,59 @@ func TestIndexConfig(t *testing.T) {
 	require.Equal(t, 9, m.Config().Index.Probes)
 	require.ErrorIs(t, m.SetProbes(-1), memory.ErrConfig)
 	require.NoError(t, m.Retrain(bg), "an empty store has nothing to train")
+}
+
+// TestIndexPersist checks that Save writes the index and Load installs it
+// rather than training a new one: the store below was trained at 1,000
+// records (32 lists) and has grown to 3,000, where a training would make
+// 55 lists. A store without the index reads the same file, and damage to
+// the index section is refused.
+func TestIndexPersist(t *testing.T) {
+	const dim = 32
+	r := rand.New(rand.NewPCG(5, 5))
+	vecs := clustered(r, 3100, dim, 40, 0.6)
+	recs := annRecords(r, vecs[:3000])
+	cfg := memory.Config{Compact: true, Index: memory.IndexConfig{IVF: true, MinRecords: 1000, Probes: 2}}
+	m, err := memory.New(cfg)
+	require.NoError(t, err)
+	require.NoError(t, m.Upsert(bg, recs[:1000]...))
+	require.NoError(t, m.Upsert(bg, recs[1000:]...))
+	lists, err := memory.CheckIndex(m)
+	require.NoError(t, err)
+	require.Equal(t, 32, lists)
+	var buf bytes.Buffer
+	require.NoError(t, m.Save(bg, &buf))
+	file := buf.Bytes()
+
+	loaded, err := memory.Load(bg, bytes.NewReader(file), cfg)
+	require.NoError(t, err)
+	lists, err = memory.CheckIndex(loaded)
+	require.NoError(t, err)
+	require.Equal(t, 32, lists, "Load trained a new index")
+	for _, q := range vecs[3000:] {
+		want, err := m.Query(bg, q, 10, vectorstore.Filter{})
+		require.NoError(t, err)
+		got, err := loaded.Query(bg, q, 10, vectorstore.Filter{})
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
+	var again bytes.Buffer
+	require.NoError(t, loaded.Save(bg, &again))
+	require.Equal(t, file, again.Bytes(), "a loaded store saves the same bytes")
+
+	plain, err := memory.Load(bg, bytes.NewReader(file), memory.Config{})
+	require.NoError(t, err)
+	require.Equal(t, 3000, plain.Len())
+	var noIndex bytes.Buffer
+	require.NoError(t, plain.Save(bg, &noIndex))
+	require.Less(t, noIndex.Len(), len(file), "a store without the index saves none")
+
+	for _, at := range []int{noIndex.Len() + 1, len(file) - 300, len(file) - 2} {
+		bad := bytes.Clone(file)
+		bad[at] ^= 0x40
+		_, err := memory.Load(bg, bytes.NewReader(bad), cfg)
+		require.ErrorIs(t, err, memory.ErrCorrupt, "byte %d flipped", at)
+	}
+	_, err = memory.Load(bg, bytes.NewReader(file[:len(file)-10]), cfg)
+	require.ErrorIs(t, err, memory.ErrCorrupt, "truncated")
 }

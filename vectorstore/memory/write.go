@@ -97,7 +97,7 @@ func (m *Store) apply(c change) error {
 		m.dim = b.dim
 		m.put(b)
 	}
-	m.ivfAfterWrite(before)
+	m.ivfAfterWrite(before, b)
 	return nil
 }
 
@@ -181,10 +181,11 @@ func (m *Store) Delete(ctx context.Context, ids ...string) error {
 // duplicates of an ID having replaced earlier ones, and the keyword index
 // of their texts.
 type batch struct {
-	dim int
-	st  slots
-	kw  keywords
-	pos []int // where each record was among the caller's records
+	dim   int
+	st    slots
+	kw    keywords
+	pos   []int       // where each record was among the caller's records
+	saved *savedIndex // the index of a loaded file, or nil
 }
 
 // index builds the keyword index of b's texts, outside the lock.
