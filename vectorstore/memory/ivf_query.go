@@ -19,19 +19,33 @@ type ivfScratch struct {
 // useIndex reports whether a query whose filter left the given subset
 // (nil for a scan of the whole store, perhaps tested against a bit set)
 // of total slots is answered from the index. A small set is scanned
-// exactly, its re-rank making it exact; so is a subset no larger than the
-// records an unfiltered query of the index scores, which the metadata
-// index has already found and which a scan then reads for no more than
-// the index would, at full recall. The caller holds the read lock.
+// exactly, its re-rank making it exact; so is the set of a filter whose
+// scan of the index would score more than half the records it keeps: the
+// metadata index has already found them, and an exact scan of them is
+// then about as cheap, and exact. The caller holds the read lock.
 func (m *Store) useIndex(subset []int32, total int) bool {
 	ix := m.ivf
 	if ix == nil || !ix.active() || total <= rerankAll {
 		return false
 	}
-	if subset != nil {
-		return total > m.probeCount(ix.lists())*len(m.st.recs)/ix.lists()
+	if total == len(m.st.recs) {
+		return true
 	}
-	return true
+	// A filter: the index when the records it must score are well under
+	// those the filter keeps.
+	return 2*ix.filterNeed(m.probeCount(ix.lists()), len(m.st.recs), total) < total
+}
+
+// filterNeed returns how many records that pass a filter keeping total of
+// n records a scan of the index must score before it stops: as many as an
+// unfiltered scan of probes lists scores. A filter that keeps a share s of
+// the records has its top k among the unfiltered top k/s, in lists
+// further out; scoring as many of them as an unfiltered query scores
+// records (at up to 1/s times the lists, a bit test for each record that
+// fails) keeps the recall of the unfiltered query, where the square root
+// of that, tried first, lost a tenth of it (TestIndexFilter).
+func (ix *ivf) filterNeed(probes, n, total int) int {
+	return min(total, probes*n/ix.lists())
 }
 
 // searchIndex is [Store.search] through the index: the lists of the
@@ -64,16 +78,12 @@ func (m *Store) searchIndex(ctx context.Context, sc *scratch, k int, subset []in
 	top.Before = m.idBefore
 	probes := m.probeCount(len(order))
 	// need is how many records that pass the filter the scan must score
-	// before it stops: as many as it keeps and, for a filter, as many as
-	// an unfiltered scan of Probes lists would score (all that pass, if
-	// fewer). A filter that keeps a share s of the records has its top k
-	// among the unfiltered top k/s, further out: scanning more lists, at
-	// the cost of a bit test for each record that fails, gives the
-	// filtered query the recall of an unfiltered one for the same number
-	// of dot products, rather than fewer hits or a lower recall.
+	// before it stops: as many as it keeps and, for a filter, what
+	// filterNeed says, so that a filter makes the scan go on to further
+	// lists rather than return fewer hits or lose recall.
 	need := keep
 	if allowed != nil {
-		need = max(keep, min(total, probes*len(m.st.recs)/len(order)))
+		need = max(keep, ix.filterNeed(probes, len(m.st.recs), total))
 	}
 	found := 0
 	done := ctx.Done()
