@@ -74,8 +74,8 @@
 // to further lists until it has scored as many records that pass as an
 // unfiltered query scores, so a filter neither returns fewer hits than
 // match nor loses recall; a filter selective enough that its records are
-// fewer than that is answered by an exact scan of them from the metadata
-// index, which is then both cheaper and exact. Keyword and hybrid search
+// fewer than twice that is answered by an exact scan of them from the
+// metadata index, which is then about as cheap, and exact. Keyword and hybrid search
 // do not use the index.
 //
 // IVF rather than a graph (HNSW): a filter costs one bit test per record
