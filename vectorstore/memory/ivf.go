@@ -190,12 +190,12 @@ func (m *Store) ivfAfterWrite(before int, b *batch) {
 	}
 	n := len(m.st.recs)
 	switch {
-	case before == 0 && b != nil && b.saved != nil && len(b.saved.list) == n:
-		ix.install(b.saved, m.dim)
-		return
 	case n == 0:
 		ix.members, ix.list, ix.pos = nil, nil, nil
 		ix.trainedN = 0
+		return
+	case before == 0 && b != nil && b.saved != nil && len(b.saved.list) == n:
+		ix.install(b.saved, m.dim)
 		return
 	case !ix.active() && n >= ix.minRecords(),
 		ix.active() && (n >= regrowFactor*ix.trainedN || regrowFactor*n <= ix.trainedN):

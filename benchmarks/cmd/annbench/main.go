@@ -7,10 +7,12 @@
 //
 //	cd benchmarks && go run ./cmd/annbench [-n 100000] [-dim 384] [-probes 4,8,16,32,64] [-random]
 //
-// The data is clustered as real embeddings are (-clusters centres, each
-// record its centre plus Gaussian noise of -spread per component, so that
-// a nearest neighbour is far from a copy: the command prints the mean
-// cosine of the queries' nearest neighbours), or with -random uniformly
+// The data is clustered as real embeddings are, in few intrinsic
+// dimensions (-clusters centres in -latent dimensions, each record its
+// centre plus Gaussian noise of -spread per component, mapped into -dim
+// dimensions by a fixed random matrix; a nearest neighbour is far from a
+// copy: the command prints the mean cosine of the queries' nearest
+// neighbours), or with -random uniformly
 // random directions, on which no index is good. The queries are held out
 // from the same generator; the ground truth is the exact float32 store's.
 // Every record has the metadata "p", a number from 0 to 99 unrelated to
@@ -45,7 +47,8 @@ func main() {
 	n := flag.Int("n", 100_000, "records")
 	dim := flag.Int("dim", 384, "dimensions")
 	clusters := flag.Int("clusters", 0, "clusters of the data (0: n/100, at least 10)")
-	spread := flag.Float64("spread", 0.6, "noise per component around a cluster's centre, relative to the centre's")
+	spread := flag.Float64("spread", 0.8, "noise per component around a cluster's centre, relative to the centre's")
+	latent := flag.Int("latent", 32, "intrinsic dimensions of the clustered data")
 	random := flag.Bool("random", false, "random unit vectors instead of clusters")
 	queries := flag.Int("queries", 200, "held-out queries")
 	k := flag.Int("k", 10, "hits per query")
@@ -64,7 +67,7 @@ func main() {
 	if *random {
 		*clusters = 0
 	}
-	gen := newGenerator(*dim, *clusters, *spread)
+	gen := newGenerator(*dim, *latent, *clusters, *spread)
 	fmt.Printf("annbench: %d x %d, %s, k = %d, %d queries, GOMAXPROCS %d\n", *n, *dim, gen, *k, *queries, runtime.GOMAXPROCS(0))
 
 	stores := map[string]*memory.Store{}
@@ -200,16 +203,28 @@ func main() {
 
 // generator makes the records and queries of a run deterministically.
 type generator struct {
-	dim     int
-	centres [][]float32
-	spread  float64
+	dim, latent int
+	centres     [][]float32
+	proj        []float32 // dim x latent
+	spread      float64
 }
 
-func newGenerator(dim, clusters int, spread float64) *generator {
+// newGenerator makes a generator of clustered vectors of low intrinsic
+// dimension, as real embeddings are: clusters centres in a space of
+// latent dimensions, each vector its centre plus Gaussian noise of spread
+// per component (relative to the centres'), mapped into dim dimensions by
+// a fixed random matrix, plus a little noise of its own. Clusters drawn
+// directly in hundreds of dimensions would be orthogonal to each other,
+// and any index would find every neighbour in the first list it probes.
+// With clusters == 0 the vectors are random directions.
+func newGenerator(dim, latent, clusters int, spread float64) *generator {
 	r := rand.New(rand.NewPCG(1, uint64(dim)))
-	g := &generator{dim: dim, spread: spread}
+	g := &generator{dim: dim, latent: latent, spread: spread}
 	for range clusters {
-		g.centres = append(g.centres, gauss(r, dim))
+		g.centres = append(g.centres, gauss(r, latent))
+	}
+	if clusters > 0 {
+		g.proj = gauss(r, dim*latent)
 	}
 	return g
 }
@@ -218,16 +233,26 @@ func (g *generator) String() string {
 	if len(g.centres) == 0 {
 		return "random unit vectors"
 	}
-	return fmt.Sprintf("%d clusters, spread %.2f", len(g.centres), g.spread)
+	return fmt.Sprintf("%d clusters in %d latent dimensions, spread %.2f", len(g.centres), g.latent, g.spread)
 }
 
 func (g *generator) vector(r *rand.Rand) []float32 {
 	v := gauss(r, g.dim)
-	if len(g.centres) > 0 {
-		c := g.centres[r.IntN(len(g.centres))]
-		for j := range v {
-			v[j] = c[j] + float32(g.spread)*v[j]
+	if len(g.centres) == 0 {
+		return v
+	}
+	c := g.centres[r.IntN(len(g.centres))]
+	z := gauss(r, g.latent)
+	for j := range z {
+		z[j] = c[j] + float32(g.spread)*z[j]
+	}
+	for i := range v {
+		row := g.proj[i*g.latent : (i+1)*g.latent]
+		var x float32
+		for j, p := range row {
+			x += p * z[j]
 		}
+		v[i] = x + 0.1*float32(math.Sqrt(float64(g.latent)))*v[i]
 	}
 	return v
 }
