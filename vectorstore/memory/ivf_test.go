@@ -55,7 +55,7 @@ func annRecords(r *rand.Rand, vecs [][]float32) []vectorstore.Record {
 }
 
 // pair returns an exact store and one with the index, holding recs.
-func pair(t *testing.T, compact bool, idx memory.IndexConfig, recs []vectorstore.Record) (exact, ann *memory.Store) {
+func pair(t testing.TB, compact bool, idx memory.IndexConfig, recs []vectorstore.Record) (exact, ann *memory.Store) {
 	t.Helper()
 	exact, err := memory.New(memory.Config{Compact: compact})
 	require.NoError(t, err)
@@ -68,7 +68,7 @@ func pair(t *testing.T, compact bool, idx memory.IndexConfig, recs []vectorstore
 
 // recallAt returns the mean share of the exact store's top k that the
 // indexed store returns, over the queries, with filter.
-func recallAt(t *testing.T, exact, ann *memory.Store, queries [][]float32, k int, filter vectorstore.Filter) float64 {
+func recallAt(t testing.TB, exact, ann *memory.Store, queries [][]float32, k int, filter vectorstore.Filter) float64 {
 	t.Helper()
 	sum := 0.0
 	for _, q := range queries {
