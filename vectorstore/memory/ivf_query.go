@@ -72,22 +72,25 @@ func (m *Store) searchIndex(ctx context.Context, sc *scratch, k int, subset []in
 	if m.compact {
 		keep = min(k+k/2+8, total)
 	}
+	probes := m.probeCount(len(order))
+	sc.scan = scan{keep: keep} // merge cuts the workers' candidates to keep
+	if allowed == nil {
+		if err := m.scanLists(ctx, sc, order[:probes]); err != nil {
+			return nil, err
+		}
+		return m.merge(sc, k), nil
+	}
 	sc.work = slices.Grow(sc.work[:0], 1)[:1]
 	top := &sc.work[0].top
 	top.Reset(keep)
 	top.Before = m.idBefore
-	probes := m.probeCount(len(order))
 	// need is how many records that pass the filter the scan must score
-	// before it stops: as many as it keeps and, for a filter, what
-	// filterNeed says, so that a filter makes the scan go on to further
-	// lists rather than return fewer hits or lose recall.
-	need := keep
-	if allowed != nil {
-		need = max(keep, ix.filterNeed(probes, len(m.st.recs), total))
-	}
+	// before it stops: as many as it keeps and what filterNeed says, so
+	// that a filter makes the scan go on to further lists rather than
+	// return fewer hits or lose recall.
+	need := max(keep, ix.filterNeed(probes, len(m.st.recs), total))
 	found := 0
 	done := ctx.Done()
-	codes, scales := &m.st.codes, m.st.scales
 	for i, l := range order {
 		if i >= probes && found >= need {
 			break
@@ -99,23 +102,83 @@ func (m *Store) searchIndex(ctx context.Context, sc *scratch, k int, subset []in
 			default:
 			}
 		}
-		for _, slot := range ix.members[l] {
-			if allowed != nil && allowed[slot/64]&(1<<(slot%64)) == 0 {
-				continue
-			}
-			found++
-			var score float32
-			if m.compact {
-				score = float32(kernel.DotInt8(sc.qc, codes.row(int(slot)))) * scales[slot]
-			} else {
-				score = clampScore(kernel.Dot(sc.q, m.st.vecs.row(int(slot))))
-			}
-			if top.Accepts(score) {
-				top.Push(score, slot)
-			}
-		}
+		found += m.scoreList(sc, top, ix.members[l], allowed)
 	}
 	return m.merge(sc, k), nil
+}
+
+// scanLists scores every record of the given lists into the workers'
+// heaps of sc, sharing the lists among as many goroutines as the work
+// keeps busy (list i to worker i mod workers, so that the large lists
+// near the query spread out). Each worker keeps its best sc.scan.keep,
+// so the best overall are among them however the lists were shared.
+func (m *Store) scanLists(ctx context.Context, sc *scratch, lists []int32) error {
+	ix := m.ivf
+	size := 0
+	for _, l := range lists {
+		size += len(ix.members[l])
+	}
+	workers := min(len(lists), m.workersFor(size))
+	sc.work = slices.Grow(sc.work[:0], workers)[:workers]
+	for w := range sc.work {
+		sc.work[w].top.Reset(sc.scan.keep)
+		sc.work[w].top.Before = m.idBefore
+		sc.work[w].err = nil
+	}
+	part := func(w int) error {
+		done := ctx.Done()
+		for i := w; i < len(lists); i += workers {
+			if done != nil {
+				select {
+				case <-done:
+					return ctx.Err()
+				default:
+				}
+			}
+			m.scoreList(sc, &sc.work[w].top, ix.members[lists[i]], nil)
+		}
+		return nil
+	}
+	if workers == 1 {
+		return part(0)
+	}
+	sc.wg.Add(workers)
+	for w := range workers {
+		go func() {
+			defer sc.wg.Done()
+			sc.work[w].err = part(w)
+		}()
+	}
+	sc.wg.Wait()
+	for w := range sc.work {
+		if err := sc.work[w].err; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scoreList scores the members of one list that allowed (nil for all)
+// lets through into top, and returns how many it scored.
+func (m *Store) scoreList(sc *scratch, top *kernel.TopK, members []int32, allowed []uint64) int {
+	scored := 0
+	codes, scales := &m.st.codes, m.st.scales
+	for _, slot := range members {
+		if allowed != nil && allowed[slot/64]&(1<<(slot%64)) == 0 {
+			continue
+		}
+		scored++
+		var score float32
+		if m.compact {
+			score = float32(kernel.DotInt8(sc.qc, codes.row(int(slot)))) * scales[slot]
+		} else {
+			score = clampScore(kernel.Dot(sc.q, m.st.vecs.row(int(slot))))
+		}
+		if top.Accepts(score) {
+			top.Push(score, slot)
+		}
+	}
+	return scored
 }
 
 // rank returns the lists ordered by their centroid's similarity to the

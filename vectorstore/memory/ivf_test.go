@@ -133,6 +133,7 @@ func TestIndexRecall(t *testing.T) {
 			require.GreaterOrEqual(t, rec, tt.minDefault)
 
 			require.NoError(t, ann.SetProbes(lists))
+			memory.ForceFanOut(ann) // the lists shared among goroutines
 			for _, q := range queries {
 				want, err := exact.Query(bg, q, 10, vectorstore.Filter{})
 				require.NoError(t, err)
@@ -220,6 +221,7 @@ func TestIndexWrites(t *testing.T) {
 	vecs := clustered(r, 2*n, dim, 40, 0.6)
 	recs := annRecords(r, vecs[:n])
 	exact, ann := pair(t, true, memory.IndexConfig{IVF: true, MinRecords: 1000, Probes: 1 << 20}, recs[:1500])
+	memory.ForceFanOut(ann)
 	lists, err := memory.CheckIndex(ann)
 	require.NoError(t, err)
 	require.Positive(t, lists)
