@@ -88,7 +88,9 @@
 // times larger or smaller than when the index was trained retrains it
 // (under the write lock, so that write takes the build's time), and
 // [Store.Retrain] retrains on demand. The index costs 12 bytes a record.
-// It is not saved: [Load] trains it again. On vectors without
+// [Store.Save] writes it with the records and [Load] installs it without
+// training (a store loaded without [IndexConfig].IVF drops it; one loaded
+// with it from a file without an index trains one). On vectors without
 // neighbourhoods (random directions) no index is good and the recall at
 // the default width is low: measure it on your own vectors (the
 // benchmarks' annbench does).
@@ -141,5 +143,9 @@
 // builds the store aside, so damaged data gives an error wrapping
 // [ErrCorrupt] and no store; a future format gives [ErrVersion]. Files of
 // version 1 (without Start and End) still load, with zero offsets. A
-// float32 file can be loaded into a compact store.
+// float32 file can be loaded into a compact store. A store with a trained
+// approximate index sets flag 2 and writes the index after the records:
+// the number of lists, the size it was trained at, each centroid's scale
+// and int8 codes, each record's list in the order of the records, and the
+// section's CRC-32C.
 package memory
