@@ -281,9 +281,12 @@ func (m *Store) probeCount(lists int) int {
 }
 
 // train runs k-means over a sample of the stored vectors and assigns every
-// slot to its nearest centroid. The caller holds the write lock.
+// slot to its nearest centroid, or returns ctx's error and leaves the index
+// as it was. The caller holds the write lock.
 func (m *Store) train(ctx context.Context) error {
-	ix := m.ivf
+	// The new index is built aside and replaces the old one only when
+	// complete, so that a cancelled training leaves the old one whole.
+	ix := &ivf{cfg: m.ivf.cfg}
 	n, dim := len(m.st.recs), m.dim
 	nl := ix.cfg.Lists
 	if nl == 0 {
@@ -365,6 +368,7 @@ func (m *Store) train(ctx context.Context) error {
 	}
 	ix.list = list
 	ix.trainedN = n
+	m.ivf = ix
 	return nil
 }
 

@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ragkit/ragkit/vectorstore"
@@ -392,4 +394,46 @@ func TestIndexPersist(t *testing.T) {
 	}
 	_, err = memory.Load(bg, bytes.NewReader(file[:len(file)-10]), cfg)
 	require.ErrorIs(t, err, memory.ErrCorrupt, "truncated")
+}
+
+// errAfter is a context whose Err is nil for its first calls and then
+// context.Canceled, to cancel a call part way.
+type errAfter struct {
+	context.Context
+	calls *atomic.Int32
+	after int32
+}
+
+func (c errAfter) Err() error {
+	if c.calls.Add(1) > c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestIndexRetrainCancelled checks that a Retrain cancelled part way
+// leaves the index it would have replaced whole: trained at 1,000 records
+// (32 lists), the store holds 3,000, where a new training makes 55.
+func TestIndexRetrainCancelled(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	vecs := clustered(r, 3010, 16, 40, 0.6)
+	recs := annRecords(r, vecs[:3000])
+	m, err := memory.New(memory.Config{Index: memory.IndexConfig{IVF: true, MinRecords: 1000, Probes: 4}})
+	require.NoError(t, err)
+	require.NoError(t, m.Upsert(bg, recs[:1000]...))
+	require.NoError(t, m.Upsert(bg, recs[1000:]...))
+	before, err := m.Query(bg, vecs[3000], 10, vectorstore.Filter{})
+	require.NoError(t, err)
+	err = m.Retrain(errAfter{bg, new(atomic.Int32), 2})
+	require.ErrorIs(t, err, context.Canceled)
+	lists, err := memory.CheckIndex(m)
+	require.NoError(t, err)
+	require.Equal(t, 32, lists)
+	after, err := m.Query(bg, vecs[3000], 10, vectorstore.Filter{})
+	require.NoError(t, err)
+	require.Equal(t, before, after)
+	require.NoError(t, m.Retrain(bg))
+	lists, err = memory.CheckIndex(m)
+	require.NoError(t, err)
+	require.Equal(t, 55, lists)
 }
