@@ -75,8 +75,9 @@
 // unfiltered query scores, so a filter neither returns fewer hits than
 // match nor loses recall; a filter selective enough that its records are
 // fewer than twice that is answered by an exact scan of them from the
-// metadata index, which is then about as cheap, and exact. Keyword and hybrid search
-// do not use the index.
+// metadata index, which is then about as cheap, and exact. Keyword search does not
+// use the index; the vector half of [Store.QueryHybrid] does, as
+// [Store.Query].
 //
 // IVF rather than a graph (HNSW): a filter costs one bit test per record
 // in the scan, where a graph walk that skips filtered nodes loses its way

@@ -261,7 +261,8 @@ func (m *Store) Retrain(ctx context.Context) error {
 
 // SetProbes sets the number of lists a query scans (see
 // [IndexConfig].Probes; zero is [DefaultProbes]), for the queries that
-// start after it returns. A negative n gives an error wrapping
+// start after it returns; [Store.Config] reports it. A store without
+// [IndexConfig].IVF keeps the number and does not use it. A negative n gives an error wrapping
 // [ErrConfig].
 func (m *Store) SetProbes(n int) error {
 	if n < 0 {

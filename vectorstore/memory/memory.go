@@ -51,7 +51,8 @@ type Config struct {
 }
 
 // Store is an in-memory [VectorStore]: exact cosine search over vectors kept
-// in one contiguous slab (or an int8 slab with [Config.Compact]), a
+// in one contiguous slab (or an int8 slab with [Config.Compact]), or
+// approximate search from an IVF index with [Config.Index], a
 // BM25 keyword index over the records' texts for [Store.QueryKeywords], a
 // per-document index for [Store.Range], and persistence with
 // [Store.Save] and [Load]. It is safe for concurrent use: queries run in

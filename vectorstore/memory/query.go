@@ -77,7 +77,11 @@ func (sc *scratch) release() {
 // by up to [Config.Workers] goroutines and stops early when ctx is
 // cancelled. A filter's DocIDs cost O(len(DocIDs)) to look up, and only
 // their records are scanned. Hits carry no vectors, as [VectorStore]
-// says: [Store.Range] returns them.
+// says: [Store.Range] returns them. With [Config].Index, a store that has
+// trained its index searches only the lists nearest to vector (see
+// [IndexConfig]): the hits are the best of those, and may miss some of
+// the exact k; every hit still matches filter, and as many come back as
+// match, up to k.
 //
 // A vector that is empty, zero or not finite, or a k below 1, gives an
 // error wrapping [ErrInvalidArgument]; a vector whose length is not the
