@@ -8,6 +8,14 @@ import (
 	"github.com/ragkit/ragkit/vectorstore/internal/kernel"
 )
 
+// wideScanShare is the inverse of the share of the store beyond which an
+// unfiltered scan of the index is slower than the exact scan: the list
+// scan reads each record's codes at its own place, one dot product at a
+// time, where the exact scan streams through contiguous blocks; measured
+// on 100,000 random vectors of 384 (2 cores), scanning 40% of the store
+// from the lists took about twice the exact compact scan.
+const wideScanShare = 4
+
 // ivfScratch is a query's working memory for the index.
 type ivfScratch struct {
 	dots   []int32
@@ -53,8 +61,10 @@ func (ix *ivf) filterNeed(probes, n, total int) int {
 // lists are done and enough records that pass the filter are found (a
 // filter widens the search rather than returning fewer hits), keeping the
 // best candidates, which a compact store then re-ranks against its
-// refined vectors.
-func (m *Store) searchIndex(ctx context.Context, sc *scratch, k int, subset []int32, allowed []uint64, total int) ([]kernel.Candidate, error) {
+// refined vectors. It reports false, having searched nothing, when the
+// lists to scan without a filter hold more than 1/wideScanShare of the
+// store (at a width below every list), which the exact scan reads faster.
+func (m *Store) searchIndex(ctx context.Context, sc *scratch, k int, subset []int32, allowed []uint64, total int) ([]kernel.Candidate, bool, error) {
 	ix := m.ivf
 	sc.qc = slices.Grow(sc.qc[:0], m.dim)[:m.dim]
 	kernel.QuantizeQuery(sc.q, sc.qc)
@@ -75,10 +85,18 @@ func (m *Store) searchIndex(ctx context.Context, sc *scratch, k int, subset []in
 	probes := m.probeCount(len(order))
 	sc.scan = scan{keep: keep} // merge cuts the workers' candidates to keep
 	if allowed == nil {
-		if err := m.scanLists(ctx, sc, order[:probes]); err != nil {
-			return nil, err
+		lists := order[:probes]
+		size := 0
+		for _, l := range lists {
+			size += len(ix.members[l])
 		}
-		return m.merge(sc, k), nil
+		if probes < len(order) && wideScanShare*size > len(m.st.recs) {
+			return nil, false, nil
+		}
+		if err := m.scanLists(ctx, sc, lists, size); err != nil {
+			return nil, true, err
+		}
+		return m.merge(sc, k), true, nil
 	}
 	sc.work = slices.Grow(sc.work[:0], 1)[:1]
 	top := &sc.work[0].top
@@ -98,13 +116,13 @@ func (m *Store) searchIndex(ctx context.Context, sc *scratch, k int, subset []in
 		if done != nil {
 			select {
 			case <-done:
-				return nil, ctx.Err()
+				return nil, true, ctx.Err()
 			default:
 			}
 		}
 		found += m.scoreList(sc, top, ix.members[l], allowed)
 	}
-	return m.merge(sc, k), nil
+	return m.merge(sc, k), true, nil
 }
 
 // scanLists scores every record of the given lists into the workers'
@@ -112,12 +130,8 @@ func (m *Store) searchIndex(ctx context.Context, sc *scratch, k int, subset []in
 // keeps busy (list i to worker i mod workers, so that the large lists
 // near the query spread out). Each worker keeps its best sc.scan.keep,
 // so the best overall are among them however the lists were shared.
-func (m *Store) scanLists(ctx context.Context, sc *scratch, lists []int32) error {
+func (m *Store) scanLists(ctx context.Context, sc *scratch, lists []int32, size int) error {
 	ix := m.ivf
-	size := 0
-	for _, l := range lists {
-		size += len(ix.members[l])
-	}
 	workers := min(len(lists), m.workersFor(size))
 	sc.work = slices.Grow(sc.work[:0], workers)[:workers]
 	for w := range sc.work {

@@ -148,7 +148,9 @@ func (m *Store) search(ctx context.Context, sc *scratch, k int, filter vectorsto
 	}
 	k = min(k, total) // a huge k must not size the heaps
 	if m.useIndex(subset, total) {
-		return m.searchIndex(ctx, sc, k, subset, allowed, total)
+		if cands, ok, err := m.searchIndex(ctx, sc, k, subset, allowed, total); ok || err != nil {
+			return cands, err
+		}
 	}
 	s := &sc.scan
 	*s = scan{m: m, q: sc.q, allowed: allowed, subset: subset, total: total, keep: k}
