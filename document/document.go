@@ -36,10 +36,33 @@ type Document struct {
 	// does not keep (see [Mark]); nil when there are none. [Document.Locate]
 	// reads them.
 	Marks []Mark
+
+	// outline is the outline WithOutline parsed, which Outline returns
+	// while Text and Format are still the ones it was parsed from.
+	outline *Outline
 }
 
 // Outline returns the outline of the document's text, read as its Format.
-func (d Document) Outline() *Outline { return NewOutline(d.Text, d.Format) }
+//
+// It parses the text on every call, unless d was made by
+// [Document.WithOutline] (and its Text and Format are unchanged since):
+// then it returns the outline parsed then.
+func (d Document) Outline() *Outline {
+	if o := d.outline; o != nil && o.format == d.Format && o.text == d.Text {
+		return o // the same string: == compares the pointers first
+	}
+	return NewOutline(d.Text, d.Format)
+}
+
+// WithOutline returns d carrying its outline, parsed once, so that every
+// package the document is handed to (ingest gives it to the chunk
+// headers and the records) reads the same [Outline] rather than parsing
+// the text again. Changing the copy's Text or Format makes Outline parse
+// afresh.
+func (d Document) WithOutline() Document {
+	d.outline = d.Outline()
+	return d
+}
 
 // Format tells how to read a text's structure.
 type Format int

@@ -34,17 +34,23 @@ type Mark struct {
 // A Location is where a stretch of a document's text is in its source: the
 // first and last page, line and row it covers. A zero field means the
 // source has no such place; a Location with every field zero says nothing.
+//
+// Its JSON form, which stores that keep a location as JSON use, names the
+// fields in snake case and leaves zero ones out: {"page": 3, "last_page": 4}.
 type Location struct {
 	// Page and LastPage are the first and last page (1-based).
-	Page, LastPage int
+	Page     int `json:"page,omitempty"`
+	LastPage int `json:"last_page,omitempty"`
 	// Line and LastLine are the first and last line (1-based) of the
 	// source file.
-	Line, LastLine int
+	Line     int `json:"line,omitempty"`
+	LastLine int `json:"last_line,omitempty"`
 	// Sheet is the spreadsheet's sheet of the stretch's start.
-	Sheet string
+	Sheet string `json:"sheet,omitempty"`
 	// Row and LastRow are the first and last row (1-based) of a table
 	// source. A stretch that spans two sheets has no rows.
-	Row, LastRow int
+	Row     int `json:"row,omitempty"`
+	LastRow int `json:"last_row,omitempty"`
 }
 
 // IsZero reports whether the location says nothing.

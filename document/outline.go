@@ -74,6 +74,7 @@ func Headings(text string, format Format) []Heading {
 // safe for concurrent use.
 type Outline struct {
 	text     string
+	format   Format
 	headings []Heading
 	parent   []int // the index of each heading's enclosing heading, or -1
 }
@@ -81,7 +82,7 @@ type Outline struct {
 // NewOutline returns the outline of text, read as format.
 func NewOutline(text string, format Format) *Outline {
 	hs := Headings(text, format)
-	o := &Outline{text: text, headings: hs, parent: make([]int, len(hs))}
+	o := &Outline{text: text, format: format, headings: hs, parent: make([]int, len(hs))}
 	var stack []int
 	for i, h := range hs {
 		for len(stack) > 0 && hs[stack[len(stack)-1]].Level >= h.Level {

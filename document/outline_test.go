@@ -126,3 +126,25 @@ func TestFormatOf(t *testing.T) {
 	require.Equal(t, "Format(7)", document.Format(7).String())
 	require.False(t, document.Format(-1).Valid())
 }
+
+// WithOutline parses the outline once: Outline returns that one while the
+// text and the format are the ones it was parsed from, and parses afresh
+// once either changed, so a document edited after WithOutline never gets
+// a stale outline.
+func TestWithOutline(t *testing.T) {
+	d := document.Document{Text: "# A\n\ntext\n\n## B\n\nmore", Format: document.Markdown}
+	require.NotSame(t, d.Outline(), d.Outline(), "a plain document parses on each call")
+	w := d.WithOutline()
+	o := w.Outline()
+	require.Same(t, o, w.Outline())
+	require.Equal(t, []string{"A", "B"}, o.Path(12, 20))
+
+	edited := w
+	edited.Text = "# C\n\nother text"
+	require.NotSame(t, o, edited.Outline())
+	require.Equal(t, []string{"C"}, edited.Outline().Path(5, 9))
+	plain := w
+	plain.Format = document.Text
+	require.NotSame(t, o, plain.Outline())
+	require.Nil(t, plain.Outline().Path(12, 20), "read as plain text, # A is no heading")
+}

@@ -319,9 +319,9 @@ func (r *run) summarize(j *job) error {
 }
 
 // chunk cuts j's document into chunks ready to embed, with their section
-// paths.
+// paths. The document's outline is parsed once here and handed on with it.
 func (r *run) chunk(j *job) ([]contextheader.Chunk, error) {
-	doc := j.doc
+	doc := j.doc.WithOutline() // parsed once, for the SplitFunc, the headers and the sections
 	split := r.cfg.Split
 	if split == nil {
 		split = r.ix.chunkerSplit

@@ -47,34 +47,37 @@ type Record struct {
 // apart from the caller's Metadata: a store saves and returns it whole,
 // but never indexes it for a [Filter] and never matches a filter against
 // it. Callers read it (an adapter carries it through) but need not set
-// it: package ingest does. The zero Notes holds nothing.
+// it: package ingest does. The zero Notes holds nothing. Its JSON form,
+// which stores that keep notes as JSON use, names the fields in snake
+// case and leaves empty ones out.
 type Notes struct {
 	// Keywords are words a record should be found by in keyword search
 	// although its Text does not hold them: the contextual header a chunk
 	// was embedded with (ingest sets it), a title, tags. A
 	// [KeywordQuerier] searches them as part of the record's text; the
 	// Text returned with hits stays the record's own.
-	Keywords string
+	Keywords string `json:"keywords,omitempty"`
 	// Gap is the text between the unit and the unit before it in their
 	// document where that is anything but a single space (a line break,
 	// a blank line): package window rebuilds a window's text with it, so
 	// that Window.Text is the document's own text. A gap whose length is
 	// not the distance between the two units' offsets is not used.
-	Gap string
+	Gap string `json:"gap,omitempty"`
 	// Embed is a SHA-256 of the unit's embed text (its header and text)
 	// and the embedder's name: a re-index reuses the vector of a unit
 	// with the same Embed, and embeds again one without it.
-	Embed string
+	Embed string `json:"embed,omitempty"`
 	// Fingerprint is, where ingest's Config.Version is set, a fingerprint
 	// of the document the unit was made from (its text, title, format,
 	// summary and metadata, with the Version and the embedder's name), so
 	// that a re-index skips the document without chunking it.
-	Fingerprint string
+	Fingerprint string `json:"fingerprint,omitempty"`
 	// Summary is the document's summary where a Summarizer wrote it, and
 	// SummaryOf a SHA-256 of what it was made from, so that a re-index
 	// takes the summary from the records while that is unchanged rather
 	// than calling the model again.
-	Summary, SummaryOf string
+	Summary   string `json:"summary,omitempty"`
+	SummaryOf string `json:"summary_of,omitempty"`
 }
 
 // Hit is a record found by a query, with its score: higher is better, and

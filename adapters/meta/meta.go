@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
@@ -228,11 +227,11 @@ func AddProvenance(m map[string]any, r vectorstore.Record) {
 		}
 	}
 	if !r.Location.IsZero() {
-		js, _ := json.Marshal(location(r.Location)) // ints and a string always marshal
+		js, _ := json.Marshal(r.Location) // ints and a string always marshal
 		m[LocationKey] = string(js)
 	}
 	if r.Notes != (vectorstore.Notes{}) {
-		js, _ := json.Marshal(notes(r.Notes)) // strings always marshal
+		js, _ := json.Marshal(r.Notes) // strings always marshal
 		m[NotesKey] = string(js)
 	}
 }
@@ -253,42 +252,17 @@ func takeProvenance(m map[string]any, r *vectorstore.Record) error {
 		r.Section = strings.Split(section, "\n")
 	}
 	if loc != "" {
-		var l location
-		if err := json.Unmarshal([]byte(loc), &l); err != nil {
+		if err := json.Unmarshal([]byte(loc), &r.Location); err != nil {
 			return fmt.Errorf("metadata %q: %w: %v", LocationKey, ErrUnsupported, err)
 		}
-		r.Location = document.Location(l)
 	}
 	if nt != "" {
-		var n notes
-		if err := json.Unmarshal([]byte(nt), &n); err != nil {
+		if err := json.Unmarshal([]byte(nt), &r.Notes); err != nil {
 			return fmt.Errorf("metadata %q: %w: %v", NotesKey, ErrUnsupported, err)
 		}
-		r.Notes = vectorstore.Notes(n)
 	}
 	return nil
 }
-
-// location and notes are the JSON of [LocationKey] and [NotesKey].
-type (
-	location struct {
-		Page     int    `json:"page,omitempty"`
-		LastPage int    `json:"last_page,omitempty"`
-		Line     int    `json:"line,omitempty"`
-		LastLine int    `json:"last_line,omitempty"`
-		Sheet    string `json:"sheet,omitempty"`
-		Row      int    `json:"row,omitempty"`
-		LastRow  int    `json:"last_row,omitempty"`
-	}
-	notes struct {
-		Keywords    string `json:"keywords,omitempty"`
-		Gap         string `json:"gap,omitempty"`
-		Embed       string `json:"embed,omitempty"`
-		Fingerprint string `json:"fingerprint,omitempty"`
-		Summary     string `json:"summary,omitempty"`
-		SummaryOf   string `json:"summary_of,omitempty"`
-	}
-)
 
 // FromHit is [FromRecord] with the hit's score and its kind under
 // [ScoreKey] and [ScoreKindKey].

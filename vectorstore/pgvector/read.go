@@ -142,8 +142,8 @@ func (s *Store) read(ctx context.Context, what, sql string, vectors bool, score 
 		end        int64
 		md         map[string]string
 		section    []string
-		loc        location
-		nt         notes
+		loc        document.Location
+		nt         vectorstore.Notes
 		raw        float64
 	)
 	dest := []any{&h.ID, &h.DocID, &idx, &start, &end, &h.Text, &md, &h.Title, &section, &h.Source, &loc, &nt}
@@ -166,9 +166,9 @@ func (s *Store) read(ctx context.Context, what, sql string, vectors bool, score 
 		if len(section) > 0 {
 			h.Section = section
 		}
-		h.Location, h.Notes = document.Location(loc), vectorstore.Notes(nt)
+		h.Location, h.Notes = loc, nt
 		out = append(out, h)
-		h.Vector, md, section, loc, nt = nil, nil, nil, location{}, notes{}
+		h.Vector, md, section, loc, nt = nil, nil, nil, document.Location{}, vectorstore.Notes{}
 		return nil
 	})
 	if err != nil {

@@ -246,9 +246,9 @@ func newColumns(records []vectorstore.Record, size int) []columns {
 			c.titles = append(c.titles, r.Title)
 			c.sections = append(c.sections, string(js))
 			c.sources = append(c.sources, r.Source)
-			js, _ = json.Marshal(locationJSON(r.Location))
+			js, _ = json.Marshal(r.Location)
 			c.locs = append(c.locs, string(js))
-			js, _ = json.Marshal(notesJSON(r.Notes))
+			js, _ = json.Marshal(r.Notes)
 			c.notes = append(c.notes, string(js))
 			c.vectors = appendUnit(c.vectors, r.Vector)
 		}
