@@ -70,7 +70,7 @@
 // store) with the store's own codes, int8 in a compact store, then
 // re-ranks its best candidates against the refined vectors as the exact
 // compact scan does; probing every list gives exactly the exact search's
-// result. A width whose lists hold over a quarter of the store is
+// result. A width whose lists hold over a fifth of the store is
 // answered by the exact scan, which then reads them faster (the lists'
 // records are read one at a time, the scan's in contiguous blocks). A filter is tested inside the list scan, and the scan goes on
 // to further lists until it has scored as many records that pass as an
