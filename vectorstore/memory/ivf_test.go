@@ -100,7 +100,7 @@ func recallAt(t testing.TB, exact, ann *memory.Store, queries [][]float32, k int
 
 // The clustered test set: 1,000 clusters of 20 vectors of 64 components,
 // whose nearest neighbours have a cosine of about 0.7, and on which
-// recall@10 at DefaultProbes of 141 lists was 0.98 when written.
+// recall@10 at 16 of 141 lists was 0.95 when written (0.99 at 32).
 const testClusters, testSpread = 1000, 0.7
 
 // TestIndexRecall checks recall@10 against exact search: high on
@@ -116,22 +116,24 @@ func TestIndexRecall(t *testing.T) {
 		name       string
 		clusters   int
 		compact    bool
-		minDefault float64 // the least recall at DefaultProbes
+		minDefault float64 // the least recall at 16 lists
 	}{
-		{"clustered", testClusters, false, 0.95},
-		{"clustered-compact", testClusters, true, 0.95},
+		{"clustered", testClusters, false, 0.9},
+		{"clustered-compact", testClusters, true, 0.9},
 		{"random", 0, true, 0.3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(tt.clusters)))
 			vecs := clustered(r, n+50, dim, tt.clusters, testSpread)
-			exact, ann := pair(t, tt.compact, memory.IndexConfig{IVF: true}, annRecords(r, vecs[:n]))
+			// 16 of 141 lists: DefaultProbes (32) would be more than a
+			// fifth of this store, which the exact scan answers.
+			exact, ann := pair(t, tt.compact, memory.IndexConfig{IVF: true, Probes: 16}, annRecords(r, vecs[:n]))
 			lists, err := memory.CheckIndex(ann)
 			require.NoError(t, err)
 			require.InDelta(t, math.Sqrt(n), lists, 1, "lists")
 			queries := vecs[n:]
 			rec := recallAt(t, exact, ann, queries, 10, vectorstore.Filter{})
-			t.Logf("recall@10 at %d of %d lists: %.3f", memory.DefaultProbes, lists, rec)
+			t.Logf("recall@10 at 16 of %d lists: %.3f", lists, rec)
 			require.GreaterOrEqual(t, rec, tt.minDefault)
 
 			// Half the lists is more of the store than a list scan reads
