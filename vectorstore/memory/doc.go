@@ -89,7 +89,8 @@
 // than a graph repair; and the build is a few passes over a sample. The
 // lists drift as the data changes: a write that leaves the store four
 // times larger or smaller than when the index was trained retrains it
-// (under the write lock, so that write takes the build's time), and
+// (under the write lock, so that write takes the build's time; a store
+// shrunk below MinRecords drops it and is searched exactly), and
 // [Store.Retrain] retrains on demand. The index costs 12 bytes a record.
 // [Store.Save] writes it with the records and [Load] installs it without
 // training (a store loaded without [IndexConfig].IVF drops it; one loaded

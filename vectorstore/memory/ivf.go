@@ -120,14 +120,13 @@ func (ix *ivf) nearest(iq *kernel.Int8Query, dots []int32) int32 {
 // coder turns a store's slots into int8 queries for [ivf.nearest].
 type coder struct {
 	st   *slots
-	vec  []float32
 	qc   []int8
 	iq   kernel.Int8Query
 	dots [64]int32
 }
 
 func newCoder(st *slots, dim int) *coder {
-	return &coder{st: st, vec: make([]float32, dim), qc: make([]int8, dim)}
+	return &coder{st: st, qc: make([]int8, dim)}
 }
 
 // slot prepares the codes of slot i: a compact store's own codes, or the
@@ -180,25 +179,27 @@ func (ix *ivf) remove(slot, last int32) {
 
 // ivfAfterWrite keeps the index in step with a write b that changed the
 // store from before records (the slots from before on, if any, being new):
-// it installs the index of a loaded file, trains the index when the store first reaches MinRecords or has grown
-// or shrunk by regrowFactor since it was trained, and otherwise puts the
-// new slots in their lists. The caller holds the write lock.
+// it installs the index of a loaded file; trains the index when the store
+// first reaches MinRecords or has grown or shrunk by regrowFactor since it
+// was trained, unless it has shrunk below MinRecords, which drops the
+// index until the store grows back; and otherwise puts the new slots in
+// their lists. The caller holds the write lock.
 func (m *Store) ivfAfterWrite(before int, b *batch) {
 	ix := m.ivf
 	if ix == nil {
 		return
 	}
 	n := len(m.st.recs)
+	shrunk := ix.active() && regrowFactor*n <= ix.trainedN
 	switch {
-	case n == 0:
-		ix.members, ix.list, ix.pos = nil, nil, nil
-		ix.trainedN = 0
+	case n == 0, shrunk && n < ix.minRecords():
+		m.ivf = &ivf{cfg: ix.cfg}
 		return
 	case before == 0 && b != nil && b.saved != nil && len(b.saved.list) == n:
 		ix.install(b.saved, m.dim)
 		return
 	case !ix.active() && n >= ix.minRecords(),
-		ix.active() && (n >= regrowFactor*ix.trainedN || regrowFactor*n <= ix.trainedN):
+		ix.active() && n >= regrowFactor*ix.trainedN, shrunk:
 		m.train(context.Background())
 		return
 	case !ix.active():

@@ -279,7 +279,8 @@ func TestIndexWrites(t *testing.T) {
 	check("deletes")
 	require.NoError(t, ann.Retrain(bg))
 	check("retrain")
-	// Shrinking fourfold retrains; emptying resets.
+	// Shrinking fourfold below MinRecords drops the index: the store is
+	// searched exactly until it grows back.
 	for i := 0; i < 2500; i += 100 {
 		ids := make([]string, 100)
 		for j := range ids {
@@ -288,6 +289,14 @@ func TestIndexWrites(t *testing.T) {
 		both(func(s *memory.Store) error { return s.Delete(bg, ids...) })
 		check(fmt.Sprintf("shrunk to %d", ann.Len()))
 	}
+	lists, err = memory.CheckIndex(ann)
+	require.NoError(t, err)
+	require.Zero(t, lists, "an index kept below MinRecords")
+	both(func(s *memory.Store) error { return s.Upsert(bg, recs...) })
+	lists, err = memory.CheckIndex(ann)
+	require.NoError(t, err)
+	require.Equal(t, 55, lists, "trained again at 3,000 records")
+	check("grown back")
 }
 
 // TestIndexConcurrent runs queries while writes change the store; run with
