@@ -11,8 +11,9 @@
 //	loaded, err := memory.LoadFile(ctx, "index.rkv", memory.Config{})
 //
 // The knobs are in [Config]: Compact (int8 codes, under a third of the
-// memory per vector), Workers (the goroutines a query's scan may use) and
-// Keywords (the BM25 parameters and analysis, [KeywordConfig]). The zero
+// memory per vector), Workers (the goroutines a query's scan may use),
+// Keywords (the BM25 parameters and analysis, [KeywordConfig]) and Index
+// (an approximate index for large stores, [IndexConfig]). The zero
 // Store is ready to use.
 //
 // # How it searches
@@ -49,6 +50,54 @@
 // the records in the set, so a filter that keeps 1% of the store makes a
 // query many times cheaper, not dearer (README.md in this directory has
 // the figures).
+//
+// # Approximate search
+//
+// A store of hundreds of thousands of records or more can answer
+// [Store.Query] from an approximate index instead of a scan, turned on by
+// [Config].Index (the zero value is exact search, the default and the
+// reference):
+//
+//	store, _ := memory.New(memory.Config{Compact: true, Index: memory.IndexConfig{IVF: true}})
+//
+// The index is an inverted file (IVF): once the store holds
+// [IndexConfig].MinRecords records (10,000 by default), k-means (eight
+// iterations over a sample of 48 vectors per list, from a fixed seed, so
+// that equal stores get equal indexes) finds about sqrt(n) centroids, and
+// every record joins the list of its nearest one. A query ranks the
+// centroids and scans the records of the [IndexConfig].Probes nearest
+// lists (the search width: [DefaultProbes], or [Store.SetProbes] on a live
+// store) with the store's own codes, int8 in a compact store, then
+// re-ranks its best candidates against the refined vectors as the exact
+// compact scan does; probing every list gives exactly the exact search's
+// result. A width whose lists hold over a fifth of the store is
+// answered by the exact scan, which then reads them faster (the lists'
+// records are read one at a time, the scan's in contiguous blocks). A filter is tested inside the list scan, and the scan goes on
+// to further lists until it has scored as many records that pass as an
+// unfiltered query scores, so a filter neither returns fewer hits than
+// match nor loses recall; a filter selective enough that its records are
+// fewer than twice that is answered by an exact scan of them from the
+// metadata index, which is then about as cheap, and exact. Keyword search does not
+// use the index; the vector half of [Store.QueryHybrid] does, as
+// [Store.Query].
+//
+// IVF rather than a graph (HNSW): a filter costs one bit test per record
+// in the scan, where a graph walk that skips filtered nodes loses its way
+// (filtered HNSW that returns too few rows is a known failure of graph
+// indexes); a write is a nearest-centroid lookup (an insert joins its
+// nearest list, a replaced vector moves, a delete leaves its list) rather
+// than a graph repair; and the build is a few passes over a sample. The
+// lists drift as the data changes: a write that leaves the store four
+// times larger or smaller than when the index was trained retrains it
+// (under the write lock, so that write takes the build's time; a store
+// shrunk below MinRecords drops it and is searched exactly), and
+// [Store.Retrain] retrains on demand. The index costs 12 bytes a record.
+// [Store.Save] writes it with the records and [Load] installs it without
+// training (a store loaded without [IndexConfig].IVF drops it; one loaded
+// with it from a file without an index trains one). On vectors without
+// neighbourhoods (random directions) no index is good and the recall at
+// the default width is low: measure it on your own vectors (the
+// benchmarks' annbench does).
 //
 // # Keyword search and hybrid search
 //
@@ -98,5 +147,9 @@
 // builds the store aside, so damaged data gives an error wrapping
 // [ErrCorrupt] and no store; a future format gives [ErrVersion]. Files of
 // version 1 (without Start and End) still load, with zero offsets. A
-// float32 file can be loaded into a compact store.
+// float32 file can be loaded into a compact store. A store with a trained
+// approximate index sets flag 2 and writes the index after the records:
+// the number of lists, the size it was trained at, each centroid's scale
+// and int8 codes, each record's list in the order of the records, and the
+// section's CRC-32C.
 package memory

@@ -1,5 +1,7 @@
 package memory
 
+import "fmt"
+
 // Crc32c exposes the format's checksum to the external tests.
 var Crc32c = crc32c
 
@@ -38,4 +40,33 @@ func TermsAfter(prev, text string, keepStops bool) []string {
 		out[i] = string(a.term(i))
 	}
 	return out
+}
+
+// CheckIndex verifies the approximate index's bookkeeping: every slot is
+// in exactly one list, at the position the index records for it. It
+// returns the number of lists, 0 while the index is not trained.
+func CheckIndex(m *Store) (int, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	ix := m.ivf
+	if ix == nil || !ix.active() {
+		return 0, nil
+	}
+	n := len(m.st.recs)
+	if len(ix.list) != n || len(ix.pos) != n {
+		return 0, fmt.Errorf("index covers %d and %d slots, store has %d", len(ix.list), len(ix.pos), n)
+	}
+	seen := 0
+	for l, mem := range ix.members {
+		for p, s := range mem {
+			if int(s) >= n || ix.list[s] != int32(l) || ix.pos[s] != int32(p) {
+				return 0, fmt.Errorf("list %d position %d holds slot %d, indexed at list %d position %d", l, p, s, ix.list[s], ix.pos[s])
+			}
+			seen++
+		}
+	}
+	if seen != n {
+		return 0, fmt.Errorf("lists hold %d slots, store has %d", seen, n)
+	}
+	return ix.lists(), nil
 }

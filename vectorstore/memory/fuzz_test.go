@@ -23,6 +23,9 @@ import (
 // with ErrCorrupt or ErrVersion what it does not accept; what it accepts
 // must hold only records that Upsert accepts, and must save and load
 // again to the same bytes.
+// fuzzIndex trains the index from the first record on.
+var fuzzIndex = memory.IndexConfig{IVF: true, MinRecords: 1}
+
 func FuzzLoad(f *testing.F) {
 	r := rand.New(rand.NewPCG(1, 1))
 	recs := makeRecords(r, 2, 3, 5)
@@ -33,6 +36,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add(saved(f, m))
 	}
 	f.Add(saved(f, newMemory(f, memory.Config{})))
+	f.Add(saved(f, newMemory(f, memory.Config{Compact: true, Index: fuzzIndex}, recs...)))
 	for _, name := range []string{"v1.rkv", "v1-compact.rkv", "v1-emptied.rkv", "v2.rkv", "v2-compact.rkv", "v2-ingest.rkv"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		require.NoError(f, err)
@@ -40,7 +44,15 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte("RAGKITVS"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// With the index on, a file's index section is installed; it must
+		// be refused alike and, if accepted, be consistent.
+		mi, errIndex := memory.Load(bg, bytes.NewReader(data), memory.Config{Index: fuzzIndex})
+		if errIndex == nil {
+			_, err := memory.CheckIndex(mi)
+			require.NoError(t, err)
+		}
 		m, err := memory.Load(bg, bytes.NewReader(data), memory.Config{})
+		require.Equal(t, err == nil, errIndex == nil, "with the index: %v, without: %v", errIndex, err)
 		if err != nil {
 			require.Nil(t, m, "store returned with an error")
 			if !errors.Is(err, memory.ErrVersion) {

@@ -44,10 +44,15 @@ type Config struct {
 	// Keywords configures the keyword index of [Store.QueryKeywords]; the
 	// zero value is BM25 with the usual parameters.
 	Keywords KeywordConfig
+
+	// Index configures an approximate index for [Store.Query]; the zero
+	// value is none, exact search.
+	Index IndexConfig
 }
 
 // Store is an in-memory [VectorStore]: exact cosine search over vectors kept
-// in one contiguous slab (or an int8 slab with [Config.Compact]), a
+// in one contiguous slab (or an int8 slab with [Config.Compact]), or
+// approximate search from an IVF index with [Config.Index], a
 // BM25 keyword index over the records' texts for [Store.QueryKeywords], a
 // per-document index for [Store.Range], and persistence with
 // [Store.Save] and [Load]. It is safe for concurrent use: queries run in
@@ -91,6 +96,9 @@ type Store struct {
 	metaMu sync.Mutex                // held while it is built
 
 	idBefore func(a, b int32) bool // breaks ties in score by ID
+
+	ivf    *ivf         // the approximate index; nil without Config.Index.IVF
+	probes atomic.Int64 // the lists a query of the index scans; 0 for DefaultProbes
 }
 
 // New returns an empty store configured by cfg. A Dimension outside
@@ -106,7 +114,14 @@ func New(cfg Config) (*Store, error) {
 	if err := cfg.Keywords.check(); err != nil {
 		return nil, err
 	}
+	if err := cfg.Index.check(); err != nil {
+		return nil, err
+	}
 	m := &Store{workers: cfg.Workers, compact: cfg.Compact, dim: cfg.Dimension, kwCfg: cfg.Keywords}
+	if cfg.Index.IVF {
+		m.ivf = &ivf{cfg: cfg.Index}
+		m.probes.Store(int64(cfg.Index.Probes))
+	}
 	m.init()
 	return m, nil
 }
@@ -150,7 +165,12 @@ func (m *Store) Config() Config {
 	m.init()
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return Config{Dimension: m.dim, Compact: m.compact, Workers: m.workers, Keywords: m.bm25.config()}
+	c := Config{Dimension: m.dim, Compact: m.compact, Workers: m.workers, Keywords: m.bm25.config()}
+	if m.ivf != nil {
+		c.Index = m.ivf.cfg
+		c.Index.Probes = int(m.probes.Load())
+	}
+	return c
 }
 
 // Close releases the stored data. Every later call returns [ErrClosed].
@@ -165,6 +185,9 @@ func (m *Store) Close() error {
 	m.st = slots{compact: m.compact}
 	m.byID, m.docs, m.kw = nil, nil, keywords{}
 	m.meta.Store(nil)
+	if m.ivf != nil {
+		m.ivf = &ivf{cfg: m.ivf.cfg}
+	}
 	return nil
 }
 

@@ -71,31 +71,49 @@ func (m *Store) Save(ctx context.Context, w io.Writer) error {
 	}
 	enc := encoder{w: bw, vec: make([]byte, 4*m.dim+4)}
 	done := 0
-	for _, docID := range slices.Sorted(maps.Keys(m.docs)) {
-		for _, slot := range m.docs[docID] {
-			if done++; done%checkEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
+	for slot := range m.saveOrder {
+		if done++; done%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			m.encodeRecord(&enc, int(slot))
 		}
+		m.encodeRecord(&enc, int(slot))
 	}
 	binary.LittleEndian.PutUint32(enc.vec[:4], enc.crc)
 	bw.Write(enc.vec[:4])
+	if m.hasIndex() {
+		m.encodeIndex(&enc, m.saveOrder)
+	}
 	if enc.err != nil {
 		return enc.err
 	}
 	return bw.Flush()
 }
 
+// saveOrder yields the slots in the order Save writes them: by DocID,
+// then Index, then ID.
+func (m *Store) saveOrder(yield func(int32) bool) {
+	for _, docID := range slices.Sorted(maps.Keys(m.docs)) {
+		for _, slot := range m.docs[docID] {
+			if !yield(slot) {
+				return
+			}
+		}
+	}
+}
+
 func (m *Store) header() []byte {
 	h := make([]byte, headerSize)
 	copy(h, magic)
 	binary.LittleEndian.PutUint32(h[8:], formatVersion)
+	var flags uint32
 	if m.compact {
-		binary.LittleEndian.PutUint32(h[12:], flagCompact)
+		flags |= flagCompact
 	}
+	if m.hasIndex() {
+		flags |= flagIndex
+	}
+	binary.LittleEndian.PutUint32(h[12:], flags)
 	binary.LittleEndian.PutUint32(h[16:], uint32(m.dim))
 	binary.LittleEndian.PutUint64(h[24:], uint64(len(m.st.recs)))
 	binary.LittleEndian.PutUint32(h[32:], crc32.Checksum(h[:32], castagnoli))
@@ -329,6 +347,15 @@ func Load(ctx context.Context, r io.Reader, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.index {
+		saved, err := d.readIndex(len(b.st.recs), m.dim)
+		if err != nil {
+			return nil, err
+		}
+		if m.ivf != nil {
+			b.saved = saved
+		}
+	}
 	m.index(b)
 	if err := m.commit(ctx, change{put: b}); err != nil {
 		return nil, err
@@ -357,6 +384,7 @@ type decoder struct {
 	off   int64
 	one   [1]byte
 	fileC bool   // the file holds compact vectors
+	index bool   // the file holds an index section
 	ver   uint32 // the file's format version
 	prev  *extra // the extra of the record read last, whose strings the next may share
 }
@@ -448,7 +476,7 @@ func (d *decoder) header(m *Store, cfg Config) (uint64, error) {
 	dim := int(binary.LittleEndian.Uint32(h[16:]))
 	count := binary.LittleEndian.Uint64(h[24:])
 	switch {
-	case flags&^flagCompact != 0:
+	case flags&^(flagCompact|flagIndex) != 0:
 		return 0, fmt.Errorf("%w: unknown flags %#x", ErrCorrupt, flags)
 	case dim > vectorstore.MaxDimension || dim == 0 && count > 0:
 		return 0, fmt.Errorf("%w: dimension %d", ErrCorrupt, dim)
@@ -456,6 +484,7 @@ func (d *decoder) header(m *Store, cfg Config) (uint64, error) {
 		return 0, fmt.Errorf("%w: file has %d, configured %d", vectorstore.ErrDimensionMismatch, dim, cfg.Dimension)
 	}
 	d.fileC = flags&flagCompact != 0
+	d.index = flags&flagIndex != 0
 	if d.fileC {
 		m.compact, m.st.compact = true, true
 	}

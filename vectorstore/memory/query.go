@@ -51,6 +51,7 @@ type scratch struct {
 	subset []int32 // the slots a filter selects
 	sel    selection
 	scan   scan
+	ivf    ivfScratch
 	wg     sync.WaitGroup
 }
 
@@ -76,7 +77,11 @@ func (sc *scratch) release() {
 // by up to [Config.Workers] goroutines and stops early when ctx is
 // cancelled. A filter's DocIDs cost O(len(DocIDs)) to look up, and only
 // their records are scanned. Hits carry no vectors, as [VectorStore]
-// says: [Store.Range] returns them.
+// says: [Store.Range] returns them. With [Config].Index, a store that has
+// trained its index searches only the lists nearest to vector (see
+// [IndexConfig]): the hits are the best of those, and may miss some of
+// the exact k; every hit still matches filter, and as many come back as
+// match, up to k.
 //
 // A vector that is empty, zero or not finite, or a k below 1, gives an
 // error wrapping [ErrInvalidArgument]; a vector whose length is not the
@@ -142,6 +147,11 @@ func (m *Store) search(ctx context.Context, sc *scratch, k int, filter vectorsto
 		return nil, nil
 	}
 	k = min(k, total) // a huge k must not size the heaps
+	if m.useIndex(subset, total) {
+		if cands, ok, err := m.searchIndex(ctx, sc, k, subset, allowed, total); ok || err != nil {
+			return cands, err
+		}
+	}
 	s := &sc.scan
 	*s = scan{m: m, q: sc.q, allowed: allowed, subset: subset, total: total, keep: k}
 	vecBytes := 4 * m.dim

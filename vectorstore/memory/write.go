@@ -92,10 +92,12 @@ func (m *Store) apply(c change) error {
 			m.removeSlot(slot)
 		}
 	}
+	before := len(m.st.recs)
 	if b != nil && len(b.st.recs) > 0 {
 		m.dim = b.dim
 		m.put(b)
 	}
+	m.ivfAfterWrite(before, b)
 	return nil
 }
 
@@ -133,6 +135,7 @@ func (m *Store) insert(b *batch) map[string][]int32 {
 	added := make(map[string][]int32)
 	dest := make([]int32, len(b.st.recs))
 	m.st.grow(len(b.st.recs), m.dim)
+	var c *coder
 	for i, r := range b.st.recs {
 		slot, ok := m.byID[r.ID]
 		if !ok {
@@ -152,6 +155,7 @@ func (m *Store) insert(b *batch) map[string][]int32 {
 		}
 		m.st.recs[slot] = r
 		m.st.setVector(int(slot), &b.st, i)
+		m.ivfReplaced(&c, slot)
 		if moved {
 			added[r.DocID] = append(added[r.DocID], slot)
 		}
@@ -177,10 +181,11 @@ func (m *Store) Delete(ctx context.Context, ids ...string) error {
 // duplicates of an ID having replaced earlier ones, and the keyword index
 // of their texts.
 type batch struct {
-	dim int
-	st  slots
-	kw  keywords
-	pos []int // where each record was among the caller's records
+	dim   int
+	st    slots
+	kw    keywords
+	pos   []int       // where each record was among the caller's records
+	saved *savedIndex // the index of a loaded file, or nil
 }
 
 // index builds the keyword index of b's texts, outside the lock.
@@ -303,6 +308,7 @@ func (m *Store) removeSlot(slot int32) {
 	m.kw.removeSlot(&m.an, slot, &m.st.recs[slot])
 	delete(m.byID, m.st.recs[slot].ID)
 	last := int32(len(m.st.recs) - 1)
+	m.ivfRemove(slot, last)
 	if slot != last {
 		docID, i := m.docPos(last)
 		m.docs[docID][i] = slot
