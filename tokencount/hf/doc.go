@@ -43,9 +43,11 @@
 //
 // The families, with the components their files use:
 //
-//   - Byte-level BPE (Llama 3, Qwen 2 and 3, DeepSeek V3, GPT-2, RoBERTa):
-//     model BPE over a ByteLevel pre-tokenizer, Split pre-tokenizers with
-//     the models' regular expressions, the NFC normalizer, ignore_merges.
+//   - Byte-level BPE (Llama 3, Qwen 2 and 3, DeepSeek V3, GPT-2, RoBERTa,
+//     GPT-4o and gpt-oss's o200k, Mistral's Tekken as transformers converts
+//     it): model BPE over a ByteLevel pre-tokenizer, Split pre-tokenizers
+//     with the models' regular expressions, the NFC normalizer,
+//     ignore_merges.
 //   - SentencePiece-style BPE (Llama 2, Mistral 7B, Gemma 2 and 3): model BPE
 //     with byte_fallback and fuse_unk, the Prepend and Replace normalizers
 //     or the Metaspace pre-tokenizer, Split on a string.
@@ -103,9 +105,13 @@
 // families above have hand-written matchers here, equivalent to it and
 // many times faster than a backtracking engine, including their
 // look-ahead (\s+(?!\S)). Another pattern runs on Go's regexp package
-// when it means the same there: no \s, \w, \d or \b (ASCII in Go,
-// Unicode in Oniguruma), no case folding, anchors, look-around or
-// Unicode classes. Otherwise it is refused.
+// when it means the same there, with \s written out as Oniguruma's class
+// (White_Space; Go's is ASCII). A construct that Go reads otherwise or
+// does not have is refused by name: \w, \d, \b (ASCII in Go, Unicode in
+// Oniguruma), \p{...} (Go's Unicode tables), \pL without braces (a class
+// in Go only), \Q...\E, x{,n} (a quantifier in Oniguruma only), flags
+// such as (?m) (dot-all there) and (?i), look-around, ^ and $ (line
+// anchors there), POSIX brackets and classes inside classes.
 //
 // # Token ends
 //
