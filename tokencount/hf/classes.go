@@ -1,6 +1,7 @@
 package hf
 
 import (
+	"slices"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -42,7 +43,33 @@ var byteClass = func() (t [256]class) {
 	return t
 }()
 
+// runeClass returns the class of r in the library's regular expressions:
+// Go's tables, but for the characters they do not know yet.
 func runeClass(r rune) class {
+	if r >= utf8.RuneSelf {
+		if k, ok := slices.BinarySearchFunc(refClasses, r, func(cr classRange, r rune) int {
+			switch {
+			case cr.hi < r:
+				return -1
+			case cr.lo > r:
+				return 1
+			}
+			return 0
+		}); ok {
+			return refClasses[k].c
+		}
+	}
+	return runeClassGo(r)
+}
+
+// classRange gives the class c to the characters lo to hi.
+type classRange struct {
+	lo, hi rune
+	c      class
+}
+
+// runeClassGo is the class of r by Go's tables alone.
+func runeClassGo(r rune) class {
 	switch {
 	case unicode.IsLetter(r):
 		switch {

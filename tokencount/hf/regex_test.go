@@ -124,3 +124,28 @@ func TestRegexCased(t *testing.T) {
 		}
 	}
 }
+
+// TestRegexUnicode16: the classes of the hand-written patterns are the
+// library's (Oniguruma's Unicode 16 tables, generated into
+// unicode_tables.go), not Go's (Unicode 15.0): a digit or a letter that
+// Go does not know yet splits where the library splits (issue 37:
+// " \U0001e5f4" was one piece, the library makes two). The counts are
+// the library's (tokenizers 0.23.2), each pre-token one token.
+func TestRegexUnicode16(t *testing.T) {
+	llama3 := `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	tok, err := hf.Load(strings.NewReader(splitTokenizer(llama3)), hf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]int{
+		" \U0001e5f4":           2, // Ol Onal digit four (Unicode 16)
+		"x\U000105c0y":          1, // Todhri letter (Unicode 16)
+		" \U00011380\U00011381": 1, // Tulu-Tigalari letters
+		"\u1c89a":               1, // Cyrillic capital TJE (Unicode 16)
+		" \U00010d40\U00010d41\U00010d42\U00010d43": 3, // Garay digits: 1-3 a piece
+	} {
+		if got := tok.Count(text); got != want {
+			t.Errorf("Count(%+q) = %d, want %d", text, got, want)
+		}
+	}
+}

@@ -23,7 +23,10 @@
 //       NFKD, Lowercase, BertNormalizer's cleaning and accent stripping,
 //       StripAccents, BertPreTokenizer's punctuation, the word and space
 //       characters of Whitespace, the numbers of Digits), the code points it changes or
-//       splits off, for unicode_gen_test.go.
+//       splits off; the members of the classes of Split's regular
+//       expressions (\p{Lu}, \p{Ll}, \p{Lt}, \p{Lm}, \p{Lo}, \p{N}, \p{M},
+//       \p{P}, \p{S}, \s); and the characters that do not decompose and
+//       that NFD takes for non-starters; for unicode_gen_test.go.
 //   node reference.js unigram LLAMA2_JSON OUT_JSON
 //       writes a Unigram tokenizer.json in the shape of T5's and XLM-R's
 //       (NFKC, Metaspace, byte fallback) over Llama 2's 32k pieces, each
@@ -370,6 +373,56 @@ async function main() {
       if (digits.preTokenizeString('a' + c + 'a').length === 3) out.Digits.push(cp);
       if (w.length === 1) out.WhitespaceWord.push(cp);
       else if (w.length === 2 && w[0][0] === 'a' && w[1][0] === 'a') out.WhitespaceSpace.push(cp);
+    }
+    // The classes of Split's regular expressions (Oniguruma's): each
+    // code point followed by a separator outside the class, through a
+    // Split that isolates the class's characters and a WordLevel model
+    // (one token a piece): a member is a piece of its own. Offsets count
+    // code points here.
+    out.Classes = {};
+    const os = require('os'), path = require('path');
+    for (const [name, pat, sep] of [['Lu', '\\p{Lu}', '!'], ['Ll', '\\p{Ll}', '!'], ['Lt', '\\p{Lt}', '!'],
+      ['Lm', '\\p{Lm}', '!'], ['Lo', '\\p{Lo}', '!'], ['N', '\\p{N}', 'a'], ['M', '\\p{M}', 'a'],
+      ['P', '\\p{P}', 'a'], ['S', '\\p{S}', 'a'], ['Space', '\\s', 'a']]) {
+      const file = path.join(os.tmpdir(), 'ragkit-probe-' + process.pid + '.json');
+      fs.writeFileSync(file, JSON.stringify({
+        version: '1.0', added_tokens: [], normalizer: null, post_processor: null, decoder: null,
+        pre_tokenizer: { type: 'Split', pattern: { Regex: pat }, behavior: 'Isolated', invert: false },
+        model: { type: 'WordLevel', vocab: { '[UNK]': 0 }, unk_token: '[UNK]' },
+      }));
+      const tok = Tokenizer.fromFile(file);
+      fs.unlinkSync(file);
+      const members = [];
+      for (let lo = 0; lo <= 0x10ffff; lo += 0x10000) {
+        const cps = [];
+        let text = '';
+        for (let cp = lo; cp < lo + 0x10000; cp++) {
+          if (cp >= 0xd800 && cp <= 0xdfff) continue;
+          cps.push(cp);
+          text += String.fromCodePoint(cp) + sep;
+        }
+        const e = await tok.encode(text, null, { addSpecialTokens: false });
+        const alone = new Set();
+        for (const [a, b] of e.getOffsets()) {
+          if (b - a === 1 && a % 2 === 0) alone.add(a / 2);
+        }
+        cps.forEach((cp, k) => {
+          if (alone.has(k) && String.fromCodePoint(cp) !== sep) members.push(cp);
+        });
+      }
+      out.Classes[name] = members;
+    }
+    // The characters NFD takes for non-starters (a canonical combining
+    // class other than 0): it reorders them around a mark of class 230
+    // (U+0301) or 220 (U+0316).
+    out.NonStarter = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const nfd = ops.NFD;
+      if (nfd.normalizeString(c) !== c) continue; // decomposes: its pieces are probed
+      if (nfd.normalizeString('\u0301' + c) === c + '\u0301' || nfd.normalizeString(c + '\u0301') === '\u0301' + c ||
+        nfd.normalizeString(c + '\u0316') === '\u0316' + c) out.NonStarter.push(cp);
     }
     process.stdout.write(JSON.stringify(out));
   } else {
