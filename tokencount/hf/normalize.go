@@ -422,3 +422,40 @@ func (bn bertNorm) normalize(s string, want bool) (string, []int32) {
 	}
 	return s, al
 }
+
+// dropsLead reports whether normalizing s removes its first character:
+// the library then aligns the normalized text with an original offset
+// past 0, and Metaspace's prepend_scheme "first" does not prepend (it
+// prepends to the split whose original offset is 0). Strip and Replace
+// drop by their own rules; the other normalizers work a character (or a
+// cluster) at a time, and drop the first when it normalizes to nothing.
+func dropsLead(n normalizer, s string) bool {
+	if s == "" {
+		return false
+	}
+	switch n := n.(type) {
+	case sequence:
+		for _, step := range n {
+			if dropsLead(step, s) {
+				return true
+			}
+			if s, _ = step.normalize(s, false); s == "" {
+				return false
+			}
+		}
+		return false
+	case strip:
+		r, _ := utf8.DecodeRuneInString(s)
+		return n.left && unicode.IsSpace(r)
+	case replace:
+		return n.new == "" && strings.HasPrefix(s, n.old)
+	case regexReplace:
+		a, _ := n.m.find(s, 0)
+		return n.content == "" && a == 0
+	case prependNorm:
+		return false
+	}
+	_, w := utf8.DecodeRuneInString(s)
+	out, _ := n.normalize(s[:w], false)
+	return out == ""
+}

@@ -67,3 +67,39 @@ func TestNormalizeAsLibrary(t *testing.T) {
 		}
 	}
 }
+
+// TestMetaspaceFirst: Metaspace's prepend_scheme "first" prepends to the
+// split whose original offset is 0, so not when the normalizer removed
+// the text's first character (issue 37: " ab" after a Strip counted 3,
+// the library 2). A BPE without merges: "▁a" is two tokens. The counts
+// are the library's (tokenizers 0.23.2).
+func TestMetaspaceFirst(t *testing.T) {
+	texts := []string{" a", "a ", "xa", "xxa a", "\u0301a", "\u0001a a", "\u4e2da", "A", "<m>a", " <m>a", "x<m>a", "\u0301", "e\u0301a"}
+	cases := []struct {
+		normalizer string
+		want       []int
+	}{
+		{`{"type": "Strip", "strip_left": false, "strip_right": true}`, []int{2, 2, 3, 6, 3, 5, 3, 2, 2, 2, 4, 2, 4}},
+		{`{"type": "Replace", "pattern": {"String": "x"}, "content": ""}`, []int{2, 3, 1, 3, 3, 5, 3, 2, 2, 3, 2, 2, 4}},
+		{`{"type": "Replace", "pattern": {"Regex": "x+"}, "content": ""}`, []int{2, 3, 1, 3, 3, 5, 3, 2, 2, 3, 2, 2, 4}},
+		{`{"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}`, []int{2, 3, 3, 6, 1, 5, 3, 2, 2, 3, 4, 0, 3}},
+		{`{"type": "BertNormalizer", "clean_text": true, "handle_chinese_chars": true, "strip_accents": false, "lowercase": false}`, []int{2, 3, 3, 6, 3, 3, 4, 2, 2, 3, 4, 2, 4}},
+		{`{"type": "NFC"}`, []int{2, 3, 3, 6, 3, 5, 3, 2, 2, 3, 4, 2, 3}},
+		{`{"type": "Sequence", "normalizers": [{"type": "Lowercase"}, {"type": "Strip", "strip_left": true, "strip_right": true}]}`, []int{1, 2, 3, 6, 3, 5, 3, 2, 2, 2, 4, 2, 4}},
+		{`{"type": "Prepend", "prepend": "▁"}`, []int{3, 3, 3, 6, 3, 5, 3, 2, 3, 5, 5, 2, 4}},
+	}
+	for _, c := range cases {
+		js := `{"added_tokens":[{"id":5,"content":"<m>","single_word":false,"lstrip":false,"rstrip":false,"normalized":false,"special":true}],` +
+			`"normalizer":` + c.normalizer + `,"pre_tokenizer":{"type":"Metaspace","replacement":"▁","prepend_scheme":"first","split":true},` +
+			`"post_processor":null,"decoder":null,"model":{"type":"BPE","unk_token":"[UNK]","vocab":{"[UNK]":0,"▁":1,"a":2,"x":3,"A":4,"<m>":5},"merges":[]}}`
+		tok, err := hf.Load(strings.NewReader(js), hf.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.normalizer, err)
+		}
+		for k, text := range texts {
+			if got := tok.Count(text); got != c.want[k] {
+				t.Errorf("%s: Count(%+q) = %d, want %d", c.normalizer, text, got, c.want[k])
+			}
+		}
+	}
+}
