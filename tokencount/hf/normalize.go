@@ -81,7 +81,7 @@ func (u unicodeForm) normalize(s string, want bool) (string, []int32) {
 	}
 	k := indexAlone(s)
 	if k < 0 {
-		return u.stretch(s, want)
+		return u.notNormal(s, want)
 	}
 	// The library does not know the characters of refNewer and refStarter:
 	// it leaves each alone, and it stops normalization on either side.
@@ -123,6 +123,11 @@ func (u unicodeForm) stretch(s string, want bool) (string, []int32) {
 	if u.f.IsNormalString(s) {
 		return s, nil
 	}
+	return u.notNormal(s, want)
+}
+
+// notNormal is stretch for an s that is not in normal form.
+func (u unicodeForm) notNormal(s string, want bool) (string, []int32) {
 	if u.longRun(s) {
 		return u.canonical(s, want)
 	}
@@ -140,7 +145,7 @@ func (u unicodeForm) stretch(s string, want bool) (string, []int32) {
 		if end == start {
 			continue // a long decomposition comes in parts; the input follows
 		}
-		al = alignSegment(al, b[from:], s, start, end)
+		al = u.alignSegment(al, b[from:], s, start, end)
 		start, from = end, len(b)
 	}
 	for range len(b) - from {
@@ -151,8 +156,16 @@ func (u unicodeForm) stretch(s string, want bool) (string, []int32) {
 
 // alignSegment appends the alignment of seg, the normalization of
 // s[start:end].
-func alignSegment(al []int32, seg []byte, s string, start, end int) []int32 {
+func (u unicodeForm) alignSegment(al []int32, seg []byte, s string, start, end int) []int32 {
 	if utf8.RuneCount(seg) != utf8.RuneCountInString(s[start:end]) {
+		// Composed or decomposed: the library's alignment follows the
+		// change each character reports, which canonical works out.
+		if out, cal := u.canonical(s[start:end], true); out == string(seg) {
+			for _, e := range cal {
+				al = append(al, int32(start)+e)
+			}
+			return al
+		}
 		for range seg {
 			al = append(al, int32(end))
 		}

@@ -103,3 +103,21 @@ func TestMetaspaceFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestPrecompiledNewerMarks: the Precompiled normalizer works a grapheme
+// cluster at a time, and a mark Unicode 16 added (U+10D69, Garay) extends
+// the cluster before it in the library's segmentation, where uniseg
+// (Unicode 15.0) began a cluster with it (issue 37's held-out texts: the
+// counts differed). The counts are the library's (tokenizers 0.23.2).
+func TestPrecompiledNewerMarks(t *testing.T) {
+	tok := load(t, "precompiled", hf.Options{})
+	for text, want := range map[string]int{
+		"e\u0301\U00010d69\U00010d69\U00010d69 word": 15,
+		"x\U00010d69 e\u0301\U00010d6a":              11,
+		"e\u0301 e\u0301\U00010d69":                  7,
+	} {
+		if got := tok.Count(text); got != want {
+			t.Errorf("Count(%+q) = %d, want %d", text, got, want)
+		}
+	}
+}
