@@ -67,6 +67,7 @@ type ahead struct {
 
 	sc    scan   // for merges with escapes
 	first []byte // scratch for readMerge
+	form  byte   // '"' or '[', the form of the first merge; 0 before it
 }
 
 // mergeChunk is a run of merges decoded ahead, and once looked up their
@@ -200,6 +201,9 @@ func (a *ahead) decodeChunk(c *mergeChunk, i int) (next int, more bool) {
 	for len(c.lens) < chunkMerges {
 		a.end = i
 		if a.ranks >= maxVocab {
+			return i, false // the reader in order refuses the file
+		}
+		if i < len(data) && !sameForm(&a.form, data[i]) {
 			return i, false // the reader in order refuses the file
 		}
 		m, n, end := a.decodeMerge(c, i)
@@ -348,11 +352,12 @@ func (a *ahead) finish(r *mergeReader) bool {
 		r.touch += c.touch
 	}
 	r.n, r.ranks = n, a.ranks
+	r.form = a.form
 	return true
 }
 
 // noteBytePairs notes in bytePairs (when not nil) the rank of each merge
-// of c of two one-byte tokens, unless one before has it.
+// of c of two one-byte tokens, unless a later one has it.
 func (c *mergeChunk) noteBytePairs(bytePairs []int32) {
 	if bytePairs == nil {
 		return

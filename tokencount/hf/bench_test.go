@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,6 +68,24 @@ func BenchmarkLoad(b *testing.B) {
 				if _, err := hf.Load(bytes.NewReader(data), hf.Options{}); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkAddedLong counts a text of "a" with an added token of 4,095
+// "a" and a "b" (issue 37): a trie walked from each position reads 4,095
+// bytes at each, the square of the text; the automaton one pass.
+func BenchmarkAddedLong(b *testing.B) {
+	long := strings.Repeat("a", 4095) + "b"
+	tok := bpeWith(b, []string{"a", "b"}, nil, []map[string]any{addedTok(long, false, false)}, "")
+	for _, n := range []int{25_000, 100_000} {
+		text := strings.Repeat("a", n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				tok.Count(text)
 			}
 		})
 	}

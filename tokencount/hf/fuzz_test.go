@@ -35,6 +35,13 @@ func FuzzLoad(f *testing.F) {
 		`{"type":"WordLevel","unk_token":"[UNK]","vocab":{"[UNK]":0,"a":1,"b":2,"ab":3,"!":4}}`)))
 	f.Add([]byte(`{"model":{"unk_token":"x","vocab":{"x":0,"a":1}},"pre_tokenizer":{"type":"WhitespaceSplit"}}`))
 	f.Add(seedAhead())
+	// Issue 37: a Split pattern for Go's regexp with \s, o200k's, a long
+	// added token, NFC before Metaspace "first".
+	f.Add([]byte(splitTokenizer(`[\sa]+|x{1,3}`)))
+	f.Add([]byte(splitTokenizer(`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`)))
+	f.Add([]byte(`{"added_tokens":[{"id":2,"content":"aaaaaaaab","lstrip":true,"rstrip":true},{"id":3,"content":"aa"}],` +
+		`"normalizer":{"type":"NFC"},"pre_tokenizer":{"type":"Metaspace","replacement":"▁","prepend_scheme":"first","split":true},` +
+		`"model":{"type":"BPE","vocab":{"a":0,"b":1,"aaaaaaaab":2,"aa":3,"▁":4},"merges":[]}}`))
 	for _, name := range []string{"wordpiece", "unigram", "wordlevel"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name+".json"))
 		if err != nil {
@@ -42,7 +49,8 @@ func FuzzLoad(f *testing.F) {
 		}
 		f.Add(data[:len(data)/3])
 	}
-	texts := []string{"", "a b ab", "A  b\n\nab!? 12 ab", "[M] x[M]y", "\xff a\u0301 中"}
+	texts := []string{"", "a b ab", "A  b\n\nab!? 12 ab", "[M] x[M]y", "\xff a\u0301 中",
+		" a" + strings.Repeat("\u0301", 33) + strings.Repeat("a", 40) + "b \U00010041\u0301 Ab'S \U0001e5f4"}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tok, err := hf.Load(bytes.NewReader(data), hf.Options{AddSpecialTokens: len(data)%2 == 0})
 		if err != nil {

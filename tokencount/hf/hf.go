@@ -60,6 +60,7 @@ type Tokenizer struct {
 	special     int // tokens the post-processor adds to a single sequence
 	specialLead int // how many of them go before the text
 	addSpecial  bool
+	metaFirst   bool // a Metaspace pre-tokenizer prepends to the first split only
 	states      sync.Pool
 }
 
@@ -287,8 +288,11 @@ func (t *Tokenizer) segment(st *state, s string, base int) {
 			return // the library drops a stretch the normalizer empties
 		}
 	}
+	// The first stretch is Metaspace's first split unless the normalizer
+	// removed the text's first character (see dropsLead).
+	first := base == 0 && !(t.metaFirst && t.norm != nil && dropsLead(t.norm, s))
 	if t.normAdded == nil {
-		t.pretokenize(st, ns, al, base, base == 0)
+		t.pretokenize(st, ns, al, base, first)
 		return
 	}
 	t.normAdded.split(ns, func(a, b int, token bool) {
@@ -304,7 +308,7 @@ func (t *Tokenizer) segment(st *state, s string, base int) {
 		if al != nil {
 			subAl = al[a:b]
 		}
-		t.pretokenizeAt(st, sub, subAl, a, base, base == 0 && a == 0)
+		t.pretokenizeAt(st, sub, subAl, a, base, first && a == 0)
 	})
 }
 

@@ -311,6 +311,11 @@ func build(data []byte) (*Tokenizer, error) {
 			return nil, formatErr("model merges: %v", err)
 		}
 	}
+	for _, p := range t.pre {
+		if m, ok := p.(metaspace); ok && m.prepend == prependFirst {
+			t.metaFirst = true
+		}
+	}
 	if n := len(t.pre); n > 0 && t.pre[n-1] == (byteLevel{}) {
 		t.pre = t.pre[:n-1] // maps bytes to characters only: the model reads bytes
 	}

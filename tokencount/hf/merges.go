@@ -33,6 +33,7 @@ type mergeReader struct {
 	byteLvl bool
 	unk     *string
 	odd     bool  // a merge of a <0xXX> token or of the unknown token
+	form    byte  // '"' or '[', the form of the first merge; 0 before it
 	ranks   int32 // merges read, with those left out
 	// bytePairs, when byteLvl, is the rank of the merge of each pair of
 	// one-byte tokens by their bytes (see bpe.bytePairs).
@@ -299,7 +300,7 @@ func (r *mergeReader) flush() error {
 }
 
 // noteBytePairs notes in bytePairs the rank of each merge of recs (its
-// tokens in text) of two one-byte tokens, unless one before has it.
+// tokens in text) of two one-byte tokens, unless one after has it.
 func (r *mergeReader) noteBytePairs(text []byte, recs []mergeRec) {
 	if r.bytePairs == nil {
 		return
@@ -312,9 +313,11 @@ func (r *mergeReader) noteBytePairs(text []byte, recs []mergeRec) {
 }
 
 // notePair notes rank as the merge of the one-byte tokens a and b,
-// unless a merge before has it: the first merge of a pair is kept.
+// unless a later merge has it: the library keeps the last merge of a
+// pair (its map of merges is collected in rank order), and chunks read
+// ahead may be noted out of order.
 func notePair(bytePairs []int32, a, b byte, rank int32) {
-	if p := &bytePairs[int(a)<<8|int(b)]; *p == noMerge {
+	if p := &bytePairs[int(a)<<8|int(b)]; *p == noMerge || *p < rank {
 		*p = rank
 	}
 }
@@ -347,6 +350,9 @@ func (r *mergeReader) elements(sc *scan) error {
 		if r.ranks >= maxVocab {
 			return fmt.Errorf("more than %d merges", maxVocab)
 		}
+		if !sameForm(&r.form, sc.peek()) {
+			return fmt.Errorf("merge %d: a list of merges mixing \"a b\" and [\"a\", \"b\"] (the library reads one or the other)", r.ranks)
+		}
 		done, err := r.addQuoted(sc)
 		if !done && err == nil {
 			var a, c []byte
@@ -367,6 +373,19 @@ func (r *mergeReader) elements(sc *scan) error {
 			return sc.fail("expected %q", ']')
 		}
 	}
+}
+
+// sameForm reports whether a merge that starts with c has the form of
+// the first merge, *form, which it sets at the first: the library reads
+// merges as a list of "a b" strings or as one of pairs, never a mix.
+func sameForm(form *byte, c byte) bool {
+	if c != '"' && c != '[' {
+		return true // not a merge: its reader reports it
+	}
+	if *form == 0 {
+		*form = c
+	}
+	return *form == c
 }
 
 // readMerge reads the merge at sc, "a b" or ["a", "b"], and returns its

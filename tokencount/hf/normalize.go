@@ -79,27 +79,57 @@ func (u unicodeForm) normalize(s string, want bool) (string, []int32) {
 	if u.f.IsNormalString(s) {
 		return s, nil
 	}
-	if k := indexNewer(s); k >= 0 {
-		// The library does not know this character: it leaves it alone,
-		// and it stops normalization on either side.
+	k := indexAlone(s)
+	if k < 0 {
+		return u.notNormal(s, want)
+	}
+	// The library does not know the characters of refNewer and refStarter:
+	// it leaves each alone, and it stops normalization on either side.
+	// The stretches between them are normalized one by one.
+	var b strings.Builder
+	var full []int32
+	b.Grow(len(s))
+	if want {
+		full = make([]int32, 0, len(s)+8)
+	}
+	add := func(out string, al []int32, base int) {
+		b.WriteString(out)
+		if want {
+			for j := range len(out) {
+				full = append(full, int32(base+mapEnd(al, j+1)))
+			}
+		}
+	}
+	from := 0
+	for k >= 0 {
+		k += from
 		_, w := utf8.DecodeRuneInString(s[k:])
-		a, al := u.normalize(s[:k], want)
-		c, cl := u.normalize(s[k+w:], want)
-		out := a + s[k:k+w] + c
-		if !want || al == nil && cl == nil && len(out) == len(s) {
-			return out, nil
-		}
-		full := make([]int32, 0, len(out))
-		for j := range len(a) {
-			full = append(full, int32(mapEnd(al, j+1)))
-		}
-		for j := range w {
-			full = append(full, int32(k+j+1))
-		}
-		for j := range len(c) {
-			full = append(full, int32(k+w+mapEnd(cl, j+1)))
-		}
-		return out, full
+		out, al := u.stretch(s[from:k], want)
+		add(out, al, from)
+		add(s[k:k+w], nil, k)
+		from = k + w
+		k = indexAlone(s[from:])
+	}
+	out, al := u.stretch(s[from:], want)
+	add(out, al, from)
+	if !want {
+		return b.String(), nil
+	}
+	return b.String(), full
+}
+
+// stretch normalizes s, which has no character the library leaves alone.
+func (u unicodeForm) stretch(s string, want bool) (string, []int32) {
+	if u.f.IsNormalString(s) {
+		return s, nil
+	}
+	return u.notNormal(s, want)
+}
+
+// notNormal is stretch for an s that is not in normal form.
+func (u unicodeForm) notNormal(s string, want bool) (string, []int32) {
+	if u.longRun(s) {
+		return u.canonical(s, want)
 	}
 	if !want {
 		return u.f.String(s), nil
@@ -115,25 +145,7 @@ func (u unicodeForm) normalize(s string, want bool) (string, []int32) {
 		if end == start {
 			continue // a long decomposition comes in parts; the input follows
 		}
-		seg, in := b[from:], s[start:end]
-		if utf8.RuneCount(seg) == utf8.RuneCountInString(in) {
-			// Reordered or replaced one for one: rune k of the output
-			// ends where rune k of the input does.
-			i := start
-			for j := 0; j < len(seg); {
-				_, w := utf8.DecodeRune(seg[j:])
-				_, wi := utf8.DecodeRuneInString(s[i:])
-				i += wi
-				for range w {
-					al = append(al, int32(i))
-				}
-				j += w
-			}
-		} else {
-			for range seg {
-				al = append(al, int32(end))
-			}
-		}
+		al = u.alignSegment(al, b[from:], s, start, end)
 		start, from = end, len(b)
 	}
 	for range len(b) - from {
@@ -142,11 +154,44 @@ func (u unicodeForm) normalize(s string, want bool) (string, []int32) {
 	return string(b), al
 }
 
-// indexNewer returns the offset of the first character of s that Go's
-// tables know and the library's normalization tables do not, or -1.
-func indexNewer(s string) int {
+// alignSegment appends the alignment of seg, the normalization of
+// s[start:end].
+func (u unicodeForm) alignSegment(al []int32, seg []byte, s string, start, end int) []int32 {
+	if utf8.RuneCount(seg) != utf8.RuneCountInString(s[start:end]) {
+		// Composed or decomposed: the library's alignment follows the
+		// change each character reports, which canonical works out.
+		if out, cal := u.canonical(s[start:end], true); out == string(seg) {
+			for _, e := range cal {
+				al = append(al, int32(start)+e)
+			}
+			return al
+		}
+		for range seg {
+			al = append(al, int32(end))
+		}
+		return al
+	}
+	// Reordered or replaced one for one: rune k of the output ends where
+	// rune k of the input does.
+	i := start
+	for j := 0; j < len(seg); {
+		_, w := utf8.DecodeRune(seg[j:])
+		_, wi := utf8.DecodeRuneInString(s[i:])
+		i += wi
+		for range w {
+			al = append(al, int32(i))
+		}
+		j += w
+	}
+	return al
+}
+
+// indexAlone returns the offset of the first character of s that Go's
+// normalization tables know and the library's do not (refNewer, and
+// refStarter: non-starters for Go, starters for the library), or -1.
+func indexAlone(s string) int {
 	for i, r := range s {
-		if r >= 0x80 && inTable(refNewer, r) {
+		if r >= 0x80 && (inTable(refNewer, r) || inTable(refStarter, r)) {
 			return i
 		}
 	}
@@ -389,4 +434,41 @@ func (bn bertNorm) normalize(s string, want bool) (string, []int32) {
 		s, al = s2, compose(al, a2)
 	}
 	return s, al
+}
+
+// dropsLead reports whether normalizing s removes its first character:
+// the library then aligns the normalized text with an original offset
+// past 0, and Metaspace's prepend_scheme "first" does not prepend (it
+// prepends to the split whose original offset is 0). Strip and Replace
+// drop by their own rules; the other normalizers work a character (or a
+// cluster) at a time, and drop the first when it normalizes to nothing.
+func dropsLead(n normalizer, s string) bool {
+	if s == "" {
+		return false
+	}
+	switch n := n.(type) {
+	case sequence:
+		for _, step := range n {
+			if dropsLead(step, s) {
+				return true
+			}
+			if s, _ = step.normalize(s, false); s == "" {
+				return false
+			}
+		}
+		return false
+	case strip:
+		r, _ := utf8.DecodeRuneInString(s)
+		return n.left && unicode.IsSpace(r)
+	case replace:
+		return n.new == "" && strings.HasPrefix(s, n.old)
+	case regexReplace:
+		a, _ := n.m.find(s, 0)
+		return n.content == "" && a == 0
+	case prependNorm:
+		return false
+	}
+	_, w := utf8.DecodeRuneInString(s)
+	out, _ := n.normalize(s[:w], false)
+	return out == ""
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
@@ -126,11 +127,20 @@ func (p *precompiled) normalize(s string, want bool) (string, []int32) {
 			j++
 		}
 		g := uniseg.NewGraphemes(s[i:j])
+		pa, pe := -1, -1 // the cluster before, held back: a newer mark may extend it
 		for g.Next() {
 			a, e := g.Positions()
-			if p.cluster(s[i+a:i+e], rewrite) {
+			if pa >= 0 && pe == a && extendsNewer(s[i+a:i+e], s[i+pa:i+pe]) {
+				pe = e
+				continue
+			}
+			if pa >= 0 && p.cluster(s[i+pa:i+pe], rewrite) {
 				changed = true
 			}
+			pa, pe = a, e
+		}
+		if pa >= 0 && p.cluster(s[i+pa:i+pe], rewrite) {
+			changed = true
 		}
 		i = j
 	}
@@ -240,4 +250,18 @@ func (a *aligner) next() int {
 func (a *aligner) done() []int32 {
 	a.flush()
 	return a.al
+}
+
+// extendsNewer reports whether the cluster cl, which uniseg (Unicode 15.0)
+// began after prev, begins with a mark that Unicode 16 added: the
+// library's segmentation (Unicode 16) takes it for Extend or SpacingMark,
+// which no boundary precedes (GB9, GB9a) unless prev ends with a control
+// character, CR or LF.
+func extendsNewer(cl, prev string) bool {
+	r, _ := utf8.DecodeRuneInString(cl)
+	if r < utf8.RuneSelf || runeClass(r)&cM == 0 || runeClassGo(r)&cM != 0 {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(prev)
+	return !unicode.IsControl(last) && !unicode.Is(unicode.Zl, last) && !unicode.Is(unicode.Zp, last)
 }

@@ -24,6 +24,10 @@ const (
 	patQwen = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 	// GPT-2, RoBERTa and the ByteLevel pre-tokenizer's own use_regex.
 	patGPT2 = `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`
+	// o200k_base (GPT-4o, gpt-oss) and Mistral's Tekken (digits one at a
+	// time, no contractions).
+	patO200k  = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	patTekken = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 	// DeepSeek V3, in three Splits.
 	patDigits3  = `\p{N}{1,3}`
 	patCJK      = "[\u4e00-\u9fa5\u3040-\u309f\u30a0-\u30ff]+"
@@ -111,9 +115,7 @@ func (g goRegexp) find(s string, i int) (int, int) {
 
 // compileRegex returns the matcher of a Split's Regex pattern: a
 // hand-written one for the known patterns, else Go's regexp when the
-// pattern means the same there as in Oniguruma. \s, \w, \d and \b are
-// ASCII in Go and Unicode in Oniguruma, case folding and anchors differ,
-// and look-around does not exist in Go: such patterns are refused.
+// pattern means the same there as in Oniguruma (see toGoRegexp).
 func compileRegex(pat string) (matcher, error) {
 	switch pat {
 	case patLlama3:
@@ -122,6 +124,10 @@ func compileRegex(pat string) (matcher, error) {
 		return partition(splitQwen), nil
 	case patGPT2:
 		return partition(splitGPT2), nil
+	case patO200k:
+		return partition(splitO200k), nil
+	case patTekken:
+		return partition(splitTekken), nil
 	case patDigits3:
 		return scanner{at: func(s string, i int) int {
 			if c, _ := classAt(s, i); c&cN == 0 {
@@ -134,12 +140,11 @@ func compileRegex(pat string) (matcher, error) {
 	case patDeepSeek:
 		return scanner{at: matchDeepSeek}, nil
 	}
-	for _, bad := range []string{`\s`, `\S`, `\w`, `\W`, `\d`, `\D`, `\b`, `\B`, `(?i`, `(?=`, `(?!`, `(?<`, `^`, `$`, `\A`, `\z`, `\Z`, `\G`, `\h`, `\X`, `\R`, `\K`, `\p{`, `\P{`, `[[:`} {
-		if strings.Contains(pat, bad) {
-			return nil, fmt.Errorf("%w: regex %q: %s has no exact equivalent here", ErrUnsupported, pat, bad)
-		}
+	goPat, err := toGoRegexp(pat)
+	if err != nil {
+		return nil, fmt.Errorf("%w: regex %q: %v", ErrUnsupported, pat, err)
 	}
-	re, err := regexp.Compile(pat)
+	re, err := regexp.Compile(goPat)
 	if err != nil {
 		return nil, fmt.Errorf("%w: regex %q: %v", ErrUnsupported, pat, err)
 	}
@@ -252,6 +257,105 @@ func splitCl(s string, i int, digits int) int {
 	return whitespace(s, i)
 }
 
+func splitO200k(s string, i int) int  { return splitCased(s, i, 3, true) }
+func splitTekken(s string, i int) int { return splitCased(s, i, 1, false) }
+
+// splitCased implements patO200k (digits = 3, contractions) and patTekken
+// (digits = 1, none), as Oniguruma's backtracking runs them: the first
+// two alternatives, each tried with the optional prefix and then
+// without, and then the ones of splitCl but for [\r\n/]*.
+func splitCased(s string, i int, digits int, contractions bool) int {
+	if e := casedWord(s, i, contractions); e >= 0 {
+		return e
+	}
+	c0, _ := classAt(s, i)
+	if c0&cN != 0 {
+		return runMax(s, i, cN, digits)
+	}
+	if s[i] == ' ' && i+1 < len(s) {
+		if c1, _ := classAt(s, i+1); c1&notSpaceLN == 0 {
+			return newlinesOrSlashes(s, runNot(s, i+1, notSpaceLN))
+		}
+	}
+	if c0&notSpaceLN == 0 {
+		return newlinesOrSlashes(s, runNot(s, i, notSpaceLN))
+	}
+	if e := newlineWhitespace(s, i); e >= 0 {
+		return e
+	}
+	return whitespace(s, i)
+}
+
+const (
+	cUpper = cLu | cLt | cLm | cLo | cM // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+	cLower = cLl | cLm | cLo | cM       // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+)
+
+// casedWord matches the first two alternatives of patO200k at i, or
+// returns -1: [^\r\n\p{L}\p{N}]?, then upper* lower+ (the first) or
+// upper+ lower* (the second), then a contraction if one follows.
+func casedWord(s string, i int, contractions bool) int {
+	c0, w0 := classAt(s, i)
+	prefix := c0&(cNL|cL|cN) == 0
+	for _, second := range []bool{false, true} {
+		if prefix {
+			if e := casedRun(s, i+w0, second); e >= 0 {
+				return contraction2(s, e, contractions)
+			}
+		}
+		if e := casedRun(s, i, second); e >= 0 {
+			return contraction2(s, e, contractions)
+		}
+	}
+	return -1
+}
+
+// casedRun matches upper* lower+ at j (or upper+ lower* when second) and
+// returns its end, or -1.
+func casedRun(s string, j int, second bool) int {
+	k := run(s, j, cUpper)
+	if second {
+		if k == j {
+			return -1
+		}
+		return run(s, k, cLower)
+	}
+	if e := run(s, k, cLower); e > k {
+		return e
+	}
+	// upper* gives back characters until lower+ matches one: the last
+	// in upper* that is also lower (Lm, Lo, M); the ones after it are
+	// Lu or Lt, so lower+ ends right after it.
+	last := -1
+	for p := j; p < k; {
+		c, w := classAt(s, p)
+		if c&cLower != 0 {
+			last = p + w
+		}
+		p += w
+	}
+	return last
+}
+
+// contraction2 extends a word that ends at e by a contraction that
+// follows, when the pattern has them.
+func contraction2(s string, e int, contractions bool) int {
+	if contractions && e < len(s) {
+		if ce := contraction(s, e, true); ce >= 0 {
+			return ce
+		}
+	}
+	return e
+}
+
+// newlinesOrSlashes matches [\r\n/]* at i.
+func newlinesOrSlashes(s string, i int) int {
+	for i < len(s) && (s[i] == '\r' || s[i] == '\n' || s[i] == '/') {
+		i++
+	}
+	return i
+}
+
 // splitGPT2 implements patGPT2.
 func splitGPT2(s string, i int) int {
 	if e := contraction(s, i, false); e >= 0 {
@@ -333,4 +437,105 @@ func matchDeepSeek(s string, i int) int {
 		return e
 	}
 	return whitespace(s, i)
+}
+
+// spaceClass is Oniguruma's \s in Unicode mode: U+0009-000D, U+0085 and
+// the categories Zs, Zl and Zp, which is Unicode's White_Space (and Go's
+// unicode.IsSpace, cSpace).
+const spaceClass = `\t-\r\x{20}\x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}`
+
+// toGoRegexp returns the Go regexp that means what pat means to
+// Oniguruma (Ruby syntax, Unicode, as the library compiles it), with \s
+// written out as Oniguruma's class; a construct that Go reads otherwise,
+// or does not have, is an error that names it.
+func toGoRegexp(pat string) (string, error) {
+	var b strings.Builder
+	inClass := false
+	classStart := 0 // where the current class's members start in pat
+	for i := 0; i < len(pat); {
+		c := pat[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(pat) {
+				return "", fmt.Errorf("a trailing backslash")
+			}
+			e := pat[i+1]
+			switch e {
+			case 's':
+				if inClass {
+					b.WriteString(spaceClass)
+				} else {
+					b.WriteString("[" + spaceClass + "]")
+				}
+			case 'S':
+				if inClass {
+					return "", fmt.Errorf(`\S inside a class has no exact equivalent here`)
+				}
+				b.WriteString("[^" + spaceClass + "]")
+			case 'p', 'P':
+				if i+2 < len(pat) && pat[i+2] == '{' {
+					return "", fmt.Errorf(`\%c{...}: Go's Unicode tables are not the library's`, e)
+				}
+				return "", fmt.Errorf(`\%c without braces: a class in Go, not in Oniguruma`, e)
+			case 'Q':
+				return "", fmt.Errorf(`\Q...\E: Oniguruma's Ruby syntax has no quoting`)
+			case 'w', 'W', 'd', 'D', 'b', 'B', 'h', 'H', 'A', 'z', 'Z', 'G', 'X', 'R', 'K', 'k', 'g', 'N', 'O', 'y', 'Y', 'u', 'e':
+				return "", fmt.Errorf(`\%c has no exact equivalent here`, e)
+			default:
+				if '0' <= e && e <= '9' {
+					return "", fmt.Errorf(`\%c: a back reference or octal escape, read differently by Go`, e)
+				}
+				b.WriteString(pat[i : i+2])
+			}
+			i += 2
+			continue
+		case inClass && c == '[':
+			if i+1 < len(pat) && pat[i+1] == ':' {
+				return "", fmt.Errorf("a POSIX bracket (%s) inside a class: Go's are ASCII", posixName(pat[i:]))
+			}
+			return "", fmt.Errorf("a class inside a class: Go reads [ there as a literal")
+		case inClass && c == '&' && i+1 < len(pat) && pat[i+1] == '&':
+			return "", fmt.Errorf("&& in a class: an intersection in Oniguruma, literal in Go")
+		case inClass && c == ']' && i > classStart:
+			inClass = false
+		case inClass:
+		case c == '[':
+			inClass = true
+			b.WriteByte(c)
+			i++
+			if i < len(pat) && pat[i] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(pat) && pat[i] == '[' && pat[i+1] == ':' {
+				return "", fmt.Errorf("a POSIX bracket (%s): Go's are ASCII", posixName(pat[i:]))
+			}
+			classStart = i
+			continue
+		case c == '(' && i+1 < len(pat) && pat[i+1] == '?':
+			if i+2 < len(pat) && pat[i+2] == ':' {
+				break
+			}
+			end := min(len(pat), i+4)
+			if k := strings.IndexAny(pat[i+2:end], ":)"); k >= 0 {
+				end = i + 2 + k + 1
+			}
+			return "", fmt.Errorf("%s has no exact equivalent here (flags, look-around, named and atomic groups differ or do not exist in Go)", pat[i:end])
+		case c == '{' && i+1 < len(pat) && pat[i+1] == ',':
+			return "", fmt.Errorf("{,n}: a quantifier in Oniguruma, literal in Go")
+		case c == '^' || c == '$':
+			return "", fmt.Errorf("%c is a line anchor in Oniguruma's Ruby syntax, a text anchor in Go", c)
+		}
+		b.WriteByte(c)
+		i++
+	}
+	return b.String(), nil
+}
+
+// posixName returns the POSIX bracket at the start of s, [:name:].
+func posixName(s string) string {
+	if k := strings.Index(s, ":]"); k >= 0 && k < 20 {
+		return s[:k+2]
+	}
+	return "[:"
 }

@@ -377,7 +377,7 @@ func (t *tokenTable) each(f func(tok []byte, id int32)) {
 const shortLen = 4
 
 // isShort reports whether tok goes in a shortTable.
-func isShort(tok string) bool { return len(tok)-1 < shortLen }
+func isShort(tok string) bool { return uint(len(tok)-1) < shortLen }
 
 // shortTable maps tokens of 1 to shortLen bytes to their ids, open
 // addressed with linear probing, one word a slot: the token's bytes, its
@@ -475,8 +475,8 @@ const noPair = ^uint64(0)
 
 // newMergeTableOf returns the table of the merges pairs[rank] (a<<32 | b,
 // or noPair), n of them, whose merged tokens are ids[rank], of tokens up
-// to maxID; nil when a pair and a rank do not fit a word. The first merge
-// of a pair is the one kept.
+// to maxID; nil when a pair and a rank do not fit a word. The last merge
+// of a pair is the one kept, as in the library.
 func newMergeTableOf(pairs []uint64, ids []int32, n int, maxID int32) *mergeTable {
 	ranks := len(pairs)
 	rankBits := uint(bits.Len(uint(ranks)))
@@ -494,8 +494,8 @@ func newMergeTableOf(pairs []uint64, ids []int32, n int, maxID int32) *mergeTabl
 // bucketBits sets how many parts fill sorts the merges into first.
 const bucketBits = 10
 
-// fill adds the merges: first sorted (stably: the first of a pair stays
-// first) into parts by the top bits of their hash, each part's slots a
+// fill adds the merges: first sorted (stably: the last of a pair stays
+// last, and replaces the ones before) into parts by the top bits of their hash, each part's slots a
 // small stretch of the table, so that the inserts of a part stay in the
 // cache where inserts in rank order would each miss it.
 func (t *mergeTable) fill(pairs []uint64, n int) {
@@ -529,7 +529,8 @@ func (t *mergeTable) fill(pairs []uint64, n int) {
 				break
 			}
 			if s&^t.rMask == key {
-				break // a later merge of the pair
+				t.slots[i] = v // a later merge of the pair: its rank wins
+				break
 			}
 			if i++; i == uint64(len(t.slots)) {
 				i = 0

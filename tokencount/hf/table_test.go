@@ -59,7 +59,8 @@ func TestMergeTable(t *testing.T) {
 		case k%10 == 3:
 			pairs = append(pairs, noPair)
 		case k%100 == 7:
-			pairs = append(pairs, 5<<32|35) // first merged at rank 5
+			pairs = append(pairs, 5<<32|35) // first merged at rank 5; the last rank wins
+			want[[2]int32{5, 35}] = merge{rank: k, id: k + 1}
 		default:
 			pairs = append(pairs, uint64(k)<<32|uint64(k*7))
 			want[[2]int32{k, k * 7}] = merge{rank: k, id: k + 1}

