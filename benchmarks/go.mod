@@ -1,6 +1,6 @@
 module github.com/ragkit/ragkit/benchmarks
 
-go 1.26
+go 1.26.0
 
 replace github.com/ragkit/ragkit => ../
 
@@ -32,7 +32,7 @@ require (
 	gitlab.com/golang-commonmark/markdown v0.0.0-20211110145824-bf3e522c626a // indirect
 	gitlab.com/golang-commonmark/mdurl v0.0.0-20191124015652-932350d1cb84 // indirect
 	gitlab.com/golang-commonmark/puny v0.0.0-20191124015043-9f83538fa04f // indirect
-	golang.org/x/text v0.28.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )
 
 replace github.com/ragkit/ragkit/bert => ../bert

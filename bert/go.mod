@@ -1,6 +1,6 @@
 module github.com/ragkit/ragkit/bert
 
-go 1.24.0
+go 1.26.0
 
 require (
 	github.com/ragkit/ragkit v0.0.0
@@ -12,7 +12,7 @@ require (
 require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/text v0.28.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )
 
 replace github.com/ragkit/ragkit => ..
