@@ -16,6 +16,8 @@
 //     wraps tiktoken-go itself as a yardstick;
 //     [github.com/ragkit/ragkit/tokencount/tokentest] has fake tokenizers
 //     for tests.
+//   - github.com/ragkit/ragkit/tokencount/hf: exact counts for any model's
+//     Hugging Face tokenizer.json, offline, in a module of its own.
 //   - [github.com/ragkit/ragkit/segment]: rule-based boundaries as byte
 //     spans: paragraphs, lines, sentences, words and graphemes.
 //   - [github.com/ragkit/ragkit/document]: the one document model:
@@ -25,6 +27,10 @@
 //     documents by the parser of each file's type (Markdown, text, CSV,
 //     JSON, man pages, reStructuredText, AsciiDoc, source code; more
 //     through Config.Parsers), with every file not read reported and why.
+//   - github.com/ragkit/ragkit/formats: parsers for HTML, DOCX and XLSX,
+//     in a module of its own.
+//   - github.com/ragkit/ragkit/formats/pdf: PDF in reading order, on
+//     PDFium compiled to WebAssembly and run by wazero, pure Go.
 //   - [github.com/ragkit/ragkit/chunker]: balanced token-aware chunking of
 //     plain text and Markdown: every chunk within MaxTokens by exact count,
 //     sizes near equal, cut at the strongest boundary available, stable
@@ -61,10 +67,15 @@
 //     ranked by their strongest evidence with their title and section
 //     path, reranking and diversity, and the items of a prompt's budget in
 //     one call.
+//   - github.com/ragkit/ragkit/bert: BERT-family embedders and
+//     cross-encoders run in process from a Hugging Face model folder, in a
+//     module of its own.
 //   - [github.com/ragkit/ragkit/llm/openai]: a client of OpenAI-compatible
 //     servers (OpenAI, Ollama, vLLM, llama.cpp, LM Studio) on net/http
 //     alone: an Embedder, a Summarizer and streaming chat, with retries and
 //     a key that is never printed.
+//   - github.com/ragkit/ragkit/cmd/ragkit: the ragkit command, which reads,
+//     chunks, counts, indexes and asks over a folder of any format.
 //
 // Measured figures (speed, chunk balance, retrieval) and the commands that
 // reproduce them are in benchmarks/README.md in the repository.
