@@ -94,9 +94,6 @@
 //   - hit@1: the share of questions of rank 1.
 //   - hit@k: the share of questions of rank 1 to k (k is 5 by default).
 //   - MRR: the mean of 1/rank, with 0 for a failure (so it is MRR@k).
-//
-// Hit@1, hit@k and MRR are computed from the ranks by ragkit's package
-// evaluate (evaluate.Summarize), the one implementation of each metric.
 //   - failures: the number of questions of rank 0, that is, questions ×
 //     (1 - hit@k): the retrieval failures of Anthropic's contextual
 //     retrieval study.
@@ -107,6 +104,9 @@
 //     drops the lowest-ranked passages keeps them; methods compared at the
 //     same budget are compared at equal tokens. [RetrieverMethods] sets it
 //     to k times the size.
+//
+// Hit@1, hit@k and MRR are computed from the ranks by ragkit's package
+// evaluate (evaluate.Summarize), the one implementation of each metric.
 //
 // Tokens. Each document is tokenized once with the configured tokenizer
 // (cl100k_base by default); token i covers the bytes from the end of token
