@@ -39,6 +39,15 @@
 // [Configuration]s on one question set, and [WriteTable] prints them side
 // by side; a [Run] encodes as JSON with encoding/json.
 //
+// A [Judge] scores what retrieval metrics cannot, with a chat model as
+// the judge (any [Chat]; llm/openai through [ChatFunc]): faithfulness of
+// an answer to its context (claims extracted, each checked), answer
+// relevance and context relevance, by RAGAS's definitions with the
+// prompts documented at [FaithfulnessClaimsPrompt] and the others.
+// Replies are checked strictly; a malformed one is retried and then
+// reported ([ErrJudge]), never guessed; accepted judgments are cached by
+// content, and [Judge.Calls] counts the model calls.
+//
 // The costs are the retriever's: scoring is linear in the passages'
 // bytes per question (each passage is counted by the Tokenizer once), and
 // Summarize is Resamples × questions per metric.

@@ -15,9 +15,19 @@ import (
 var (
 	// ErrConfig is the error of a bad [Config] or [SummaryConfig].
 	ErrConfig = errors.New("evaluate: invalid configuration")
-	// ErrInvalid is the error of a bad question set: a line that is not
-	// a question, a repeated ID.
+	// ErrInvalid is the error of bad input: a line of a question set
+	// that is not a question, a repeated ID, an empty question, answer
+	// or context given to a Judge.
 	ErrInvalid = errors.New("evaluate: invalid question")
+	// ErrJudge is the error of a judge whose replies stayed malformed
+	// (no JSON object, missing or extra fields, a verdict per claim
+	// missing, a sentence not in the context, a refusal) after every
+	// attempt: the question is unjudged, not scored.
+	ErrJudge = errors.New("evaluate: malformed judge output")
+	// ErrNoClaims is the error of faithfulness for an answer in which
+	// the judge found no claim to check: the answer is neither faithful
+	// nor unfaithful.
+	ErrNoClaims = errors.New("evaluate: no claims in the answer")
 )
 
 // A Retriever returns passages for a question, best first.

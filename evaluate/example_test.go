@@ -109,3 +109,37 @@ func ExampleCompare() {
 	// |---|---:|---|---|---|---|---|---|---|---|---|---|
 	// | first | 2 | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] | 1.000 [1.000, 1.000] | 0.500 [0.333, 0.667] | - | - | - | 12 [12, 12] | - |
 }
+
+// Faithfulness judged by a chat model; here a stand-in that replies as a
+// model would, in place of llm/openai (see ChatFunc).
+func ExampleJudge_Faithfulness() {
+	ctx := context.Background()
+	model := evaluate.ChatFunc(func(_ context.Context, prompt string) (string, error) {
+		if strings.Contains(prompt, "Break the answer") {
+			return `{"statements": ["Hotels may cost 170 euros a night.", "Breakfast costs extra."]}`, nil
+		}
+		return `{"verdicts": [{"statement": 1, "reason": "said", "verdict": 1}, {"statement": 2, "reason": "breakfast is included", "verdict": 0}]}`, nil
+	})
+	j, err := evaluate.NewJudge(evaluate.JudgeConfig{Chat: model})
+	if err != nil {
+		panic(err)
+	}
+	retrieved := "Hotels may cost 170 euros a night. Breakfast is included."
+	for range 2 { // the second time is cached
+		f, err := j.Faithfulness(ctx, "How much may a hotel cost?", "Up to 170 euros a night; breakfast costs extra.", retrieved)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("faithfulness %.2f, model calls %d\n", f.Score, j.Calls())
+		for _, c := range f.Claims {
+			fmt.Printf("  %t: %s\n", c.Supported, c.Statement)
+		}
+	}
+	// Output:
+	// faithfulness 0.50, model calls 2
+	//   true: Hotels may cost 170 euros a night.
+	//   false: Breakfast costs extra.
+	// faithfulness 0.50, model calls 2
+	//   true: Hotels may cost 170 euros a night.
+	//   false: Breakfast costs extra.
+}
