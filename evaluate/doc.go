@@ -48,6 +48,10 @@
 // reported ([ErrJudge]), never guessed; accepted judgments are cached by
 // content, and [Judge.Calls] counts the model calls.
 //
+// Without labelled questions, [Judge.Generate] writes a synthetic set
+// from chunks: questions grounded in a chunk (the answer is checked to be
+// in it), deduplicated, each with the chunk's span as its target.
+//
 // The costs are the retriever's: scoring is linear in the passages'
 // bytes per question (each passage is counted by the Tokenizer once), and
 // Summarize is Resamples × questions per metric.

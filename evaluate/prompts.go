@@ -53,3 +53,14 @@ Question: %s
 Context:
 %s`
 )
+
+// GeneratePrompt asks for questions that a chunk answers, for
+// [Judge.Generate]; its verbs are their number and the chunk's text.
+const GeneratePrompt = `You are writing questions to test a search engine over a collection of documents.
+Write %d different questions that the passage below answers. Each question must be answerable from the passage alone, be specific enough that another passage would not answer it as well, and read as a person would ask it, without mentioning "the passage". Give each a short answer copied word for word from the passage.
+
+Reply with a JSON object only, of this form:
+{"questions": [{"question": "a question?", "answer": "words from the passage"}]}
+
+Passage:
+%s`
