@@ -37,7 +37,9 @@
 // it applies to, with a percentile bootstrap confidence interval from a
 // seeded generator (so a summary is reproducible). [Compare] runs several
 // [Configuration]s on one question set, and [WriteTable] prints them side
-// by side; a [Run] encodes as JSON with encoding/json.
+// by side; a [Run] encodes as JSON with encoding/json. [Paired] tells
+// whether two runs differ: the per-question differences with a paired
+// bootstrap interval, which excludes 0 where the set tells them apart.
 //
 // A [Judge] scores what retrieval metrics cannot, with a chat model as
 // the judge (any [Chat]; llm/openai through [ChatFunc]): faithfulness of

@@ -229,3 +229,23 @@ func TestJudgeConfig(t *testing.T) {
 	assert.Equal(t, 3, j.Config().Attempts)
 	assert.Equal(t, 3, j.Config().Questions)
 }
+
+// FuzzJudgeReply feeds any reply to the judge's parser: the judgment is
+// either a score in [0, 1] or an error wrapping ErrJudge, never a panic.
+func FuzzJudgeReply(f *testing.F) {
+	f.Add(`{"sentences": ["The bridge opened in 1890."]}`)
+	f.Add("```json\n{\"sentences\": []}\n```")
+	f.Add(`{"sentences": ["x"]} trailing }`)
+	f.Add(`I'm sorry.`)
+	f.Fuzz(func(t *testing.T, reply string) {
+		chat := evaluate.ChatFunc(func(context.Context, string) (string, error) { return reply, nil })
+		j, err := evaluate.NewJudge(evaluate.JudgeConfig{Chat: chat, Attempts: 1})
+		require.NoError(t, err)
+		score, err := j.ContextRelevance(context.Background(), question, passage)
+		if err != nil {
+			require.ErrorIs(t, err, evaluate.ErrJudge)
+			return
+		}
+		require.True(t, score >= 0 && score <= 1, "score %v", score)
+	})
+}

@@ -212,8 +212,8 @@ type Run struct {
 // with scfg: one Run per configuration, in order. Since every run uses
 // the same questions and seed, a difference between two runs is in the
 // configurations, and the intervals say whether the question set can
-// tell it from chance. Write the runs with [WriteTable], or as JSON
-// (encoding/json) for a program.
+// tell it from chance ([Paired] for two of them). Write the runs with
+// [WriteTable], or as JSON (encoding/json) for a program.
 func Compare(ctx context.Context, cfg Config, scfg SummaryConfig, configs []Configuration, qs []Question) ([]Run, error) {
 	cfg, err := cfg.check()
 	if err != nil {
@@ -269,4 +269,44 @@ func (e Estimate) format(verb string) string {
 		return "-"
 	}
 	return fmt.Sprintf(verb+" ["+verb+", "+verb+"]", e.Mean, e.Low, e.High)
+}
+
+// Paired estimates how configuration b differs from configuration a on
+// the same questions: for each metric, the mean of b's value minus a's
+// over the questions it applies to in both, with a paired bootstrap
+// interval (the questions are resampled together, so that what the two
+// configurations have in common, the hard and the easy questions, does
+// not widen the interval). An interval that excludes 0 is a difference
+// this question set tells from chance at the configured Level. Questions
+// and Answerable are those of b. a and b must hold the same questions in
+// the same order (by ID), as [Compare]'s runs do; otherwise the error
+// wraps ErrInvalid.
+func Paired(a, b []Result, cfg SummaryConfig) (Summary, error) {
+	cfg, err := cfg.check()
+	if err != nil {
+		return Summary{}, err
+	}
+	if len(a) != len(b) {
+		return Summary{}, fmt.Errorf("%w: %d results against %d", ErrInvalid, len(a), len(b))
+	}
+	s := Summary{Questions: len(b)}
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return Summary{}, fmt.Errorf("%w: result %d is of question %q in one and %q in the other", ErrInvalid, i, a[i].ID, b[i].ID)
+		}
+		if answerable(b[i]) {
+			s.Answerable++
+		}
+	}
+	for i, m := range metrics {
+		var ds []float64
+		for q := range a {
+			if m.applies(a[q]) && m.applies(b[q]) {
+				ds = append(ds, m.value(b[q])-m.value(a[q]))
+			}
+		}
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
+		*m.field(&s) = estimate(ds, cfg, rng)
+	}
+	return s, nil
 }

@@ -128,3 +128,30 @@ func TestCompare(t *testing.T) {
 }
 
 var _ evaluate.Retriever = (*retrieve.Retriever)(nil)
+
+func TestPaired(t *testing.T) {
+	// b finds at rank 1 what a finds at rank 2, on 30 questions: MRR
+	// rises by exactly 0.5 on every question, so the interval is that.
+	var a, b []evaluate.Result
+	for i := range 30 {
+		id := string(rune('a'+i%26)) + string(rune('0'+i/26))
+		a = append(a, evaluate.Result{ID: id, Targets: 1, Rank: 2, PassageTokens: 10})
+		b = append(b, evaluate.Result{ID: id, Targets: 1, Rank: 1, PassageTokens: 10 + i%2})
+	}
+	d, err := evaluate.Paired(a, b, evaluate.SummaryConfig{})
+	require.NoError(t, err)
+	assert.Equal(t, evaluate.Estimate{Mean: 0.5, Low: 0.5, High: 0.5, N: 30}, d.MRR)
+	assert.Equal(t, evaluate.Estimate{Mean: 1, Low: 1, High: 1, N: 30}, d.HitAt1)
+	assert.Equal(t, evaluate.Estimate{N: 30}, d.HitAtK)
+	assert.InDelta(t, 0.5, d.PassageTokens.Mean, 1e-12)
+	assert.Greater(t, d.PassageTokens.Low, 0.0)
+	assert.Less(t, d.PassageTokens.High, 1.0)
+	assert.Equal(t, 30, d.Answerable)
+
+	_, err = evaluate.Paired(a, b[:29], evaluate.SummaryConfig{})
+	require.ErrorIs(t, err, evaluate.ErrInvalid)
+	b[3].ID = "other"
+	_, err = evaluate.Paired(a, b, evaluate.SummaryConfig{})
+	require.ErrorIs(t, err, evaluate.ErrInvalid)
+	require.ErrorContains(t, err, `result 3 is of question "d0" in one and "other" in the other`)
+}
