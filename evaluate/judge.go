@@ -79,7 +79,9 @@ type JudgeConfig struct {
 // sentences that are in the context); otherwise the prompt is sent again
 // with what was wrong, up to Attempts times, and then the call returns
 // an error wrapping [ErrJudge]: a malformed or refused judgment is
-// reported, never guessed. An error of the Chat is returned as is.
+// reported, never guessed. An error of the Chat (a timeout, a refusal
+// by the server) is not retried here (llm/openai retries its own) and is
+// returned wrapped, for errors.Is.
 //
 // Accepted replies are cached by the prompt's content (its SHA-256), so
 // that a judgment asked twice (the same answer and context in two
@@ -326,7 +328,7 @@ func (j *Judge) ContextRelevance(ctx context.Context, question, context string) 
 	if err := nonEmpty("question", question, "context", context); err != nil {
 		return 0, err
 	}
-	total := len(segment.Sentences(context))
+	total := max(len(segment.Sentences(context)), 1) // the context is not blank
 	var got struct {
 		Sentences *[]string `json:"sentences"`
 	}
