@@ -50,7 +50,7 @@ func (j *Judge) Generate(ctx context.Context, chunks []Chunk, perChunk int) (Gen
 		return Generated{}, fmt.Errorf("%w: perChunk is %d: must be in [1, %d]", ErrConfig, perChunk, MaxPerChunk)
 	}
 	var g Generated
-	seen := map[string]bool{}
+	seen, ids := map[string]bool{}, map[string]bool{}
 	for i, c := range chunks {
 		if c.Doc == "" || c.Start < 0 || c.End <= c.Start || strings.TrimSpace(c.Text) == "" {
 			return Generated{}, fmt.Errorf("%w: chunk %d (document %q, bytes %d-%d): needs a document, a range of bytes and a text", ErrInvalid, i, c.Doc, c.Start, c.End)
@@ -70,8 +70,13 @@ func (j *Judge) Generate(ctx context.Context, chunks []Chunk, perChunk int) (Gen
 				continue
 			}
 			seen[key] = true
+			id := fmt.Sprintf("%s@%d-%d#%d", c.Doc, c.Start, c.End, k+1)
+			for n := 2; ids[id]; n++ { // two chunks of one span
+				id = fmt.Sprintf("%s@%d-%d#%d.%d", c.Doc, c.Start, c.End, k+1, n)
+			}
+			ids[id] = true
 			g.Questions = append(g.Questions, Question{
-				ID:       fmt.Sprintf("%s@%d-%d#%d", c.Doc, c.Start, c.End, k+1),
+				ID:       id,
 				Question: strings.TrimSpace(w.Question),
 				Spans:    []Span{{Doc: c.Doc, Start: c.Start, End: c.End}},
 				Answer:   strings.TrimSpace(w.Answer),

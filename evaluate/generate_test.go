@@ -65,3 +65,18 @@ func TestGenerateErrors(t *testing.T) {
 	require.ErrorContains(t, err, "script: no reply left")
 	require.NotErrorIs(t, err, evaluate.ErrJudge)
 }
+
+func TestGenerateSameSpan(t *testing.T) {
+	// Two chunks of one span with different texts (two versions of a
+	// document): the questions keep distinct IDs.
+	chunks := []evaluate.Chunk{{Doc: "d", Start: 0, End: 9, Text: "Version 1"}, {Doc: "d", Start: 0, End: 9, Text: "Version 2"}}
+	s := &script{replies: []string{
+		`{"questions": [{"question": "Which version is one?", "answer": "1"}]}`,
+		`{"questions": [{"question": "Which version is two?", "answer": "2"}]}`,
+	}}
+	g, err := newJudge(t, s, evaluate.JudgeConfig{}).Generate(context.Background(), chunks, 1)
+	require.NoError(t, err)
+	require.Len(t, g.Questions, 2)
+	assert.Equal(t, "d@0-9#1", g.Questions[0].ID)
+	assert.Equal(t, "d@0-9#1.2", g.Questions[1].ID)
+}
