@@ -50,14 +50,19 @@ func TestJudgeOverOpenAI(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release) // before Close, which waits for the handlers
-	client, err := openai.New(openai.Config{BaseURL: srv.URL, Timeout: 200 * time.Millisecond, NoRetries: true})
-	require.NoError(t, err)
-	chat := evaluate.ChatFunc(func(ctx context.Context, prompt string) (string, error) {
-		r, err := client.Chat(ctx, []openai.Message{{Role: openai.RoleUser, Content: prompt}}, openai.ChatOptions{Model: "judge"})
-		return r.Content, err
-	})
-	j, err := evaluate.NewJudge(evaluate.JudgeConfig{Chat: chat})
-	require.NoError(t, err)
+	// A judge over a client whose attempts time out after timeout.
+	judge := func(timeout time.Duration) *evaluate.Judge {
+		client, err := openai.New(openai.Config{BaseURL: srv.URL, Timeout: timeout, NoRetries: true})
+		require.NoError(t, err)
+		chat := evaluate.ChatFunc(func(ctx context.Context, prompt string) (string, error) {
+			r, err := client.Chat(ctx, []openai.Message{{Role: openai.RoleUser, Content: prompt}}, openai.ChatOptions{Model: "judge"})
+			return r.Content, err
+		})
+		j, err := evaluate.NewJudge(evaluate.JudgeConfig{Chat: chat})
+		require.NoError(t, err)
+		return j
+	}
+	j := judge(time.Minute)
 
 	f, err := j.Faithfulness(context.Background(), question, answer, passage)
 	require.NoError(t, err)
@@ -65,7 +70,9 @@ func TestJudgeOverOpenAI(t *testing.T) {
 	assert.Equal(t, 3, j.Calls(), "a refusal, then statements and verdicts")
 	assert.EqualValues(t, 3, requests.Load())
 
+	// The server stops answering (until the test ends): the client's
+	// timeout, however short, is what ends the call.
 	stall.Store(true)
-	_, err = j.ContextRelevance(context.Background(), question, passage)
+	_, err = judge(50*time.Millisecond).ContextRelevance(context.Background(), question, passage)
 	require.ErrorIs(t, err, openai.ErrTimeout)
 }
