@@ -61,6 +61,11 @@
 //     ranked by their strongest evidence with their title and section
 //     path, reranking and diversity, and the items of a prompt's budget in
 //     one call.
+//   - [github.com/ragkit/ragkit/evaluate]: evaluation on the user's own
+//     documents: question sets in JSON Lines, retrieval metrics of any
+//     Retriever (hit@k, MRR, nDCG@k, span recall, context precision,
+//     answer in passages and in the prompt, tokens) with bootstrap
+//     intervals, and configurations compared in a table.
 //   - [github.com/ragkit/ragkit/llm/openai]: a client of OpenAI-compatible
 //     servers (OpenAI, Ollama, vLLM, llama.cpp, LM Studio) on net/http
 //     alone: an Embedder, a Summarizer and streaming chat, with retries and
