@@ -12,7 +12,8 @@ import (
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/segment"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 	"github.com/ragkit/ragkit/window"
 )
 
@@ -37,8 +38,8 @@ func BenchmarkCompare(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	store := &vectorstore.Memory{}
-	emb := &vectorstore.Lexical{}
+	store := &memory.Store{}
+	emb := &lexical.Embedder{}
 	ix, err := ingest.New(ingest.Config{Chunker: c, Embedder: emb, EmbedderName: "lexical", Store: store})
 	if err != nil {
 		b.Fatal(err)

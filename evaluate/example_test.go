@@ -12,7 +12,8 @@ import (
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/retrieve"
 	"github.com/ragkit/ragkit/tokencount"
-	"github.com/ragkit/ragkit/vectorstore"
+	"github.com/ragkit/ragkit/vectorstore/lexical"
+	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
 // Index two documents, read a question set and score a Retriever on it.
@@ -26,8 +27,8 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	store := &vectorstore.Memory{}
-	emb := &vectorstore.Lexical{}
+	store := &memory.Store{}
+	emb := &lexical.Embedder{}
 	ix, err := ingest.New(ingest.Config{Chunker: c, Embedder: emb, EmbedderName: "lexical", Store: store})
 	if err != nil {
 		panic(err)
