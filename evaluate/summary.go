@@ -192,7 +192,8 @@ func quantile(sorted []float64, q float64) float64 {
 }
 
 // A Configuration is one way of retrieving to compare: a name for the
-// table and a retriever, with an optional AssembleFunc.
+// table and a retriever, with an optional AssembleFunc (nil: the
+// Config's).
 type Configuration struct {
 	Name      string
 	Retriever Retriever
@@ -207,8 +208,8 @@ type Run struct {
 	Results []Result `json:"results"`
 }
 
-// Compare evaluates every configuration on qs with cfg (each
-// configuration's Assemble replacing cfg.Assemble) and summarizes each
+// Compare evaluates every configuration on qs with cfg (a configuration's
+// Assemble, where not nil, replacing cfg.Assemble) and summarizes each
 // with scfg: one Run per configuration, in order. Since every run uses
 // the same questions and seed, a difference between two runs is in the
 // configurations, and the intervals say whether the question set can
@@ -228,7 +229,9 @@ func Compare(ctx context.Context, cfg Config, scfg SummaryConfig, configs []Conf
 			return nil, fmt.Errorf("%w: configuration %d has no Name", ErrConfig, i)
 		}
 		ccfg := cfg
-		ccfg.Assemble = c.Assemble
+		if c.Assemble != nil {
+			ccfg.Assemble = c.Assemble
+		}
 		results, err := Evaluate(ctx, ccfg, c.Retriever, qs)
 		if err != nil {
 			return nil, fmt.Errorf("configuration %q: %w", c.Name, err)

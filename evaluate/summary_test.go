@@ -127,6 +127,21 @@ func TestCompare(t *testing.T) {
 	require.ErrorIs(t, err, evaluate.ErrConfig)
 }
 
+// A configuration without an AssembleFunc assembles with the Config's; one
+// with its own uses that one.
+func TestCompareAssembleFallsBack(t *testing.T) {
+	qs := []evaluate.Question{{ID: "1", Question: "one", Answer: "alpha"}}
+	ret := fixed{doc("a")}
+	from := func(text string) evaluate.AssembleFunc {
+		return func(context.Context, string, []retrieve.Passage) (string, error) { return text, nil }
+	}
+	runs, err := evaluate.Compare(context.Background(), evaluate.Config{Tokenizer: tokentest.Words{}, Assemble: from("alpha")}, evaluate.SummaryConfig{},
+		[]evaluate.Configuration{{Name: "config's", Retriever: ret}, {Name: "own", Retriever: ret, Assemble: from("beta")}}, qs)
+	require.NoError(t, err)
+	assert.True(t, runs[0].Results[0].Prompt && runs[0].Results[0].AnswerInPrompt, "the Config's AssembleFunc")
+	assert.True(t, runs[1].Results[0].Prompt && !runs[1].Results[0].AnswerInPrompt, "the configuration's own")
+}
+
 var _ evaluate.Retriever = (*retrieve.Retriever)(nil)
 
 func TestPaired(t *testing.T) {
