@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -51,4 +54,59 @@ func TestEvalUsage(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, []byte("{\"question\": \"\"}\n"), 0o644))
 	_, _, err := ragkit(t, "", "eval", "-dir", "testdata/mixed", "-questions", bad)
 	require.ErrorContains(t, err, "bad.jsonl")
+}
+
+// TestEvalGenerate writes a question set with a chat model (a scripted
+// server that asks about each passage's first words) and evaluates it:
+// each question's chunk is its target, found among the first five.
+func TestEvalGenerate(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var req struct {
+			Messages []struct{ Content string } `json:"messages"`
+		}
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&req))
+		prompt := req.Messages[len(req.Messages)-1].Content
+		content := "A summary of the document."
+		if _, passage, ok := strings.Cut(prompt, "\nPassage:\n"); ok && strings.Contains(prompt, `{"questions"`) {
+			words := strings.Fields(passage)
+			answer := strings.Join(words[:min(6, len(words))], " ")
+			reply, _ := json.Marshal(map[string]any{"questions": []map[string]string{{"question": "Which text reads " + answer + "?", "answer": answer}}})
+			content = string(reply)
+		}
+		json.NewEncoder(w).Encode(map[string]any{"model": "fake",
+			"choices": []map[string]any{{"message": map[string]string{"role": "assistant", "content": content}, "finish_reason": "stop"}}})
+	}))
+	defer srv.Close()
+	dir := mixedFolder(t)
+	questions := filepath.Join(t.TempDir(), "generated.jsonl")
+	runs := filepath.Join(t.TempDir(), "runs.json")
+	args := []string{"eval", "-dir", dir, "-questions", questions, "-generate", "6", "-search", "keywords", "-json", runs,
+		"-openai-base-url", srv.URL, "-api-key", "test", "-model", "fake"}
+	table, errs, err := ragkit(t, "", args...)
+	require.NoError(t, err, errs)
+	require.Contains(t, errs, "questions written to "+questions)
+	require.Contains(t, table, "| keywords | 6 |")
+	f, err := os.Open(questions)
+	require.NoError(t, err)
+	defer f.Close()
+	qs, err := evaluate.ReadQuestions(f)
+	require.NoError(t, err)
+	require.Len(t, qs, 6)
+	for _, q := range qs {
+		require.Len(t, q.Spans, 1, "a generated question's target is its chunk")
+	}
+	data, err := os.ReadFile(runs)
+	require.NoError(t, err)
+	var got []evaluate.Run
+	require.NoError(t, json.Unmarshal(data, &got))
+	for _, r := range got[0].Results {
+		require.True(t, r.Rank >= 1 && r.Rank <= 5, "question %s: its chunk at rank %d", r.ID, r.Rank)
+	}
+	// The set exists now: -generate refuses to overwrite it.
+	_, _, err = ragkit(t, "", args...)
+	require.ErrorContains(t, err, "exists")
+	_, _, err = ragkit(t, "", "eval", "-dir", dir, "-questions", questions+".new", "-generate", "3")
+	require.ErrorContains(t, err, "-generate needs -model")
 }
