@@ -67,6 +67,11 @@
 //     ranked by their strongest evidence with their title and section
 //     path, reranking and diversity, and the items of a prompt's budget in
 //     one call.
+//   - [github.com/ragkit/ragkit/evaluate]: evaluation on the user's own
+//     documents: question sets in JSON Lines, retrieval metrics of any
+//     Retriever (hit@k, MRR, nDCG@k, span recall, context precision,
+//     answer in passages and in the prompt, tokens) with bootstrap
+//     intervals, and configurations compared in a table.
 //   - github.com/ragkit/ragkit/bert: BERT-family embedders and
 //     cross-encoders run in process from a Hugging Face model folder, in a
 //     module of its own.
@@ -75,7 +80,8 @@
 //     alone: an Embedder, a Summarizer and streaming chat, with retries and
 //     a key that is never printed.
 //   - github.com/ragkit/ragkit/cmd/ragkit: the ragkit command, which reads,
-//     chunks, counts, indexes and asks over a folder of any format.
+//     chunks, counts, indexes, asks and evaluates over a folder of any
+//     format.
 //
 // Measured figures (speed, chunk balance, retrieval) and the commands that
 // reproduce them are in benchmarks/README.md in the repository.

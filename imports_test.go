@@ -30,6 +30,7 @@ var mayImport = map[string][]string{
 	"loader":                {"document"},
 	"ingest":                {"tokencount", "segment", "document", "chunker", "contextheader", "vectorstore", "window", "budget", "loader"},
 	"retrieve":              {"tokencount", "segment", "document", "chunker", "contextheader", "vectorstore", "window", "budget"},
+	"evaluate":              {"tokencount", "segment", "document", "chunker", "contextheader", "vectorstore", "window", "budget", "loader", "ingest", "retrieve"},
 	"llm/openai":            {"tokencount"},
 }
 

@@ -105,6 +105,9 @@
 //     same budget are compared at equal tokens. [RetrieverMethods] sets it
 //     to k times the size.
 //
+// Hit@1, hit@k and MRR are computed from the ranks by ragkit's package
+// evaluate (evaluate.Summarize), the one implementation of each metric.
+//
 // Tokens. Each document is tokenized once with the configured tokenizer
 // (cl100k_base by default); token i covers the bytes from the end of token
 // i-1 to its own end. The tokens of a span are those that share at least

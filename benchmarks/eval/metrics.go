@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ragkit/ragkit/evaluate"
 	"github.com/ragkit/ragkit/tokencount"
 )
 
@@ -227,21 +228,20 @@ type Summary struct {
 }
 
 // Summarize averages question results: each metric is the mean over the
-// questions, every question weighing the same.
+// questions, every question weighing the same. Hit@1, hit@k and MRR are
+// ragkit's evaluate package's, from each question's Rank (the ranks are
+// this package's, by the holding rule of the package doc).
 func Summarize(qs []QuestionResult) Summary {
 	s := Summary{Questions: len(qs)}
 	if len(qs) == 0 {
 		return s
 	}
-	for _, q := range qs {
-		switch {
-		case q.Rank == 1:
-			s.HitAt1++
-		case q.Rank == 0:
+	ranked := make([]evaluate.Result, len(qs))
+	for i, q := range qs {
+		// One target: the answer span, found at Rank.
+		ranked[i] = evaluate.Result{ID: q.ID, Targets: 1, Rank: q.Rank}
+		if q.Rank == 0 {
 			s.Failures++
-		}
-		if q.Rank > 0 {
-			s.MRR += 1 / float64(q.Rank)
 		}
 		if q.Split {
 			s.Split++
@@ -254,10 +254,13 @@ func Summarize(qs []QuestionResult) Summary {
 		s.IoU += q.IoU
 		s.Omega += q.Omega
 	}
+	// The means only: one resample, whose interval is not reported.
+	ev, err := evaluate.Summarize(ranked, evaluate.SummaryConfig{Resamples: 1})
+	if err != nil {
+		panic(err) // the configuration is a constant that is valid
+	}
+	s.HitAt1, s.HitAtK, s.MRR = ev.HitAt1.Mean, ev.HitAtK.Mean, ev.MRR.Mean
 	n := float64(len(qs))
-	s.HitAtK = float64(len(qs)-s.Failures) / n
-	s.HitAt1 /= n
-	s.MRR /= n
 	s.Recall /= n
 	s.Precision /= n
 	s.IoU /= n

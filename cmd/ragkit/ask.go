@@ -142,18 +142,7 @@ func (a *asker) ask(ctx context.Context, n int, question string) error {
 	if err := a.printPassages(passages); err != nil {
 		return err
 	}
-	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: a.label})
-	if err != nil {
-		return err
-	}
-	res, err := a.asm.Assemble(
-		budget.Section{Name: "instructions", Priority: 3, Required: true, Role: openai.RoleSystem,
-			Items: []budget.Item{{Text: instructions}}},
-		budget.Section{Name: "context", Priority: 1, MaxTokens: a.f.budget, Strategy: budget.DropLowestRank,
-			Cut: budget.CutEnd, Heading: "Context:", Role: openai.RoleUser, Items: items},
-		budget.Section{Name: "question", Priority: 2, Required: true, Role: openai.RoleUser,
-			Items: []budget.Item{{Text: "Question: " + question}}},
-	)
+	res, err := a.prompt(question, passages)
 	if err != nil {
 		return err
 	}
@@ -172,6 +161,26 @@ func (a *asker) ask(ctx context.Context, n int, question string) error {
 	})
 	fmt.Fprintln(out)
 	return err
+}
+
+// prompt assembles the prompt of a question from its passages: the
+// instructions, the passages as context within the -budget (sized to
+// share it, each cut around its hits), and the question.
+func (a *asker) prompt(question string, passages []retrieve.Passage) (budget.Result, error) {
+	const heading = "Context:"
+	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: a.label,
+		Room: max(a.f.budget-a.m.tokenizer.Count(heading)-1, 1), Tokenizer: a.m.tokenizer})
+	if err != nil {
+		return budget.Result{}, err
+	}
+	return a.asm.Assemble(
+		budget.Section{Name: "instructions", Priority: 3, Required: true, Role: openai.RoleSystem,
+			Items: []budget.Item{{Text: instructions}}},
+		budget.Section{Name: "context", Priority: 1, MaxTokens: a.f.budget, Strategy: budget.DropLowestRank,
+			Cut: budget.CutEnd, Heading: heading, Role: openai.RoleUser, Items: items},
+		budget.Section{Name: "question", Priority: 2, Required: true, Role: openai.RoleUser,
+			Items: []budget.Item{{Text: "Question: " + question}}},
+	)
 }
 
 // location returns where a passage is in its source file, such as

@@ -7,6 +7,7 @@
 //	ragkit count [-model M] [FILE...]    token counts (standard input without FILE)
 //	ragkit index -dir DIR -index FILE    index a folder into a file
 //	ragkit ask -dir DIR -q QUESTION      the passages and prompt that answer a question
+//	ragkit eval -dir DIR -questions FILE retrieval scored on a question set, searches compared
 //
 // It reads every format of the loader's own parsers (Markdown, plain text,
 // CSV and TSV, JSON and JSON Lines, man pages, reStructuredText, AsciiDoc,
@@ -75,6 +76,7 @@ commands:
   count [-model M] [FILE...]    count the tokens of files (of standard input without FILE)
   index -dir DIR -index FILE    index a folder into a file that ask -index reuses
   ask -dir DIR -q QUESTION      retrieve the passages that answer a question, print them and the prompt
+  eval -dir DIR -questions FILE score retrieval on a question set: hit@k, MRR, nDCG, answer in the prompt
 
 "ragkit COMMAND -h" lists a command's flags.`
 
@@ -85,6 +87,7 @@ var commands = map[string]func(ctx context.Context, args []string, io ios) error
 	"count": countCmd,
 	"index": indexCmd,
 	"ask":   askCmd,
+	"eval":  evalCmd,
 }
 
 // ios are a command's standard streams.
