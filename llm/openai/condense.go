@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -144,16 +145,29 @@ func (c *Condenser) Rewrite(ctx context.Context, conversation []Turn, question s
 	if r.FinishReason == "length" {
 		return nil, errorf("%w: finish reason \"length\" with MaxTokens %d", ErrTruncated, c.cfg.MaxTokens)
 	}
-	line := strings.TrimSpace(r.Content)
-	line, _, _ = strings.Cut(line, "\n")
+	q, err := condensed(r.Content, c.cfg.MaxTurnBytes)
+	if err != nil {
+		return nil, errorf("%w (finish reason %q)", err, r.FinishReason)
+	}
+	return []string{q}, nil
+}
+
+// condensed reads the question out of a reply: its first line that is
+// not blank, trimmed of white space and quotes, valid UTF-8, at most
+// limit bytes.
+func condensed(reply string, limit int) (string, error) {
+	line := strings.TrimSpace(strings.ToValidUTF8(reply, "\uFFFD"))
+	if i := strings.IndexAny(line, "\r\n"); i >= 0 {
+		line = line[:i]
+	}
 	line = strings.TrimSpace(strings.Trim(strings.TrimSpace(line), "\"'“”"))
 	switch {
 	case line == "":
-		return nil, errorf("%w: finish reason %q", ErrEmptyReply, r.FinishReason)
-	case len(line) > c.cfg.MaxTurnBytes:
-		return nil, errorf("%w: the reply's question is %d bytes: at most %d (MaxTurnBytes)", ErrTruncated, len(line), c.cfg.MaxTurnBytes)
+		return "", ErrEmptyReply
+	case len(line) > limit:
+		return "", fmt.Errorf("%w: the reply's question is %d bytes: at most %d (MaxTurnBytes)", ErrTruncated, len(line), limit)
 	}
-	return []string{strings.ToValidUTF8(line, "\uFFFD")}, nil
+	return line, nil
 }
 
 // render writes the last MaxTurns turns and the question as the user
