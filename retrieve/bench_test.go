@@ -160,3 +160,62 @@ func BenchmarkDiversity(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStatsOverhead measures what the stage timings of RetrieveQuery
+// cost over Retrieve, which reads no clock: each iteration runs both on
+// the same question, in alternating order so that neither always runs
+// second (with warm caches); the metrics are the medians of each and of
+// their ratio. "notes" is the worst case, a tiny index whose searches are
+// fastest; "n=20000" a store of random vectors queried by the Lexical
+// embedder's (a realistic cost per stage, not a meaningful ranking).
+func BenchmarkStatsOverhead(b *testing.B) {
+	notes, notesEmb := folder(b, 40, twelveNotes...)
+	big, qs := benchStore(b, 20_000, 384)
+	bigEmb, err := lexical.New(lexical.Config{Dimension: 384})
+	require.NoError(b, err)
+	questions := make([]string, len(qs))
+	for i, q := range qs {
+		questions[i] = q.text
+	}
+	for _, tt := range []struct {
+		name      string
+		store     *memory.Store
+		emb       vectorstore.Embedder
+		questions []string
+	}{
+		{"notes", notes, notesEmb, []string{reviewQuestion, "When are reviews due?", "How is the work reviewed?"}},
+		{"n=20000", big, bigEmb, questions},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			r, err := retrieve.New(retrieve.Config{Store: tt.store, Embedder: tt.emb})
+			require.NoError(b, err)
+			var off, on, ratio []float64
+			i := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				q := tt.questions[i%len(tt.questions)]
+				var dOff, dOn time.Duration
+				for k := range 2 {
+					t0 := time.Now()
+					if (i+k)%2 == 0 {
+						_, err = r.Retrieve(bg, q)
+						dOff = time.Since(t0)
+					} else {
+						_, err = r.RetrieveQuery(bg, retrieve.Query{Question: q})
+						dOn = time.Since(t0)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				i++
+				off = append(off, float64(dOff))
+				on = append(on, float64(dOn))
+				ratio = append(ratio, float64(dOn)/float64(dOff))
+			}
+			b.ReportMetric(median(off), "off-ns")
+			b.ReportMetric(median(on), "on-ns")
+			b.ReportMetric(median(ratio), "on/off")
+		})
+	}
+}

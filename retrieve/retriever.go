@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/tokencount"
@@ -162,6 +163,17 @@ type Config struct {
 	// per document and maximal marginal relevance. The zero value
 	// changes nothing.
 	Diversity Diversity
+
+	// Rewriter, if set, turns each question (with the conversation of a
+	// [Query]) into what is searched: a standalone question, or several
+	// phrasings whose hits are fused. Nil searches the question as it
+	// is, which is also what to do offline, without a chat model. Its
+	// error, or a panic, is the error of the call.
+	Rewriter Rewriter
+	// MaxQuestions is the most phrasings the Rewriter may return; more
+	// give an error wrapping [ErrRewriter]. Zero means
+	// [DefaultMaxQuestions].
+	MaxQuestions int
 }
 
 // A Retriever owns the path from a question to the passages of a
@@ -195,6 +207,8 @@ func New(cfg Config) (*Retriever, error) {
 		return nil, fmt.Errorf("%w: Passages is %d: must be 0 or more", ErrConfig, cfg.Passages)
 	case cfg.Depth < 0:
 		return nil, fmt.Errorf("%w: Depth is %d: must be 0 or more", ErrConfig, cfg.Depth)
+	case cfg.MaxQuestions < 0:
+		return nil, fmt.Errorf("%w: MaxQuestions is %d: must be 0 or more", ErrConfig, cfg.MaxQuestions)
 	}
 	if err := cfg.Fusion.check(2); err != nil {
 		return nil, err
@@ -207,6 +221,9 @@ func New(cfg Config) (*Retriever, error) {
 	}
 	if cfg.Depth == 0 {
 		cfg.Depth = max(DefaultDepth, cfg.Passages)
+	}
+	if cfg.MaxQuestions == 0 {
+		cfg.MaxQuestions = DefaultMaxQuestions
 	}
 	if cfg.RerankDepth == 0 && cfg.Reranker != nil {
 		cfg.RerankDepth = max(DefaultRerankDepth, cfg.Passages)
@@ -248,26 +265,62 @@ func (r *Retriever) Config() Config {
 // Diversity (the per-document cap and maximal marginal relevance, which
 // returns passages in the order it picks them); then the first Passages
 // are returned. Fewer come back when MinScore or the cap leaves fewer.
+//
+// Retrieve reads no clock; [Retriever.RetrieveQuery] is the same search
+// with the stage timings and a conversation.
 func (r *Retriever) Retrieve(ctx context.Context, question string) ([]Passage, error) {
-	if err := checkQuestion(ctx, question); err != nil {
+	return r.query(ctx, Query{Question: question}, nil)
+}
+
+// RetrieveQuery is [Retriever.Retrieve] for a [Query], with what it
+// searched and how long each stage took in its [Result].
+func (r *Retriever) RetrieveQuery(ctx context.Context, q Query) (Result, error) {
+	t0 := time.Now()
+	var st timings
+	qs, err := r.questions(ctx, q, &st)
+	if err != nil {
+		return Result{}, err
+	}
+	ps, err := r.search(ctx, qs, &st)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Passages: ps, Questions: qs, Stats: st.stats(time.Since(t0))}, nil
+}
+
+// query is Retrieve and RetrieveQuery; st is nil when timings are off.
+func (r *Retriever) query(ctx context.Context, q Query, st *timings) ([]Passage, error) {
+	qs, err := r.questions(ctx, q, st)
+	if err != nil {
 		return nil, err
 	}
+	return r.search(ctx, qs, st)
+}
+
+// search embeds the questions (one call) and retrieves for them.
+func (r *Retriever) search(ctx context.Context, qs []string, st *timings) ([]Passage, error) {
 	if r.cfg.Search == Keywords {
-		return r.retrieve(ctx, question, nil)
+		return r.retrieve(ctx, qs, nil, st)
 	}
-	vecs, err := parallel.Call(func() ([][]float32, error) { return r.cfg.Embedder.Embed(ctx, []string{question}) })
+	t0 := st.start()
+	vecs, err := parallel.Call(func() ([][]float32, error) { return r.cfg.Embedder.Embed(ctx, qs) })
+	st.stop(stageEmbed, t0)
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: embedding the question: %w", err)
 	}
-	if len(vecs) != 1 {
-		return nil, fmt.Errorf("retrieve: the embedder returned %d vectors for one question", len(vecs))
+	if len(vecs) != len(qs) {
+		if len(qs) == 1 {
+			return nil, fmt.Errorf("retrieve: the embedder returned %d vectors for one question", len(vecs))
+		}
+		return nil, fmt.Errorf("retrieve: the embedder returned %d vectors for %d questions", len(vecs), len(qs))
 	}
-	return r.retrieve(ctx, question, vecs[0])
+	return r.retrieve(ctx, qs, vecs, st)
 }
 
 // RetrieveVector is [Retriever.Retrieve] with the question's vector given,
 // for a program that has it already (to search several stores, or to
-// reuse it): the question is still needed for the keyword search. A
+// reuse it): the question is still needed for the keyword search, and is
+// searched as is (no [Rewriter]: the vector is the question's). A
 // vector whose length is not the store's dimension is refused by the
 // store's query (memory.Store with an error wrapping
 // vectorstore.ErrDimensionMismatch); an empty one gives an error wrapping
@@ -277,12 +330,12 @@ func (r *Retriever) RetrieveVector(ctx context.Context, question string, vector 
 		return nil, err
 	}
 	if r.cfg.Search == Keywords {
-		return r.retrieve(ctx, question, nil)
+		return r.retrieve(ctx, []string{question}, nil, nil)
 	}
 	if len(vector) == 0 {
 		return nil, fmt.Errorf("%w: retrieve: the query vector is empty", vectorstore.ErrInvalidArgument)
 	}
-	return r.retrieve(ctx, question, vector)
+	return r.retrieve(ctx, []string{question}, [][]float32{vector}, nil)
 }
 
 func checkQuestion(ctx context.Context, question string) error {
@@ -295,28 +348,39 @@ func checkQuestion(ctx context.Context, question string) error {
 	return nil
 }
 
-// retrieve searches, widens and ranks; vector is nil for Keywords.
-func (r *Retriever) retrieve(ctx context.Context, question string, vector []float32) ([]Passage, error) {
+// retrieve searches for each question, fuses their hits, widens and
+// ranks; vectors is nil for Keywords, else one per question. The first
+// question is the one the Reranker and the focus read.
+func (r *Retriever) retrieve(ctx context.Context, qs []string, vectors [][]float32, st *timings) ([]Passage, error) {
 	// The store and the Widener may be the caller's own: a panic in them
 	// is an error of this call, as an Embedder's is.
-	hits, err := parallel.Call(func() ([]vectorstore.Hit, error) { return r.search(ctx, question, vector) })
+	hits, err := parallel.Call(func() ([]vectorstore.Hit, error) { return r.searchAll(ctx, qs, vectors, st) })
 	if err != nil {
 		return nil, err
 	}
+	t0 := st.start()
 	ps, err := parallel.Call(func() ([]Passage, error) { return r.widen(ctx, hits) })
 	if err != nil {
 		return nil, err
 	}
 	slices.SortFunc(ps, Passage.compare)
+	st.stop(stageWiden, t0)
+	question := qs[0]
 	if r.cfg.Reranker != nil {
-		if ps, err = r.rerank(ctx, question, ps); err != nil {
+		t0 = st.start()
+		ps, err = r.rerank(ctx, question, ps)
+		st.stop(stageRerank, t0)
+		if err != nil {
 			return nil, err
 		}
 	}
+	t0 = st.start()
 	if r.cfg.MinScore != 0 || r.cfg.MinScoreZero {
 		ps = slices.DeleteFunc(ps, func(p Passage) bool { return float64(p.Score) < r.cfg.MinScore })
 	}
-	if ps, err = r.pick(ctx, ps, r.cfg.Passages); err != nil {
+	ps, err = r.pick(ctx, ps, r.cfg.Passages)
+	st.stop(stageDiversity, t0)
+	if err != nil {
 		return nil, err
 	}
 	setFocus(question, ps)

@@ -12,6 +12,7 @@ import (
 type options struct {
 	question        string
 	interactive     bool
+	turns           int
 	dir             string
 	maxFileMiB      int
 	maxTokens       int
@@ -50,7 +51,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("quickstart", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.question, "q", "", "a question to answer (default: the built-in questions)")
-	fs.BoolVar(&o.interactive, "i", false, "ask questions interactively, one per line, until end of input")
+	fs.BoolVar(&o.interactive, "i", false, "ask questions interactively, one per line, until end of input;\na line \"/clear\" forgets the conversation so far")
+	fs.IntVar(&o.turns, "turns", 4, "with -i, how many earlier turns the conversation keeps: they go into the prompt and,\nwith -model, a follow-up (\"and in Toronto?\") is condensed with them into a standalone question (0: none)")
 	fs.StringVar(&o.dir, "dir", "", "index the Markdown and .txt files under this folder instead of the embedded corpus\n(hidden, dependency and build folders are skipped; every file left out is reported)")
 	fs.IntVar(&o.maxFileMiB, "max-file-mib", 10, "the largest file -dir loads, in MiB; larger ones are reported and skipped before any work")
 	fs.IntVar(&o.maxTokens, "max-tokens", 48, "the most tokens of a chunk")
@@ -93,6 +95,8 @@ func (o options) check(rest []string) error {
 		return fmt.Errorf("-max-tokens must be at least 16, got %d", o.maxTokens)
 	case o.budget < 1:
 		return fmt.Errorf("-budget must be positive, got %d", o.budget)
+	case o.turns < 0:
+		return fmt.Errorf("-turns must not be negative, got %d", o.turns)
 	case o.perDoc < 0:
 		return fmt.Errorf("-per-doc must not be negative, got %d", o.perDoc)
 	case o.k < 0:

@@ -25,6 +25,14 @@
 // requests (the other model does), and a document the model fails to
 // summarise gets the offline summary instead, with a warning. go run ./examples/quickstart -h lists every flag.
 //
+// -i keeps a conversation of the last -turns turns (4 by default): they are
+// shown before each question and go into the prompt, the oldest dropped
+// first; with -model, a follow-up such as "and in Toronto?" is condensed
+// with them into a standalone question (openai.Condenser as the
+// Retriever's Rewriter) and the question searched is shown. Offline, a
+// follow-up is searched as it is. A line "/clear" forgets the
+// conversation.
+//
 // Results go to standard output, progress and notes to standard error.
 package main
 

@@ -15,6 +15,10 @@
 //     contextheader.Summarizer;
 //   - a [Reranker] (POST /rerank) scores passages against a query, as
 //     a retrieve.Reranker;
+//   - a [Condenser] (POST /chat/completions) is a retrieve.Rewriter: it
+//     turns a follow-up question and the last turns of a conversation
+//     into one standalone question, with a documented prompt
+//     ([DefaultCondensePrompt]) and a bounded reply;
 //   - [Client.Chat] answers a conversation, and [Client.ChatStream]
 //     streams the answer as it is written.
 //
@@ -25,6 +29,7 @@
 //	c, err := openai.New(openai.Config{}) // https://api.openai.com/v1
 //	emb, err := openai.NewEmbedder(openai.EmbedderConfig{Client: c, Model: "text-embedding-3-small"})
 //	sum, err := openai.NewSummarizer(openai.SummarizerConfig{Client: c, Model: "gpt-4o-mini"})
+//	cond, err := openai.NewCondenser(openai.CondenserConfig{Client: c, Model: "gpt-4o-mini"}) // retrieve.Config.Rewriter
 //	reply, err := c.Chat(ctx, msgs, openai.ChatOptions{Model: "gpt-4o-mini"})
 //
 // Ollama (after "ollama pull llama3.2" and "ollama pull nomic-embed-text";
