@@ -278,16 +278,27 @@ func TestWindows(t *testing.T) {
 
 // TestDirFormats: -dir reads every format ragkit reads, PDF included (its
 // engine started for the folder's PDF): a DOCX, an XLSX and a PDF are
-// each served as a document, with its title, and their words are found.
+// each served as a document, with its title, and their words are found;
+// a PDF the engine cannot read is listed as left out, with its reason.
 // The files are copies of the repository's own test documents:
 //
 //	cp ../../formats/testdata/handbook.docx ../../formats/testdata/station.xlsx testdata/formats/
 //	cp ../../formats/pdf/testdata/table.pdf testdata/formats/
 func TestDirFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"handbook.docx", "station.xlsx", "table.pdf"} {
+		data, err := os.ReadFile(filepath.Join("testdata/formats", name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
+	// A PDF the engine cannot read is reported, not fatal.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.pdf"), []byte("%PDF-1.7\n1 0 obj <<"), 0o644))
 	o := testOptions()
-	o.dir = "testdata/formats"
+	o.dir = dir
 	a := newTestApp(t, o)
-	require.Empty(t, a.corpus.skipped)
+	require.Len(t, a.corpus.skipped, 1)
+	assert.True(t, strings.HasPrefix(a.corpus.skipped[0], "broken.pdf: "), a.corpus.skipped[0])
+	assert.Contains(t, get(a, "q=stove").Body.String(), "<li>broken.pdf: ", "the page lists the PDF left out")
 	var ids []string
 	for _, d := range a.corpus.docs {
 		ids = append(ids, d.ID)
