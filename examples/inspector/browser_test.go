@@ -240,6 +240,16 @@ func TestBrowser(t *testing.T) {
 	want = library(t, a, s)
 	assert.Equal(t, want, got)
 	assert.Contains(t, got.Items, "#"+fmt.Sprint(len(got.Passages))+" dropped", "a budget of 120 tokens drops the last passage")
+	// Each cut passage says in words, as the browser renders them, what
+	// survived of its hits.
+	cutHits, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#passage-list > li")]
+	  .filter(li => li.querySelector(".pstatus").innerText.startsWith("cut"))
+	  .map(li => { const d = li.querySelector(".hitskept"); return d ? d.previousElementSibling.innerText + ": " + d.innerText : "none"; })`))
+	require.NoError(t, err)
+	require.NotEmpty(t, cutHits, "a budget of 120 tokens cuts a passage")
+	for _, h := range cutHits {
+		assert.Regexp(t, `^hits after the cut: chunk \d+: (kept|partly kept|lost)(, chunk \d+: (kept|partly kept|lost))*$`, h)
+	}
 
 	// A chunk size re-indexes: the document view follows.
 	require.NoError(t, chromedp.Do(ctx, newPage(
