@@ -118,7 +118,11 @@ func library(t *testing.T, a *app, s settings) shown {
 	require.NoError(t, err)
 	ps, err := r.Retrieve(context.Background(), s.Question)
 	require.NoError(t, err)
-	items, err := retrieve.Items(ps, retrieve.ItemConfig{Label: retrieve.Citation})
+	whole, err := retrieve.Items(ps, retrieve.ItemConfig{Label: retrieve.Citation})
+	require.NoError(t, err)
+	// The passages share the context's budget, less its heading's line.
+	room := s.Budget - a.models.tokenizer.Count("Context:\n")
+	items, err := retrieve.Items(ps, retrieve.ItemConfig{Label: retrieve.Citation, Room: room, Tokenizer: a.models.tokenizer})
 	require.NoError(t, err)
 	asm, err := budget.New(budget.Config{Tokenizer: a.models.tokenizer, Limit: 8192, Reserve: 1024})
 	require.NoError(t, err)
@@ -131,9 +135,16 @@ func library(t *testing.T, a *app, s settings) shown {
 	var want shown
 	ctxReport, _ := res.Section("context")
 	for i, p := range ps {
-		status := statusWord(ctxReport.Items[i].Status)
-		want.Passages = append(want.Passages, fmt.Sprintf("%s %.4f %d %s", p.DocID, p.Score, p.Tokens, status))
+		ir := ctxReport.Items[i]
+		status := statusWord(ir.Status)
 		want.Items = append(want.Items, fmt.Sprintf("#%d %s", i+1, status))
+		switch {
+		case ir.Status != budget.Dropped && items[i].Text != whole[i].Text:
+			status = "cut to its share of the room"
+		case ir.Status == budget.Truncated:
+			status = "cut by the budget"
+		}
+		want.Passages = append(want.Passages, fmt.Sprintf("%s %.4f %d %s", p.DocID, p.Score, p.Tokens, status))
 	}
 	for _, sr := range res.Sections {
 		want.Sections = append(want.Sections, fmt.Sprintf("%s %d %s", sr.Name, sr.Tokens, sectionStatus(sr)))
@@ -229,6 +240,16 @@ func TestBrowser(t *testing.T) {
 	want = library(t, a, s)
 	assert.Equal(t, want, got)
 	assert.Contains(t, got.Items, "#"+fmt.Sprint(len(got.Passages))+" dropped", "a budget of 120 tokens drops the last passage")
+	// Each cut passage says in words, as the browser renders them, what
+	// survived of its hits.
+	cutHits, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#passage-list > li")]
+	  .filter(li => li.querySelector(".pstatus").innerText.startsWith("cut"))
+	  .map(li => { const d = li.querySelector(".hitskept"); return d ? d.previousElementSibling.innerText + ": " + d.innerText : "none"; })`))
+	require.NoError(t, err)
+	require.NotEmpty(t, cutHits, "a budget of 120 tokens cuts a passage")
+	for _, h := range cutHits {
+		assert.Regexp(t, `^hits after the cut: chunk \d+: (kept|partly kept|lost)(, chunk \d+: (kept|partly kept|lost))*$`, h)
+	}
 
 	// A chunk size re-indexes: the document view follows.
 	require.NoError(t, chromedp.Do(ctx, newPage(

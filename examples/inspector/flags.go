@@ -45,7 +45,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("inspector", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:7331", "the loopback address to serve on (port 0 picks a free one)")
-	fs.StringVar(&o.dir, "dir", "", "index the Markdown and .txt files under this folder instead of the embedded corpus")
+	fs.StringVar(&o.dir, "dir", "", "index the files under this folder, in every format ragkit reads (Markdown, text, HTML, DOCX, XLSX, PDF, CSV, JSON, man pages, code), instead of the embedded corpus")
 	fs.IntVar(&o.maxFileMiB, "max-file-mib", 10, "the largest file -dir loads, in MiB; larger ones are reported and skipped")
 	fs.StringVar(&o.baseURL, "openai-base-url", "", "an OpenAI-compatible API, such as http://localhost:11434/v1 (Ollama)\n(default: $OPENAI_BASE_URL, or OpenAI's)")
 	fs.StringVar(&o.apiKey, "api-key", "", "the API key (default: $OPENAI_API_KEY, sent to whatever server -openai-base-url names)")

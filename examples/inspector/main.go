@@ -13,7 +13,18 @@
 // It serves the quickstart's corpus (embedded through package
 // github.com/ragkit/ragkit/examples/quickstart/corpus, so that both
 // programs read the same files) unless -dir names a folder, on a loopback
-// address only. With -model the page streams the model's answer.
+// address only. A folder is read in every format ragkit reads: the
+// loader's (Markdown, text, CSV, JSON, man pages, source code), package
+// formats' (HTML, DOCX, XLSX) and PDF through package formats/pdf, whose
+// engine starts only for a folder with a PDF; the files left out are
+// listed with their reasons. With -model the page streams the model's
+// answer.
+//
+// The passages share the context's budget (retrieve.ItemConfig.Room): one
+// long passage is cut to its share rather than pushing the next one out.
+// For each cut passage the page says whether it was cut to its share or
+// by the budget, and what survived of each of its hits (kept, partly kept
+// or lost), from the budget's report of the passage's protected spans.
 //
 // The page has no authentication, so it serves only requests addressed to
 // localhost (not a rebound name) and made by its own pages or the user: a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"image/png"
 	"io"
 	"net/http"
@@ -206,7 +207,7 @@ func TestDirWithUnreadableFiles(t *testing.T) {
 	require.NoError(t, os.Symlink(filepath.Join(empty, "gone.md"), filepath.Join(empty, "dangling.md")))
 	err := run(context.Background(), []string{"-dir", empty, "-addr", "127.0.0.1:0"}, io.Discard, io.Discard, nil)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "no Markdown or .txt files with text under "+empty+" (1 left out)")
+	assert.Contains(t, err.Error(), "no file with text under "+empty+" (1 left out)")
 }
 
 // TestIndexKept: settings of the query reuse the index; a chunk size
@@ -273,4 +274,48 @@ func TestWindows(t *testing.T) {
 		}
 	}
 	assert.Positive(t, spans, "some window holds its hit's neighbours (inside its section): %v", wide)
+}
+
+// TestDirFormats: -dir reads every format ragkit reads, PDF included (its
+// engine started for the folder's PDF): a DOCX, an XLSX and a PDF are
+// each served as a document, with its title, and their words are found;
+// a PDF the engine cannot read is listed as left out, with its reason.
+// The files are copies of the repository's own test documents:
+//
+//	cp ../../formats/testdata/handbook.docx ../../formats/testdata/station.xlsx testdata/formats/
+//	cp ../../formats/pdf/testdata/table.pdf testdata/formats/
+func TestDirFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"handbook.docx", "station.xlsx", "table.pdf"} {
+		data, err := os.ReadFile(filepath.Join("testdata/formats", name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
+	// A PDF the engine cannot read is reported, not fatal.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.pdf"), []byte("%PDF-1.7\n1 0 obj <<"), 0o644))
+	o := testOptions()
+	o.dir = dir
+	a := newTestApp(t, o)
+	require.Len(t, a.corpus.skipped, 1)
+	assert.True(t, strings.HasPrefix(a.corpus.skipped[0], "broken.pdf: "), a.corpus.skipped[0])
+	assert.Contains(t, get(a, "q=stove").Body.String(), "<li>broken.pdf: ", "the page lists the PDF left out")
+	var ids []string
+	for _, d := range a.corpus.docs {
+		ids = append(ids, d.ID)
+	}
+	require.ElementsMatch(t, []string{"handbook.docx", "station.xlsx", "table.pdf"}, ids)
+
+	for _, tt := range []struct{ doc, title, q, text string }{
+		{"handbook.docx", "Field Station Handbook", "wood stove mess hall", "Wood stove"},
+		{"station.xlsx", "Kestrel Ridge station records", "species count confirmed", "Species"},
+		{"table.pdf", "Rooms at the Pension Bertolini", "which room had Miss Lavish", "Miss Lavish"},
+	} {
+		w := get(a, "doc="+tt.doc+"&q="+url.QueryEscape(tt.q))
+		require.Equal(t, http.StatusOK, w.Code, tt.doc)
+		body := w.Body.String()
+		require.Empty(t, alert(body), tt.doc)
+		assert.Contains(t, body, `>`+tt.doc+`</a>`, "%s is among the passages", tt.doc)
+		assert.Contains(t, body, html.EscapeString(tt.title), "%s shows its title", tt.doc)
+		assert.Contains(t, body, tt.text, tt.doc)
+	}
 }

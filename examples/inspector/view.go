@@ -44,8 +44,18 @@ type passageView struct {
 	Hits    []string // "chunk 3: 0.0312"
 	Tokens  int
 	Status  string // what the budget did with it
-	Text    []piece
-	DocURL  string // the page with this passage's document shown
+	CutBy   string // for a cut passage: "to its share of the room" or "by the budget"
+	// HitsKept says, for a cut passage, what survived of each of its
+	// hits in the prompt, in words: "chunk 3: kept", "chunk 5: lost".
+	HitsKept []hitKept
+	Text     []piece
+	DocURL   string // the page with this passage's document shown
+}
+
+// hitKept is what survived of one hit of a cut passage.
+type hitKept struct {
+	Chunk int
+	Kept  string // "kept", "partly kept" or "lost"
 }
 
 // A piece of text is marked when it is one of the question's terms.
@@ -123,12 +133,50 @@ func (a *app) passageViews(s settings, ans answer, terms map[string]bool) []pass
 		for _, h := range p.Hits {
 			v.Hits = append(v.Hits, fmt.Sprintf("chunk %d: %.4f", h.Index, h.Score))
 		}
-		if i < len(ctxReport.Items) {
-			v.Status = statusWord(ctxReport.Items[i].Status)
+		if i < len(ctxReport.Items) && i < len(ans.items) {
+			ir := ctxReport.Items[i]
+			v.Status = statusWord(ir.Status)
+			if ir.Status != budget.Dropped && ans.sized[i] {
+				v.Status, v.CutBy = "cut", "to its share of the room"
+			} else if ir.Status == budget.Truncated {
+				v.CutBy = "by the budget"
+			}
+			if v.Status == "cut" {
+				v.HitsKept = hitsKept(p, ans.items[i], ir)
+			}
 		}
 		vs[i] = v
 	}
 	return vs
+}
+
+// hitsKept says what survived of each hit of passage p, whose item it was
+// cut to ir in the prompt, from the budget's report of its protected spans
+// (ir.SpansKept): a hit is kept if a span of its whole text survived, partly
+// kept if a span inside it did (a sentence that matched the question, or
+// what a cut to the passage's share left of the hit), lost otherwise.
+func hitsKept(p retrieve.Passage, it budget.Item, ir budget.ItemReport) []hitKept {
+	hs := make([]hitKept, len(p.Hits))
+	for j, h := range p.Hits {
+		hs[j] = hitKept{Chunk: h.Index, Kept: "lost"}
+		hit := strings.TrimSpace(h.Text)
+		if hit == "" {
+			continue
+		}
+		for k, sp := range it.Keep {
+			if k >= len(ir.SpansKept) || !ir.SpansKept[k] {
+				continue
+			}
+			kept := strings.TrimSpace(it.Text[sp.Start:sp.End])
+			switch {
+			case kept == hit:
+				hs[j].Kept = "kept"
+			case kept != "" && strings.Contains(hit, kept) && hs[j].Kept == "lost":
+				hs[j].Kept = "partly kept"
+			}
+		}
+	}
+	return hs
 }
 
 func units(first, last int) string {
