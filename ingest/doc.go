@@ -77,7 +77,7 @@
 // which readers may see half done; see [Indexer.Index].
 //
 // Failure is per document: a document that cannot be chunked, decorated,
-// embedded or written is reported in a [*contextheader.BatchError] (its ID
+// embedded or written is reported in a [*BatchError] (its ID
 // and cause) and left in the store as it was, while the others are indexed.
 // A panic in a function of the caller's (a SplitFunc, an Embedder, a
 // Summarizer, a Cache) is recovered into an error wrapping [ErrPanic]. A
