@@ -91,8 +91,9 @@
 // # Doing it by hand
 //
 // The pieces of the pipeline are functions too, for callers who write
-// their own loop: [Plain] turns chunks into chunks ready to embed (a
-// [contextheader.Decorator] gives them with headers), whose EmbedText
+// their own loop: [Plain] turns chunks into chunks ready to embed, and
+// [FromHeaders] the chunks a [contextheader.Decorator] gives with
+// headers; their EmbedText
 // fields are an Embed call's input, and [Records] turns chunks and their
 // vectors into records with stable IDs.
 //
