@@ -239,7 +239,7 @@ func lists(store vectorstore.VectorStore) bool {
 }
 
 // chunkerSplit is the SplitFunc of Config.Chunker: its settings with the
-// document's Format.
+// document's Format, and the document's outline, which the run parsed once.
 func (ix *Indexer) chunkerSplit(_ context.Context, doc document.Document) ([]chunker.Chunk, error) {
-	return ix.chunkers[doc.Format].Split(doc.Text)
+	return ix.chunkers[doc.Format].SplitDocument(doc)
 }
