@@ -93,14 +93,13 @@ type Config struct {
 	// Cache, if set, keeps vectors between runs and across documents,
 	// under a SHA-256 of the embed text and EmbedderName; vectors found in
 	// the store's records of the same document are reused without it.
-	// A vector read back that is not a valid vector, or
-	// has another length than the Embedder's vectors, is taken as a miss,
-	// embedded again and replaced (a run that finds cached vectors before
-	// it knows that length makes its first Embed call before it uses
-	// them); an error from the
-	// Cache fails the document (wrapping ErrCache), so that a broken
-	// cache never turns silently into paid Embed calls. A
-	// MemoryCache keeps them in memory.
+	// A vector read back that no store would take (empty, zero, not
+	// finite) or of another length than the Embedder's vectors is taken
+	// as a miss, embedded again and replaced (a run that finds cached
+	// vectors before it knows that length makes its first Embed call
+	// before it uses them); an error from the Cache fails the document
+	// (wrapping ErrCache), so that a broken cache never turns silently
+	// into paid Embed calls. A MemoryCache keeps them in memory.
 	Cache Cache
 
 	// BatchSize is the most texts in one Embed call. Zero means 64,
