@@ -38,11 +38,15 @@ func (b *block) prose() bool { return b.unit() == uProse }
 func (s *split) lineAt(i int) (end, next int) { return s.lineEnds.At(i) }
 
 // scanText finds the paragraphs of plain text, runs of non-blank lines,
-// and its headings (see document.Headings), which are cut before as
-// Markdown's are.
+// and its headings (see document.Headings; the outline's, if the split has
+// one), which are cut before as Markdown's are.
 func (s *split) scanText() {
 	text := s.text
-	s.heads = document.Headings(text[:s.last], document.Text)
+	if s.outline != nil {
+		s.heads = s.outline.Headings() // headingAt reslices it, never writes
+	} else {
+		s.heads = document.Headings(text[:s.last], document.Text)
+	}
 	start, end := -1, -1
 	for i := s.first; i < s.last; {
 		lineEnd, next := s.lineAt(i)

@@ -154,7 +154,7 @@ func (s *split) realBreaks(b *block) []cand {
 		return out
 	}
 	text := s.text
-	md := s.c.cfg.Format == document.Markdown
+	md := s.format == document.Markdown
 	maxW, upper := 0, 0
 	for i := range lines {
 		if !md {
@@ -186,7 +186,7 @@ func (s *split) realBreaks(b *block) []cand {
 func (s *split) blockLines(b *block) []lineInfo {
 	text := s.text
 	lines := s.lines[:0]
-	md := s.c.cfg.Format == document.Markdown
+	md := s.format == document.Markdown
 	// The first line's indentation lies before the block.
 	ls := b.start
 	for ls > 0 && (text[ls-1] == ' ' || text[ls-1] == '\t') {

@@ -265,6 +265,36 @@ func (c *Chunker) Split(text string) ([]Chunk, error) {
 	if c == nil {
 		return nil, fmt.Errorf("%w: nil Chunker: make one with New", ErrConfig)
 	}
+	return c.split(text, c.cfg.Format, nil)
+}
+
+// SplitDocument cuts doc.Text into chunks as [Chunker.Split] does, reading
+// it as doc.Format rather than Config.Format (a Format that is not Valid
+// reads as Text, as in [document.Headings]) and taking plain text's
+// headings from doc's outline instead of finding them again: a document
+// made by [document.Document.WithOutline] is parsed for headings once,
+// by whoever made it. The chunks are those Split gives for doc.Text with
+// Config.Format set to doc.Format. (Markdown's headings are found in the
+// one pass that also finds its code, tables and lists, which the outline
+// does not hold, so a Markdown document is read as Split reads it.)
+func (c *Chunker) SplitDocument(doc document.Document) ([]Chunk, error) {
+	if c == nil {
+		return nil, fmt.Errorf("%w: nil Chunker: make one with New", ErrConfig)
+	}
+	format := doc.Format
+	if format != document.Markdown {
+		format = document.Text
+	}
+	var o *document.Outline
+	if format == document.Text {
+		o = doc.Outline()
+	}
+	return c.split(doc.Text, format, o)
+}
+
+// split is Split of text read as format, with plain text's headings from
+// o if it is not nil.
+func (c *Chunker) split(text string, format document.Format, o *document.Outline) ([]Chunk, error) {
 	if err := validate(c.cfg); err != nil {
 		return nil, err // a Chunker not made by New
 	}
@@ -287,6 +317,7 @@ func (c *Chunker) Split(text string) ([]Chunk, error) {
 		}
 	}
 	s := newSplit(c, text, first, last)
+	s.format, s.outline = format, o
 	defer s.release()
 	return s.run()
 }

@@ -13,6 +13,9 @@
 //
 // Each [Chunk] is a substring of the document, given by byte offsets, with
 // its exact token count and the kind of [Boundary] it was cut at.
+// [Chunker.SplitDocument] splits a [document.Document] instead, read as
+// its own Format, with the headings of the outline it carries (see
+// [document.Document.WithOutline]) rather than finding them again.
 //
 // # Settings
 //

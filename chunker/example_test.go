@@ -150,3 +150,21 @@ func Example_editStability() {
 	// StretchChunks 0 (default): 112 chunks, 6.2 changed per edit
 	// StretchChunks 3: 116 chunks, 3.8 changed per edit
 }
+
+// SplitDocument reads a document as its own Format and takes plain text's
+// headings from the document's outline, parsed once and shared with
+// whatever else reads it (here the section path of each chunk).
+func ExampleChunker_SplitDocument() {
+	tok, _ := tokencount.Encoding("cl100k_base")
+	c, _ := chunker.New(chunker.Config{Tokenizer: tok, MaxTokens: 30})
+	doc := document.Document{Format: document.Text, Text: "SAFETY NOTES\n\n" +
+		"Wear gloves when you handle the blades. Keep the guard closed while the motor runs.\n\n" +
+		"CLEANING\n\nUnplug the machine first. Wipe the bowl with a damp cloth.\n"}.WithOutline()
+	chunks, _ := c.SplitDocument(doc)
+	for _, ch := range chunks {
+		fmt.Printf("%v %q\n", doc.Outline().Path(ch.Start, ch.End), ch.Text)
+	}
+	// Output:
+	// [SAFETY NOTES] "SAFETY NOTES\n\nWear gloves when you handle the blades. Keep the guard closed while the motor runs."
+	// [CLEANING] "CLEANING\n\nUnplug the machine first. Wipe the bowl with a damp cloth."
+}

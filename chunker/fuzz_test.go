@@ -3,6 +3,8 @@ package chunker_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/document"
 )
@@ -48,5 +50,13 @@ func FuzzSplit(f *testing.F) {
 		cfg.OverlapTokens = int(over) % cfg.MaxTokens
 		cfg.MinTokens = int(min) % ((cfg.MaxTokens-cfg.OverlapTokens)/2 + 1)
 		checkSplit(t, cfg, text)
+
+		// SplitDocument, handed the document's outline, cuts where Split does.
+		c, err := chunker.New(cfg)
+		require.NoError(t, err)
+		want, wantErr := c.Split(text)
+		got, err := c.SplitDocument(document.Document{Text: text, Format: cfg.Format}.WithOutline())
+		require.Equal(t, wantErr, err)
+		require.Equal(t, want, got)
 	})
 }

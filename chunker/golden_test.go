@@ -14,6 +14,16 @@ import (
 	"github.com/ragkit/ragkit/document"
 )
 
+// golden renders chunks as the golden files hold them.
+func golden(chunks []chunker.Chunk) string {
+	var b strings.Builder
+	b.WriteString("# index start end tokens boundary\n")
+	for _, c := range chunks {
+		fmt.Fprintf(&b, "%d %d %d %d %v\n", c.Index, c.Start, c.End, c.Tokens, c.Boundary)
+	}
+	return b.String()
+}
+
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // TestGolden pins the chunk boundaries on a few corpora: a change that moves
@@ -34,21 +44,29 @@ func TestGolden(t *testing.T) {
 			name := fmt.Sprintf("%s-%d", strings.TrimSuffix(tc.corpus, filepath.Ext(tc.corpus)), max)
 			t.Run(name, func(t *testing.T) {
 				text := corpus(t, tc.corpus)
-				chunks := split(t, chunker.Config{Tokenizer: cl100k(t), MaxTokens: max, Format: tc.format}, text)
-				var b strings.Builder
-				b.WriteString("# index start end tokens boundary\n")
-				for _, c := range chunks {
-					fmt.Fprintf(&b, "%d %d %d %d %v\n", c.Index, c.Start, c.End, c.Tokens, c.Boundary)
-				}
+				got := golden(split(t, chunker.Config{Tokenizer: cl100k(t), MaxTokens: max, Format: tc.format}, text))
 				path := filepath.Join("testdata", "golden", name+".txt")
 				if *update {
 					require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-					require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+					require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
 					return
 				}
 				want, err := os.ReadFile(path)
 				require.NoError(t, err, "run with -update to create it")
-				require.Equal(t, string(want), b.String())
+				require.Equal(t, string(want), got)
+
+				// SplitDocument reads the document's Format, not the
+				// Config's, and the headings of its outline: the same cuts.
+				other := document.Markdown
+				if tc.format == document.Markdown {
+					other = document.Text
+				}
+				c, err := chunker.New(chunker.Config{Tokenizer: cl100k(t), MaxTokens: max, Format: other})
+				require.NoError(t, err)
+				doc := document.Document{Text: text, Format: tc.format}.WithOutline()
+				chunks, err := c.SplitDocument(doc)
+				require.NoError(t, err)
+				require.Equal(t, string(want), golden(chunks), "SplitDocument")
 			})
 		}
 	}

@@ -47,6 +47,8 @@ type split struct {
 	local    []int // token ends of one unit, tokenized alone
 	mdBlocks []markdown.Block
 	heads    []document.Heading // plain text's headings, in order
+	format   document.Format    // how text reads: Config.Format, or the document's
+	outline  *document.Outline  // the document's outline, if SplitDocument has it
 	plan     planner
 	list     candList // the candidates while finish repairs chunks
 	pieces   []cand   // the pieces of a unit that finish cuts
@@ -78,7 +80,7 @@ const maxPooled = 1 << 18
 
 func (s *split) release() {
 	s.c, s.tok, s.text, s.lineEnds = nil, nil, "", markdown.Lines{}
-	s.heads = nil // their titles are substrings of the text
+	s.heads, s.outline = nil, nil // their titles are substrings of the text
 	if cap(s.cands) > maxPooled || cap(s.spare) > maxPooled || cap(s.extra) > maxPooled ||
 		cap(s.ends) > window || cap(s.local) > window || cap(s.plan.arg) > 4*maxPooled {
 		*s = split{}
@@ -92,7 +94,7 @@ func (s *split) release() {
 // further (refine.go, cuts.go), the plan (plan.go), and the chunks,
 // counted exactly and repaired (finish.go, overlap.go).
 func (s *split) run() ([]Chunk, error) {
-	if s.c.cfg.Format == document.Markdown {
+	if s.format == document.Markdown {
 		s.scanMarkdown()
 	} else {
 		s.scanText()

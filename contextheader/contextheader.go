@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/batch"
 	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/tokencount"
 )
@@ -448,11 +449,10 @@ func (d *Decorator) check() error {
 }
 
 // A DocumentError reports a document that could not be summarised,
-// decorated or (in package ingest) indexed, and why.
+// or decorated, and why.
 type DocumentError struct {
 	// Index is the document's position among the documents given to
-	// [Decorator.Summaries] or ingest's Index (0 for
-	// [Decorator.Decorate]).
+	// [Decorator.Summaries] (0 for [Decorator.Decorate]).
 	Index int
 	// ID is the document's ID.
 	ID string
@@ -462,34 +462,25 @@ type DocumentError struct {
 }
 
 func (e *DocumentError) Error() string {
-	return fmt.Sprintf("document %d (ID %q): %v", e.Index, e.ID, e.Err)
+	return batch.DocumentMessage(e.Index, e.ID, e.Err)
 }
 
 // Unwrap returns the cause.
 func (e *DocumentError) Unwrap() error { return e.Err }
 
-// A BatchError is the error of a call that works on many documents when
-// some of them failed: [Decorator.Summaries] (the others got their
-// summaries, returned with it) and ingest's Index (the others were
-// indexed). Its message names no package, since the causes do.
+// A BatchError is the error of [Decorator.Summaries] when some documents
+// failed; the others got their summaries, returned with it. Its message names no package, since the causes do.
 type BatchError struct {
 	// Failed lists the documents that failed, in document order.
 	Failed []*DocumentError
 }
 
 func (e *BatchError) Error() string {
-	if len(e.Failed) == 1 {
-		return "1 document failed: " + e.Failed[0].Error()
-	}
-	return fmt.Sprintf("%d documents failed; the first: %v", len(e.Failed), e.Failed[0])
+	return batch.Message(e.Failed)
 }
 
 // Unwrap returns the documents' errors, so that [errors.Is] and
 // [errors.As] look into each of them.
 func (e *BatchError) Unwrap() []error {
-	errs := make([]error, len(e.Failed))
-	for i, f := range e.Failed {
-		errs[i] = f
-	}
-	return errs
+	return batch.Errors(e.Failed)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/internal/space"
+	"github.com/ragkit/ragkit/internal/syncmap"
 )
 
 // A Cache keeps summaries and chunk contexts between calls and between
@@ -34,27 +35,17 @@ type Cache interface {
 // value is an empty cache ready to use. It never evicts: it holds one
 // short text per document summarised (and per chunk, in ChunkContext
 // mode).
-type MemoryCache struct {
-	mu sync.RWMutex
-	m  map[string]string
-}
+type MemoryCache struct{ m syncmap.Map[string] }
 
 // Get returns the value stored under key. It never fails.
 func (c *MemoryCache) Get(_ context.Context, key string) (string, bool, error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	v, ok := c.m[key]
+	v, ok := c.m.Get(key)
 	return v, ok, nil
 }
 
 // Put stores value under key. It never fails.
 func (c *MemoryCache) Put(_ context.Context, key, value string) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = make(map[string]string)
-	}
-	c.m[key] = value
+	c.m.Put(key, value)
 	return nil
 }
 
@@ -63,9 +54,7 @@ func (c *MemoryCache) Len() int {
 	if c == nil {
 		return 0
 	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return len(c.m)
+	return c.m.Len()
 }
 
 // cacheKey digests what a summary was made from. The kind tells a prompt

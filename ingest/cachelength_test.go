@@ -2,30 +2,27 @@ package ingest_test
 
 import (
 	"context"
-	"encoding/binary"
-	"math"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/vectorstore/memory"
 )
 
-// firstGetCache answers its first Get with a vector of its own (as the
-// Cache stores vectors: 4 bytes a dimension, little-endian), the others
+// firstGetCache answers its first Get with a vector of its own, the others
 // from the MemoryCache.
 type firstGetCache struct {
-	contextheader.MemoryCache
+	ingest.MemoryCache
 	mu     sync.Mutex
 	gets   int
 	vector []float32
 }
 
-func (c *firstGetCache) Get(ctx context.Context, key string) (string, bool, error) {
+func (c *firstGetCache) Get(ctx context.Context, key string) ([]float32, bool, error) {
 	c.mu.Lock()
 	c.gets++
 	first := c.gets == 1
@@ -33,11 +30,7 @@ func (c *firstGetCache) Get(ctx context.Context, key string) (string, bool, erro
 	if !first {
 		return c.MemoryCache.Get(ctx, key)
 	}
-	b := make([]byte, 0, 4*len(c.vector))
-	for _, x := range c.vector {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
-	}
-	return string(b), true, nil
+	return slices.Clone(c.vector), true, nil
 }
 
 // A Cache entry of another length than the Embedder's vectors is a miss,

@@ -77,7 +77,7 @@
 // which readers may see half done; see [Indexer.Index].
 //
 // Failure is per document: a document that cannot be chunked, decorated,
-// embedded or written is reported in a [*contextheader.BatchError] (its ID
+// embedded or written is reported in a [*BatchError] (its ID
 // and cause) and left in the store as it was, while the others are indexed.
 // A panic in a function of the caller's (a SplitFunc, an Embedder, a
 // Summarizer, a Cache) is recovered into an error wrapping [ErrPanic]. A
@@ -91,8 +91,9 @@
 // # Doing it by hand
 //
 // The pieces of the pipeline are functions too, for callers who write
-// their own loop: [Plain] turns chunks into chunks ready to embed (a
-// [contextheader.Decorator] gives them with headers), whose EmbedText
+// their own loop: [Plain] turns chunks into chunks ready to embed, and
+// [FromHeaders] the chunks a [contextheader.Decorator] gives with
+// headers; their EmbedText
 // fields are an Embed call's input, and [Records] turns chunks and their
 // vectors into records with stable IDs.
 //

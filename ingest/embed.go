@@ -2,13 +2,10 @@ package ingest
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
-	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -146,18 +143,18 @@ func (r *run) cached(key string) (v []float32, checked bool, err error) {
 		return nil, false, nil
 	}
 	type entry struct {
-		s  string
+		v  []float32
 		ok bool
 	}
 	e, err := parallel.Call(func() (entry, error) {
-		s, ok, err := r.cfg.Cache.Get(r.ctx, key)
-		return entry{s, ok}, err
+		v, ok, err := r.cfg.Cache.Get(r.ctx, key)
+		return entry{v, ok}, err
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("%w: %w", ErrCache, err)
 	}
-	v = decodeVector(e.s)
-	if !e.ok || v == nil || checkVector(v) != nil {
+	v = e.v
+	if !e.ok || checkVector(v) != nil {
 		return nil, false, nil
 	}
 	r.mu.Lock()
@@ -300,7 +297,7 @@ func (r *run) cache(key string, vec []float32) error {
 		return nil
 	}
 	_, err := parallel.Call(func() (struct{}, error) {
-		return struct{}{}, r.cfg.Cache.Put(r.ctx, key, encodeVector(vec))
+		return struct{}{}, r.cfg.Cache.Put(r.ctx, key, vec)
 	})
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrCache, err)
@@ -344,28 +341,6 @@ func (r *run) checkDim(v []float32) error {
 // own rules (vectorstore.CheckRecords).
 func checkVector(v []float32) error {
 	return vectorstore.CheckRecords("", 0, vectorstore.Record{ID: "v", DocID: "v", Text: "v", Vector: v})
-}
-
-// encodeVector and decodeVector turn a vector into a Cache's string and
-// back: 4 bytes a dimension, IEEE 754, little-endian. decodeVector returns
-// nil for a string of no whole vector.
-func encodeVector(v []float32) string {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return string(b)
-}
-
-func decodeVector(s string) []float32 {
-	if len(s) == 0 || len(s)%4 != 0 {
-		return nil
-	}
-	v := make([]float32, len(s)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32([]byte(s[4*i : 4*i+4])))
-	}
-	return v
 }
 
 // deliver records the vector of key and returns the documents that now
@@ -493,7 +468,7 @@ func (r *run) snapshot() Stats {
 func (r *run) finish() (Stats, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var be contextheader.BatchError
+	var be BatchError
 	for _, j := range r.jobs {
 		if !j.done {
 			err := r.ctx.Err()
@@ -503,7 +478,7 @@ func (r *run) finish() (Stats, error) {
 			r.failLocked(j, err)
 		}
 		if j.err != nil {
-			be.Failed = append(be.Failed, &contextheader.DocumentError{Index: j.index, ID: j.doc.ID, Err: j.err})
+			be.Failed = append(be.Failed, &DocumentError{Index: j.index, ID: j.doc.ID, Err: j.err})
 		}
 	}
 	if len(be.Failed) > 0 {

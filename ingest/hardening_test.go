@@ -48,12 +48,12 @@ func TestBadVectorsAreNeverCached(t *testing.T) {
 		"one longer": func() []float32 { return append(fakeVector("x"), 0.5) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			cache := &contextheader.MemoryCache{}
+			cache := &ingest.MemoryCache{}
 			store := &memory.Store{}
 			docs := []document.Document{{ID: "good", Text: "A fine text."}, {ID: "bad", Text: "A BAD text."}}
 			_, err := newIndexer(t, ingest.Config{Cache: cache, Store: store, Embedder: badVectors{bad}, BatchSize: 1}).Index(ctx, docs...)
 			require.ErrorIs(t, err, ingest.ErrEmbed)
-			var be *contextheader.BatchError
+			var be *ingest.BatchError
 			require.ErrorAs(t, err, &be)
 			require.Len(t, be.Failed, 1)
 			require.Equal(t, "bad", be.Failed[0].ID)
@@ -66,11 +66,11 @@ func TestBadVectorsAreNeverCached(t *testing.T) {
 	}
 }
 
-// poisonedCache holds a value for every key that is no vector.
-type poisonedCache struct{ contextheader.MemoryCache }
+// poisonedCache holds a value for every key that no store would take.
+type poisonedCache struct{ ingest.MemoryCache }
 
-func (*poisonedCache) Get(context.Context, string) (string, bool, error) {
-	return "\x00\x00\xc0", true, nil
+func (*poisonedCache) Get(context.Context, string) ([]float32, bool, error) {
+	return []float32{float32(math.NaN()), 0}, true, nil
 }
 
 // A cached value that is not a valid vector is a miss.
@@ -184,7 +184,7 @@ func TestCallerPanicsAreErrors(t *testing.T) {
 	for range 2 {
 		stats, err := ix.Index(ctx, docs...)
 		require.ErrorIs(t, err, ingest.ErrPanic)
-		var be *contextheader.BatchError
+		var be *ingest.BatchError
 		require.ErrorAs(t, err, &be)
 		var failed []string
 		for _, f := range be.Failed {

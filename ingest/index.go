@@ -153,11 +153,13 @@ func (ix *Indexer) lock(ctx context.Context, docs []document.Document) (release 
 type job struct {
 	index  int
 	doc    document.Document
-	chunks []contextheader.Chunk
-	keys   []string
-	vecs   [][]float32
-	old    []vectorstore.Record // the store's records of the document
-	loaded bool                 // whether old was read
+	chunks []Chunk
+	// sections holds the chunks' section paths (sections[i] is chunks[i]'s).
+	sections [][]string
+	keys     []string
+	vecs     [][]float32
+	old      []vectorstore.Record // the store's records of the document
+	loaded   bool                 // whether old was read
 	// fingerprint is the document's fingerprint with Config.Version; skip
 	// says that the store's records carry it, so the document was not
 	// chunked.
@@ -256,11 +258,11 @@ func (r *run) prepare(j *job) error {
 	if err := r.summarize(j); err != nil {
 		return err
 	}
-	chunks, err := r.chunk(j)
+	chunks, sections, err := r.chunk(j)
 	if err != nil {
 		return err
 	}
-	j.chunks = chunks
+	j.chunks, j.sections = chunks, sections
 	j.keys = make([]string, len(chunks))
 	for i, c := range chunks {
 		j.keys[i] = key(r.cfg.EmbedderName, c.EmbedText)
@@ -328,7 +330,7 @@ func (r *run) summarize(j *job) error {
 
 // chunk cuts j's document into chunks ready to embed, with their section
 // paths. The document's outline is parsed once here and handed on with it.
-func (r *run) chunk(j *job) ([]contextheader.Chunk, error) {
+func (r *run) chunk(j *job) ([]Chunk, [][]string, error) {
 	doc := j.doc.WithOutline() // parsed once, for the SplitFunc, the headers and the sections
 	split := r.cfg.Split
 	if split == nil {
@@ -339,25 +341,26 @@ func (r *run) chunk(j *job) ([]contextheader.Chunk, error) {
 	timed(&r.chunkTime, start)
 	if err != nil {
 		if ctxErr := r.ctx.Err(); (ctxErr != nil && errors.Is(err, ctxErr)) || errors.Is(err, ErrChunk) {
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
+		return nil, nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	if err := chunks.Check(doc.Text, cs, func(c *chunker.Chunk) (int, int, string) { return c.Start, c.End, c.Text }); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrChunk, err)
+		return nil, nil, fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	if r.cfg.Headers != nil {
 		if j.summary != "" {
 			doc.Summary = j.summary
 		}
-		return r.decorate(doc, cs) // the Decorator finds the sections
+		hs, err := r.decorate(doc, cs) // the Decorator finds the sections
+		if err != nil {
+			return nil, nil, err
+		}
+		out, secs := fromHeaders(hs)
+		return out, secs, nil
 	}
 	out := Plain(cs)
-	o := doc.Outline()
-	for i := range out {
-		out[i].Section = o.Path(out[i].Start, out[i].End)
-	}
-	return out, nil
+	return out, sections(doc.Outline(), out), nil
 }
 
 // decorate adds the contextual headers of Config.Headers to doc's chunks.
@@ -425,7 +428,7 @@ func (j *job) reusable() bool {
 
 // records returns j's records, with the vectors known so far.
 func (r *run) records(j *job) []vectorstore.Record {
-	recs := records(j.doc, j.chunks, j.vecs)
+	recs := records(j.doc, j.chunks, j.sections, j.vecs)
 	for i := range recs {
 		n := &recs[i].Notes
 		n.Embed, n.Fingerprint = j.keys[i], j.fingerprint

@@ -11,6 +11,7 @@ import (
 	"github.com/ragkit/ragkit/chunker"
 	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
+	"github.com/ragkit/ragkit/internal/parallel"
 	"github.com/ragkit/ragkit/tokencount"
 	"github.com/ragkit/ragkit/vectorstore"
 )
@@ -49,10 +50,11 @@ var (
 	// document rather than being taken as a miss, so that a broken cache
 	// never turns silently into paid Embed calls.
 	ErrCache = errors.New("ingest: cache failed")
-	// ErrPanic is contextheader.ErrPanic: a SplitFunc, Embedder, Cache or
-	// Summarizer that panicked fails the document that it was working on
-	// with an error wrapping it, and the other documents are indexed.
-	ErrPanic = contextheader.ErrPanic
+	// ErrPanic means a SplitFunc, Embedder, Cache or Summarizer panicked:
+	// it fails the document that it was working on with an error wrapping
+	// it, and the other documents are indexed. A Summarizer's panic also
+	// wraps contextheader.ErrPanic, which is the same error.
+	ErrPanic = parallel.ErrPanic
 )
 
 // A SplitFunc cuts a document into chunks: any function will do, as long
@@ -91,16 +93,14 @@ type Config struct {
 	// Cache, if set, keeps vectors between runs and across documents,
 	// under a SHA-256 of the embed text and EmbedderName; vectors found in
 	// the store's records of the same document are reused without it.
-	// Vectors are stored as strings of 4 bytes a dimension (IEEE 754,
-	// little-endian). A value read back that is not a valid vector, or
-	// has another length than the Embedder's vectors, is taken as a miss,
-	// embedded again and replaced (a run that finds cached vectors before
-	// it knows that length makes its first Embed call before it uses
-	// them); an error from the
-	// Cache fails the document (wrapping ErrCache), so that a broken
-	// cache never turns silently into paid Embed calls. A
-	// contextheader.MemoryCache keeps them in memory.
-	Cache contextheader.Cache
+	// A vector read back that no store would take (empty, zero, not
+	// finite) or of another length than the Embedder's vectors is taken
+	// as a miss, embedded again and replaced (a run that finds cached
+	// vectors before it knows that length makes its first Embed call
+	// before it uses them); an error from the Cache fails the document
+	// (wrapping ErrCache), so that a broken cache never turns silently
+	// into paid Embed calls. A MemoryCache keeps them in memory.
+	Cache Cache
 
 	// BatchSize is the most texts in one Embed call. Zero means 64,
 	// which most hosted embedding APIs handle well, far below their limits
@@ -238,7 +238,7 @@ func lists(store vectorstore.VectorStore) bool {
 }
 
 // chunkerSplit is the SplitFunc of Config.Chunker: its settings with the
-// document's Format.
+// document's Format, and the document's outline, which the run parsed once.
 func (ix *Indexer) chunkerSplit(_ context.Context, doc document.Document) ([]chunker.Chunk, error) {
-	return ix.chunkers[doc.Format].Split(doc.Text)
+	return ix.chunkers[doc.Format].SplitDocument(doc)
 }

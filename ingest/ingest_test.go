@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ragkit/ragkit/chunker"
-	"github.com/ragkit/ragkit/contextheader"
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/ingest"
 	"github.com/ragkit/ragkit/tokencount"
@@ -269,7 +268,7 @@ func TestEmbedFailureIsPerDocument(t *testing.T) {
 			edited[4].Text += "\n\nPOISON in this one."
 			emb.fail = poison
 			stats, err := ix.Index(ctx, edited...)
-			var be *contextheader.BatchError
+			var be *ingest.BatchError
 			require.ErrorAs(t, err, &be)
 			require.ErrorIs(t, err, ingest.ErrEmbed)
 			require.ErrorIs(t, err, errPoison)
@@ -315,7 +314,7 @@ func TestChunkFailureIsPerDocument(t *testing.T) {
 		document.Document{ID: "good", Text: "A good document."},
 		document.Document{ID: "bad", Text: "A bad one."},
 		document.Document{ID: "empty", Text: ""})
-	var be *contextheader.BatchError
+	var be *ingest.BatchError
 	require.ErrorAs(t, err, &be)
 	require.Len(t, be.Failed, 2)
 	require.Equal(t, "bad", be.Failed[0].ID)
@@ -410,7 +409,7 @@ func TestPrune(t *testing.T) {
 func TestCache(t *testing.T) {
 	ctx := context.Background()
 	docs := corpus(t, "sherlock_1661.txt", 3, 12)
-	cache := &contextheader.MemoryCache{}
+	cache := &ingest.MemoryCache{}
 	emb := &counting{}
 	first, err := newIndexer(t, ingest.Config{Cache: cache, Embedder: emb, EmbedderName: "m1"}).Index(ctx, docs...)
 	require.NoError(t, err)
@@ -428,12 +427,12 @@ func TestCache(t *testing.T) {
 	require.Equal(t, first.Embedded, third.Embedded)
 }
 
-type brokenCache struct{ contextheader.MemoryCache }
+type brokenCache struct{ ingest.MemoryCache }
 
 var errCache = errors.New("cache down")
 
-func (*brokenCache) Get(context.Context, string) (string, bool, error) {
-	return "", false, errCache
+func (*brokenCache) Get(context.Context, string) ([]float32, bool, error) {
+	return nil, false, errCache
 }
 
 func TestCacheErrorFailsDocument(t *testing.T) {
@@ -522,7 +521,7 @@ func TestFallbackRestoresOnFailure(t *testing.T) {
 	edited[0].Text += "\n\nOne more paragraph."
 	store.failures = 1
 	_, err = ix.Index(ctx, edited...)
-	var be *contextheader.BatchError
+	var be *ingest.BatchError
 	require.ErrorAs(t, err, &be)
 	require.Len(t, be.Failed, 1)
 	require.Equal(t, "doc-000", be.Failed[0].ID)

@@ -46,7 +46,7 @@ func TestReindexEqualsFreshIndex(t *testing.T) {
 		{"fallback", ingest.Config{BatchSize: 3, MaxBatchTokens: 300}, func(m *memory.Store) vectorstore.VectorStore {
 			return listingStore{m, m}
 		}},
-		{"cache", ingest.Config{Cache: &contextheader.MemoryCache{}, Concurrency: 3}, nil},
+		{"cache", ingest.Config{Cache: &ingest.MemoryCache{}, Concurrency: 3}, nil},
 		{"version", ingest.Config{Version: "v1", Headers: headers}, nil},
 		{"version fallback", ingest.Config{Version: "v1"}, func(m *memory.Store) vectorstore.VectorStore {
 			return listingStore{m, m}

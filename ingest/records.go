@@ -16,12 +16,55 @@ import (
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// Plain returns chunks without headers, as a contextheader.Decorator would
-// give them if it had nothing to say: each embeds its own Text.
-func Plain(chunks []chunker.Chunk) []contextheader.Chunk {
-	out := make([]contextheader.Chunk, len(chunks))
+// A Chunk is a chunk of a document ready to embed and store: the chunk, the
+// text its vector is made from, and the header that keyword search reads.
+type Chunk struct {
+	// Chunk is the chunk as it was cut: offsets, text and token count.
+	chunker.Chunk
+	// Header is the chunk's contextual header, empty if it has none;
+	// Records keep it as Notes.Keywords.
+	Header string
+	// EmbedText is the text whose vector the chunk's record holds: its
+	// Text, or its header and Text.
+	EmbedText string
+	// EmbedTokens is the embedder's count of EmbedText, where
+	// Config.MaxBatchTokens needs it.
+	EmbedTokens int
+}
+
+// Plain returns chunks without headers: each embeds its own Text.
+func Plain(chunks []chunker.Chunk) []Chunk {
+	out := make([]Chunk, len(chunks))
 	for i, c := range chunks {
-		out[i] = contextheader.Chunk{Chunk: c, EmbedText: c.Text, EmbedTokens: c.Tokens}
+		out[i] = Chunk{Chunk: c, EmbedText: c.Text, EmbedTokens: c.Tokens}
+	}
+	return out
+}
+
+// FromHeaders returns the chunks of a [contextheader.Decorator] as chunks
+// ready to embed, each with its header, for [Records].
+func FromHeaders(cs []contextheader.Chunk) []Chunk {
+	out, _ := fromHeaders(cs)
+	return out
+}
+
+// fromHeaders returns the chunks of a contextheader.Decorator as ingest's,
+// and their section paths.
+func fromHeaders(hs []contextheader.Chunk) ([]Chunk, [][]string) {
+	out := make([]Chunk, len(hs))
+	sections := make([][]string, len(hs))
+	for i, h := range hs {
+		out[i] = Chunk{Chunk: h.Chunk, Header: h.Header, EmbedText: h.EmbedText, EmbedTokens: h.EmbedTokens}
+		sections[i] = h.Section
+	}
+	return out, sections
+}
+
+// sections returns the section paths of chunks in o.
+func sections(o *document.Outline, chunks []Chunk) [][]string {
+	out := make([][]string, len(chunks))
+	for i, c := range chunks {
+		out[i] = o.Path(c.Start, c.End)
 	}
 	return out
 }
@@ -52,34 +95,28 @@ func Plain(chunks []chunker.Chunk) []contextheader.Chunk {
 // other than of chunks one wrapping ErrEmbed. The records carry no
 // Notes.Embed, which only an [Indexer] sets: an Indexer given the same
 // documents later embeds their chunks once more.
-func Records(doc document.Document, chunks []contextheader.Chunk, vectors [][]float32) ([]vectorstore.Record, error) {
+func Records(doc document.Document, chunks []Chunk, vectors [][]float32) ([]vectorstore.Record, error) {
 	if len(vectors) != len(chunks) {
 		return nil, fmt.Errorf("%w: %d vectors for %d chunks", ErrEmbed, len(vectors), len(chunks))
 	}
 	if err := checkChunks(doc.Text, chunks); err != nil {
 		return nil, err
 	}
-	o := doc.Outline()
-	withSections := make([]contextheader.Chunk, len(chunks))
-	for i, c := range chunks {
-		c.Section = o.Path(c.Start, c.End)
-		withSections[i] = c
-	}
-	return records(doc, withSections, vectors), nil
+	return records(doc, chunks, sections(doc.Outline(), chunks), vectors), nil
 }
 
 // checkChunks reports a chunk that does not lie in text.
-func checkChunks(text string, cs []contextheader.Chunk) error {
-	span := func(c *contextheader.Chunk) (int, int, string) { return c.Start, c.End, c.Text }
+func checkChunks(text string, cs []Chunk) error {
+	span := func(c *Chunk) (int, int, string) { return c.Start, c.End, c.Text }
 	if err := chunks.Check(text, cs, span); err != nil {
 		return fmt.Errorf("%w: %w", ErrChunk, err)
 	}
 	return nil
 }
 
-// records makes the records of Records from chunks that lie in doc.Text
-// and carry their section paths.
-func records(doc document.Document, chunks []contextheader.Chunk, vectors [][]float32) []vectorstore.Record {
+// records makes the records of Records from chunks that lie in doc.Text,
+// with their section paths (sections[i] is chunks[i]'s).
+func records(doc document.Document, chunks []Chunk, sections [][]string, vectors [][]float32) []vectorstore.Record {
 	ids := chunkIDs(doc.ID, chunks)
 	recs := make([]vectorstore.Record, len(chunks))
 	for i, c := range chunks {
@@ -87,7 +124,7 @@ func records(doc document.Document, chunks []contextheader.Chunk, vectors [][]fl
 			ID: ids[i], DocID: doc.ID, Index: i,
 			Start: c.Start, End: c.End, Text: c.Text,
 			Vector: vectors[i], Metadata: maps.Clone(doc.Metadata),
-			Title: doc.Title, Section: c.Section, Source: doc.Source,
+			Title: doc.Title, Section: sections[i], Source: doc.Source,
 			Location: doc.Locate(c.Start, c.End),
 		}
 		if len(recs[i].Section) == 0 {
@@ -107,7 +144,7 @@ func records(doc document.Document, chunks []contextheader.Chunk, vectors [][]fl
 // ID, "#", and 16 hex digits of a SHA-256 of the document's ID, the
 // chunk's Text, and how many chunks of the same Text come before it in
 // the document.
-func chunkIDs(docID string, chunks []contextheader.Chunk) []string {
+func chunkIDs(docID string, chunks []Chunk) []string {
 	seen := make(map[string]uint64, len(chunks))
 	ids := make([]string, len(chunks))
 	for i, c := range chunks {

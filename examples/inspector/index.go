@@ -194,7 +194,7 @@ func (ixs *indexes) index(ix *index) error {
 		return err
 	}
 	_, err = indexer.Index(ix.ctx, ixs.corpus.docs...)
-	var batch *contextheader.BatchError
+	var batch *ingest.BatchError
 	if errors.As(err, &batch) && ix.ctx.Err() == nil {
 		// One bad document does not hide the others: the page lists it.
 		for _, f := range batch.Failed {
