@@ -3,8 +3,9 @@
 // (chunks, windows, segments), size and search, hit@1 and hit@k of each
 // embedder, and for each hybrid setting whether it is at least as good as
 // its better input (vector or keywords search, on hit@1 and on hit@k
-// alike) with that embedder; then, per hybrid setting, in how many cells
-// it is. It is how issue 41's fusion defaults were measured with a real
+// alike) with that embedder; then, per search, its mean hit@1 and hit@k
+// over the cells and, for a hybrid setting, in how many cells it is at
+// least as good as its better input. It is how issue 41's fusion defaults were measured with a real
 // model:
 //
 //	cd benchmarks
@@ -202,40 +203,52 @@ func (t *table) write(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
-	// Per hybrid setting: the cells where it holds, per label.
-	var settings []string
+	// Per search: the mean hit@1 and hit@k over the cells, and for each
+	// hybrid setting the cells where it holds, per label.
+	var searches []string
 	for _, r := range rows {
-		if strings.HasPrefix(r.search, "hybrid") {
-			if !slices.Contains(settings, r.search) {
-				settings = append(settings, r.search)
-			}
+		if !slices.Contains(searches, r.search) {
+			searches = append(searches, r.search)
 		}
 	}
-	fmt.Fprint(w, "\n| hybrid setting |")
+	fmt.Fprint(w, "\n| search |")
 	for _, l := range t.labels {
-		fmt.Fprintf(w, " %s: cells ≥ best input |", l)
+		fmt.Fprintf(w, " %s mean hit@1 | %s mean hit@%d | %s cells ≥ best input |", l, l, t.k, l)
 	}
 	fmt.Fprint(w, "\n|---|")
 	for range t.labels {
-		fmt.Fprint(w, "---:|")
+		fmt.Fprint(w, "---:|---:|---:|")
 	}
 	fmt.Fprintln(w)
-	for _, s := range settings {
+	for _, s := range searches {
 		fmt.Fprintf(w, "| %s |", s)
 		for _, l := range t.labels {
-			n, of := 0, 0
+			var sum score
+			cells, n, of := 0, 0, 0
 			for _, r := range rows {
-				if r.search != s {
+				x, ok := t.scores[l][r]
+				if r.search != s || !ok {
 					continue
 				}
-				if ok, known := t.holds(l, r); known {
+				cells++
+				sum.hit1 += x.hit1
+				sum.hitK += x.hitK
+				if ok, known := t.holds(l, r); known && strings.HasPrefix(s, "hybrid") {
 					of++
 					if ok {
 						n++
 					}
 				}
 			}
-			fmt.Fprintf(w, " %d of %d |", n, of)
+			held := ""
+			if strings.HasPrefix(s, "hybrid") {
+				held = fmt.Sprintf("%d of %d", n, of)
+			}
+			if cells == 0 {
+				fmt.Fprint(w, " – | – | |")
+				continue
+			}
+			fmt.Fprintf(w, " %.3f | %.3f | %s |", sum.hit1/float64(cells), sum.hitK/float64(cells), held)
 		}
 		fmt.Fprintln(w)
 	}

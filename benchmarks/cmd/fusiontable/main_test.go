@@ -77,8 +77,9 @@ func TestRun(t *testing.T) {
 		"| c | chunks | 64 | vector | 0.400 | 0.800 |  | 0.300 | 0.950 |  |",
 		"| c | chunks | 64 | hybrid(w1:1,k60) | 0.400 | 0.900 | no | 0.500 | 0.950 | yes |",
 		"| c | chunks | 64 | hybrid(w1:20,k4) | 0.500 | 0.900 | yes | 0.500 | 0.900 | no |",
-		"| hybrid(w1:1,k60) | 0 of 1 | 1 of 1 |",
-		"| hybrid(w1:20,k4) | 1 of 1 | 0 of 1 |",
+		"| vector | 0.400 | 0.800 |  | 0.300 | 0.950 |  |",
+		"| hybrid(w1:1,k60) | 0.400 | 0.900 | 0 of 1 | 0.500 | 0.950 | 1 of 1 |",
+		"| hybrid(w1:20,k4) | 0.500 | 0.900 | 1 of 1 | 0.500 | 0.900 | 0 of 1 |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("no line %q in\n%s", want, out.String())
