@@ -45,6 +45,16 @@
 //
 //	go run ./cmd/eval -search vector,keywords,hybrid -embed-model-dir DIR -embed-max-tokens 256 -embed-normalize
 //
+// Each distinct text (a unit or a question) is embedded once per run,
+// however many configurations index it, so that a sweep of fusion
+// settings over one model costs one embedding of each corpus's chunks
+// and sentences; the measurement of the Retriever's fusion with
+// all-MiniLM-L6-v2 (issue 41) is
+//
+//	go run ./cmd/eval -retriever -corpus reports,room,eval/testdata/neardup -sizes 64,256 \
+//	    -search vector,keywords,hybrid -weights 1:20,1:5,1:1,5:1 -fusion-k 4,60 \
+//	    -embed-model-dir DIR -embed-max-tokens 256 -embed-normalize
+//
 // The API key, if the server needs one, is read from $OPENAI_API_KEY and
 // sent to the -embed-url server, whichever it is (see llm/openai). For any
 // other Embedder, see the package documentation.
@@ -247,7 +257,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "eval:", err)
 		return 2
 	}
-	ev, err := eval.New(eval.Config{Embedder: emb, Tokenizer: tok, K: o.k})
+	// Every configuration builds its own index; the memo embeds each
+	// distinct text once per run.
+	ev, err := eval.New(eval.Config{Embedder: newMemo(emb), Tokenizer: tok, K: o.k})
 	if err != nil {
 		fmt.Fprintln(stderr, "eval:", err)
 		return 1
