@@ -55,6 +55,14 @@ const (
 	// ({"keywords": "...", "gap": "\n\n"}; the fields of vectorstore.Notes
 	// in snake case, empty ones left out).
 	NotesKey = "ragkit.notes"
+	// LastKey holds the Index of a passage's last unit, as an int;
+	// IndexKey holds its first. A passage of one unit has none.
+	LastKey = "ragkit.last"
+	// HitSpansKey and FocusKey hold a passage's HitSpans and Focus (byte
+	// spans inside its text that a budget cut keeps longest), as a string
+	// of "start-end" pairs joined by commas, where it has them.
+	HitSpansKey = "ragkit.hit_spans"
+	FocusKey    = "ragkit.focus"
 )
 
 // Errors of the conversions, wrapped with the key or option at fault.

@@ -11,18 +11,6 @@ import (
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// Keys of a passage's own fields.
-const (
-	// LastKey holds the Index of a passage's last unit, as an int;
-	// IndexKey holds its first. A passage of one unit has none.
-	LastKey = "ragkit.last"
-	// HitSpansKey and FocusKey hold a passage's HitSpans and Focus (byte
-	// spans inside its text that a budget cut keeps longest), as a string
-	// of "start-end" pairs joined by commas, where it has them.
-	HitSpansKey = "ragkit.hit_spans"
-	FocusKey    = "ragkit.focus"
-)
-
 // KindOf returns the kind of the scores that a retrieve.Retriever running
 // search gives its passages: Fused for Hybrid, Cosine for Vector, Keyword
 // for Keywords.
