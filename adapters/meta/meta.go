@@ -15,7 +15,8 @@ import (
 	"github.com/ragkit/ragkit/vectorstore"
 )
 
-// Keys of a framework document's metadata that stand for a record's fields.
+// Keys of a framework document's metadata that stand for a record's or a
+// passage's fields.
 const (
 	// IDKey holds the record's ID.
 	IDKey = "ragkit.id"
