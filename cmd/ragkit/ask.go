@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/ragkit/ragkit/budget"
 	"github.com/ragkit/ragkit/document"
@@ -44,6 +45,7 @@ type askFlags struct {
 	budget      int
 	k, perDoc   int
 	showPrompt  bool
+	verbose     bool
 }
 
 // askCmd answers questions from a folder.
@@ -57,6 +59,7 @@ func askCmd(ctx context.Context, args []string, ios ios) error {
 	fs.IntVar(&f.k, "k", 6, "how many hits each search returns before they are widened into passages (0: the Retriever's default)")
 	fs.IntVar(&f.perDoc, "per-doc", 0, "the most passages of one document in a prompt (0: no cap)")
 	fs.BoolVar(&f.showPrompt, "prompt", false, "print each assembled prompt")
+	fs.BoolVar(&f.verbose, "v", false, "print how long each stage of the retrieval took")
 	err := parse(fs, args, func(rest []string) error {
 		switch {
 		case len(rest) > 0:
@@ -133,12 +136,16 @@ type asker struct {
 // ask retrieves the context of one question, prints it, assembles the
 // prompt and, with a chat model, streams the answer.
 func (a *asker) ask(ctx context.Context, n int, question string) error {
-	passages, err := a.r.Retrieve(ctx, question)
+	found, err := a.r.RetrieveQuery(ctx, retrieve.Query{Question: question})
 	if err != nil {
 		return err
 	}
+	passages := found.Passages
 	out := a.ios.stdout
 	fmt.Fprintf(out, "\nQ%d. %s\n", n, question)
+	if a.f.verbose {
+		fmt.Fprintln(out, stageTimes(found.Stats))
+	}
 	if err := a.printPassages(passages); err != nil {
 		return err
 	}
@@ -161,6 +168,31 @@ func (a *asker) ask(ctx context.Context, n int, question string) error {
 	})
 	fmt.Fprintln(out)
 	return err
+}
+
+// stageTimes is one line of a retrieval's stage timings, the stages that
+// ran, as -v prints it.
+func stageTimes(s retrieve.Stats) string {
+	short := func(d time.Duration) string {
+		if d >= time.Microsecond {
+			d = d.Round(time.Microsecond)
+		}
+		return d.String()
+	}
+	parts := []string{"retrieval " + short(s.Total) + ":"}
+	for _, st := range []struct {
+		name string
+		d    time.Duration
+	}{
+		{"rewrite", s.Rewrite}, {"embed", s.Embed}, {"vector search", s.VectorSearch},
+		{"keyword search", s.KeywordSearch}, {"fusion", s.Fusion}, {"widen", s.Widen},
+		{"rerank", s.Rerank}, {"diversity", s.Diversity},
+	} {
+		if st.d > 0 {
+			parts = append(parts, st.name+" "+short(st.d))
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // prompt assembles the prompt of a question from its passages: the

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -239,4 +240,20 @@ func TestUsage(t *testing.T) {
 	out, _, err := ragkit(t, "", "help")
 	require.NoError(t, err)
 	require.Contains(t, out, "ask -dir DIR -q QUESTION")
+}
+
+// TestAskVerbose: -v prints where the retrieval's time went, stage by
+// stage, the stages that ran.
+func TestAskVerbose(t *testing.T) {
+	out, errs, err := ragkit(t, "", "ask", "-dir", "testdata/mixed", "-q", "Where is the wifi password written?", "-v")
+	require.NoError(t, err, errs)
+	line := regexp.MustCompile(`(?m)^retrieval [0-9.]+[nµm]?s: .*$`).FindString(out)
+	require.NotEmpty(t, line, out)
+	for _, stage := range []string{"embed", "vector search", "fusion", "widen"} {
+		require.Contains(t, line, stage)
+	}
+	require.NotContains(t, line, "rerank", "no reranker ran")
+	out, _, err = ragkit(t, "", "ask", "-dir", "testdata/mixed", "-q", "Where is the wifi password written?")
+	require.NoError(t, err)
+	require.NotContains(t, out, "retrieval ")
 }
