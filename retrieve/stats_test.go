@@ -98,6 +98,9 @@ func TestRetrieveQueryKeywordsStats(t *testing.T) {
 // TestRetrieveQueryAllocs: the timings allocate nothing; RetrieveQuery
 // allocates what Retrieve does.
 func TestRetrieveQueryAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts mean nothing under -race")
+	}
 	store, emb := folder(t, 40, twelveNotes...)
 	r := newRetriever(t, retrieve.Config{Store: store, Embedder: emb})
 	off := testing.AllocsPerRun(20, func() { _, _ = r.Retrieve(bg, reviewQuestion) })
