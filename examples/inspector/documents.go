@@ -8,6 +8,7 @@ import (
 	"github.com/ragkit/ragkit/document"
 	"github.com/ragkit/ragkit/examples/quickstart/corpus"
 	"github.com/ragkit/ragkit/formats"
+	"github.com/ragkit/ragkit/formats/pdf"
 	"github.com/ragkit/ragkit/loader"
 )
 
@@ -30,7 +31,7 @@ type corpusInfo struct {
 // empty, binary, of a type no parser reads, dangling links) are kept in
 // skipped, for the page to list; no document at all is an error.
 func loadCorpus(ctx context.Context, o options) (_ *corpusInfo, err error) {
-	var pdfs lazyPDF
+	var pdfs pdf.Lazy // started at the first PDF only
 	defer func() {
 		if cerr := pdfs.Close(); err == nil && cerr != nil {
 			err = cerr
