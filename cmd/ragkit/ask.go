@@ -201,7 +201,7 @@ func stageTimes(s retrieve.Stats) string {
 func (a *asker) prompt(question string, passages []retrieve.Passage) (budget.Result, error) {
 	const heading = "Context:"
 	items, err := retrieve.Items(passages, retrieve.ItemConfig{Label: a.label,
-		Room: max(a.f.budget-a.m.tokenizer.Count(heading)-1, 1), Tokenizer: a.m.tokenizer})
+		Room: max(0, a.f.budget-a.m.tokenizer.Count(heading+"\n")), Tokenizer: a.m.tokenizer})
 	if err != nil {
 		return budget.Result{}, err
 	}

@@ -133,8 +133,9 @@ func (m *models) local(f modelFlags, maxTokens int) error {
 		if err != nil {
 			return fmt.Errorf("-embed-model-dir: %w", err)
 		}
-		// A chunk and its header are the input between [CLS] and [SEP].
-		m.embedTokens = em.MaxTokens() - em.Tokenizer().Count("") - 2
+		// A chunk and its header are the input between [CLS] and [SEP],
+		// which the model's Tokenizer does not count.
+		m.embedTokens = em.MaxTokens() - 2
 		dec, err := contextheader.New(contextheader.Config{Tokenizer: em.Tokenizer(), MaxHeaderTokens: headerTokens, MaxEmbedTokens: m.embedTokens})
 		if err != nil {
 			return fmt.Errorf("-embed-model-dir: the model's %d tokens leave no room for a chunk after its header", em.MaxTokens())
